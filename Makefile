@@ -1,0 +1,50 @@
+# Two commands do all set-up on a fresh machine (README): `make run` and `make test`.
+PYTHON ?= python3.11
+VENV := .venv
+PY := $(VENV)/bin/python
+PIP := $(VENV)/bin/pip
+STAMP := $(VENV)/.installed
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+.PHONY: run test test-services install migrate demo lint bench messages clean
+
+$(PY):
+	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "Python 3.11 is needed ($(PYTHON) not found)"; exit 1; }
+	$(PYTHON) -m venv $(VENV)
+
+$(STAMP): requirements.txt | $(PY)
+	$(PIP) install --upgrade pip >/dev/null
+	$(PIP) install -r requirements.txt
+	touch $(STAMP)
+
+install: $(STAMP)
+
+migrate: install
+	DEBUG=1 $(PY) manage.py migrate --noinput
+
+## Server with a demo tournament on the embedded default (SQLite, eager Celery).
+run: migrate
+	DEBUG=1 $(PY) manage.py load_demo --if-empty
+	DEBUG=1 $(PY) manage.py runserver $(HOST):$(PORT)
+
+## The whole test suite on the embedded default.
+test: install
+	$(PY) -m pytest -q -p no:cacheprovider
+
+## The same suite against PostgreSQL, Redis and a real Celery worker (see README).
+test-services: install
+	bash .ci/services.sh
+
+lint: install
+	$(VENV)/bin/ruff check .
+
+bench: install
+	@for f in benchmarks/bench_*.py; do echo "== $$f"; $(PY) $$f || exit 1; done
+
+messages: install
+	DEBUG=1 $(PY) manage.py makemessages -l nl -l en --ignore=.venv --ignore=tests --ignore=benchmarks
+	DEBUG=1 $(PY) manage.py compilemessages --ignore=.venv
+
+clean:
+	rm -rf $(VENV) db.sqlite3 staticfiles var .pytest_cache

@@ -1,0 +1,67 @@
+"""Rules presets and overrides, shared by every engine.
+
+An input's ``"rules"`` is absent (the game's default preset), a preset name, or
+``{"preset": NAME, ...overrides}``. Unknown preset or option names are violations of field
+``rules`` (DESIGN.md section 2). Each engine passes its own presets table.
+"""
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from engines.errors import Collector
+from engines.i18n import _
+
+
+def resolve_rules(
+    raw: Any,
+    presets: Mapping[str, Mapping[str, Any]],
+    default: str,
+) -> dict[str, Any]:
+    """Return the effective options dict (with ``"preset"`` set) for ``raw``.
+
+    ``presets``: preset name -> complete option dict. Overrides must name known options and keep
+    the preset value's type (bool stays bool, int stays int, ``None`` allows int or None).
+    Raises :class:`RuleViolation` listing every problem.
+    """
+    errors = Collector()
+    if raw is None:
+        raw = default
+    if isinstance(raw, str):
+        raw = {"preset": raw}
+    if not isinstance(raw, dict):
+        _raise_one("rules", _("Rules must be a preset name or an object."))
+    name = raw.get("preset", default)
+    if name not in presets:
+        errors.add("rules.preset", _("Unknown rules preset {name!r}; known: {known}."), name=name, known=", ".join(presets))
+        errors.raise_if_any()
+    options = dict(presets[name])
+    for key, value in raw.items():
+        if key == "preset":
+            continue
+        if key not in options:
+            errors.add(f"rules.{key}", _("Unknown rules option {name!r}."), name=key)
+            continue
+        expected = options[key]
+        if not _same_kind(expected, value):
+            errors.add(f"rules.{key}", _("Rules option {name!r} has a value of the wrong type: {value!r}."), name=key, value=value)
+            continue
+        options[key] = value
+    errors.raise_if_any()
+    options["preset"] = name
+    return options
+
+
+def _same_kind(expected: Any, value: Any) -> bool:
+    if expected is None or value is None:
+        return value is None or isinstance(value, (int, float, str)) and not isinstance(value, bool)
+    if isinstance(expected, bool):
+        return isinstance(value, bool)
+    if isinstance(expected, (int, float)):
+        return isinstance(value, (int, float)) and not isinstance(value, bool)
+    return isinstance(value, type(expected))
+
+
+def _raise_one(field: str, message: str) -> None:
+    errors = Collector()
+    errors.add(field, message)
+    errors.raise_if_any()

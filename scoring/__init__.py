@@ -1,0 +1,1 @@
+"""The scoring app: tournaments, pairing, results, standings, score sheets."""

@@ -1,0 +1,11 @@
+"""App configuration."""
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class ScoringConfig(AppConfig):
+    """The tournament and scoring app."""
+
+    default_auto_field = "django.db.models.BigAutoField"
+    name = "scoring"
+    verbose_name = _("Tournament scoring")

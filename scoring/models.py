@@ -1,0 +1,427 @@
+"""Tournament data model (DESIGN.md sections 1 and 3).
+
+Entered records (hand and deal inputs as the engine reads them) are the source of truth; the plain
+integer columns next to them (hand scores, match totals, match points) are derived and can be
+rebuilt with ``manage.py rebuild_scores``.
+
+Tai Pan tournaments: entrants are :class:`Team` (two :class:`Player`), a round pairs teams in a
+:class:`Match` (team NS vs team EW) made of :class:`Hand` rows. Four-player games (Sichuan,
+Taiwanese, Tien Gow): entrants are individual :class:`Player`, a round seats four at a
+:class:`Table` (:class:`TableSeat` rows) made of :class:`Deal` rows.
+"""
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+
+
+class Game(models.TextChoices):
+    """Games with a rule engine (``engines.<value>``)."""
+
+    TAIPAN = "taipan", _("Tai Pan")
+    SICHUAN = "sichuan", _("Sichuan mahjong (bloody battle)")
+    TAIWANESE = "taiwanese", _("Taiwanese 16-tile mahjong")
+    TIENGOW = "tiengow", _("Tien Gow")
+
+
+TEAM_GAMES = {Game.TAIPAN}
+FOUR_PLAYER_GAMES = {Game.SICHUAN, Game.TAIWANESE, Game.TIENGOW}
+
+
+class RoundFormat(models.TextChoices):
+    """How a round is played (DESIGN.md 3)."""
+
+    TARGET = "target", _("Play to the target score")
+    FIXED_HANDS = "fixed_hands", _("Fixed number of hands")
+
+
+class Tournament(models.Model):
+    """A tournament of one game.
+
+    ``rules``: the engine's ``"rules"`` value (preset name or ``{"preset": ..., overrides}``),
+    validated by the engine on save through the form/service layer. ``tiebreaks``: ordered list of
+    tie-break keys (see ``scoring.tiebreaks``), fixed before round 1.
+    """
+
+    class Status(models.TextChoices):
+        SETUP = "setup", _("Registration")
+        RUNNING = "running", _("Running")
+        FINISHED = "finished", _("Finished")
+
+    name = models.CharField(_("name"), max_length=200)
+    slug = models.SlugField(_("slug"), max_length=80, unique=True)
+    game = models.CharField(_("game"), max_length=20, choices=Game.choices, default=Game.TAIPAN)
+    rules = models.JSONField(_("rules"), default=dict, blank=True)
+    round_format = models.CharField(
+        _("round format"), max_length=20, choices=RoundFormat.choices, default=RoundFormat.TARGET
+    )
+    hands_per_round = models.PositiveSmallIntegerField(
+        _("hands per round"), null=True, blank=True, help_text=_("Only for the fixed-hands format.")
+    )
+    tiebreaks = models.JSONField(_("tie-breaks"), default=list, blank=True)
+    seed = models.IntegerField(_("pairing seed"), default=0)
+    blind_confirmation = models.BooleanField(
+        _("blind confirmation"),
+        default=False,
+        help_text=_("The confirmer re-types the final totals without seeing them."),
+    )
+    status = models.CharField(_("status"), max_length=20, choices=Status.choices, default=Status.SETUP)
+    venue = models.CharField(_("venue"), max_length=200, blank=True)
+    starts_on = models.DateField(_("date"), null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    members = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, through="Membership", related_name="tournaments", blank=True
+    )
+
+    class Meta:
+        ordering = ["-created_at", "name"]
+        verbose_name = _("tournament")
+        verbose_name_plural = _("tournaments")
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("scoring:tournament_detail", args=[self.slug])
+
+    @property
+    def is_team_game(self) -> bool:
+        """True for Tai Pan (teams of two), False for four-player games."""
+        return self.game in TEAM_GAMES
+
+
+class Membership(models.Model):
+    """A user's role in one tournament. Organisers may do everything a referee may."""
+
+    class Role(models.TextChoices):
+        ORGANISER = "organiser", _("Organiser")
+        REFEREE = "referee", _("Referee")
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="memberships")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships")
+    role = models.CharField(_("role"), max_length=20, choices=Role.choices)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["tournament", "user"], name="one_role_per_user_per_tournament")]
+        verbose_name = _("membership")
+        verbose_name_plural = _("memberships")
+
+    def __str__(self) -> str:
+        return f"{self.user} - {self.get_role_display()} - {self.tournament}"
+
+
+class Player(models.Model):
+    """A person. In Tai Pan a member of a :class:`Team`; in four-player games an entrant.
+
+    ``joined_round``: first round the player may be seated (late entry; individual games).
+    ``withdrawn_after_round``: never seated after this round; results kept.
+    """
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="players")
+    name = models.CharField(_("name"), max_length=120)
+    affiliation = models.CharField(_("affiliation"), max_length=120, blank=True)
+    seed = models.PositiveIntegerField(_("seed"), null=True, blank=True)
+    joined_round = models.PositiveSmallIntegerField(_("joined in round"), default=1)
+    withdrawn_after_round = models.PositiveSmallIntegerField(_("withdrawn after round"), null=True, blank=True)
+    is_substitute = models.BooleanField(_("substitute"), default=False)
+
+    class Meta:
+        ordering = ["name"]
+        verbose_name = _("player")
+        verbose_name_plural = _("players")
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Team(models.Model):
+    """A Tai Pan team of two players; ``first_player`` sits N (or E), ``second_player`` S (or W).
+
+    ``joined_round``: first round the team may be paired (late entry). ``withdrawn_after_round``:
+    the team is never paired after this round; its results are kept.
+    """
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="teams")
+    name = models.CharField(_("name"), max_length=120)
+    affiliation = models.CharField(_("affiliation"), max_length=120, blank=True)
+    first_player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+", verbose_name=_("first player"))
+    second_player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+", verbose_name=_("second player"))
+    seed = models.PositiveIntegerField(_("seed"), null=True, blank=True)
+    joined_round = models.PositiveSmallIntegerField(_("joined in round"), default=1)
+    withdrawn_after_round = models.PositiveSmallIntegerField(_("withdrawn after round"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["name"]
+        constraints = [models.UniqueConstraint(fields=["tournament", "name"], name="unique_team_name_per_tournament")]
+        verbose_name = _("team")
+        verbose_name_plural = _("teams")
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def player_names(self) -> str:
+        """``"Anna & Bart"``."""
+        return f"{self.first_player.name} & {self.second_player.name}"
+
+
+class Round(models.Model):
+    """A round: draft -> published -> in progress -> closed (issue 4)."""
+
+    class Status(models.TextChoices):
+        DRAFT = "draft", _("Draft")
+        PUBLISHED = "published", _("Published")
+        IN_PROGRESS = "in_progress", _("In progress")
+        CLOSED = "closed", _("Closed")
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="rounds")
+    number = models.PositiveSmallIntegerField(_("number"))
+    status = models.CharField(_("status"), max_length=20, choices=Status.choices, default=Status.DRAFT)
+    seed = models.IntegerField(_("seed"), default=0)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["tournament", "number"]
+        constraints = [models.UniqueConstraint(fields=["tournament", "number"], name="unique_round_number")]
+        verbose_name = _("round")
+        verbose_name_plural = _("rounds")
+
+    def __str__(self) -> str:
+        return f"{self.tournament} - {_('round')} {self.number}"
+
+    @property
+    def is_public(self) -> bool:
+        """Pairings and score sheets are public once published."""
+        return self.status != self.Status.DRAFT
+
+
+class Match(models.Model):
+    """A Tai Pan match at one table: team NS against team EW (``team_ew`` null: a bye).
+
+    Derived columns (rebuilt from the hands): ``total_ns``/``total_ew`` (running totals),
+    ``status``, ``winner``, ``points_ns``/``points_ew`` (match points, or victory points in the
+    fixed-hands format). ``ended``: ``target`` (finished by the rules' end rule) or ``time`` (ended
+    by a referee at the time limit). ``version`` increases on every change: a form carries the
+    version it was built from and a stale save is refused (no lost updates).
+    """
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("Not started")
+        PLAYING = "playing", _("Playing")
+        FINISHED = "finished", _("Finished")
+        CONFIRMED = "confirmed", _("Confirmed")
+
+    class Ended(models.TextChoices):
+        TARGET = "target", _("Target reached")
+        TIME = "time", _("Time limit")
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="matches")
+    table = models.PositiveSmallIntegerField(_("table"))
+    team_ns = models.ForeignKey(Team, on_delete=models.PROTECT, related_name="matches_ns", verbose_name=_("team NS"))
+    team_ew = models.ForeignKey(
+        Team, on_delete=models.PROTECT, related_name="matches_ew", null=True, blank=True, verbose_name=_("team EW")
+    )
+    status = models.CharField(_("status"), max_length=20, choices=Status.choices, default=Status.PENDING)
+    total_ns = models.IntegerField(_("total NS"), default=0)
+    total_ew = models.IntegerField(_("total EW"), default=0)
+    points_ns = models.IntegerField(_("match points NS"), default=0)
+    points_ew = models.IntegerField(_("match points EW"), default=0)
+    winner = models.ForeignKey(Team, on_delete=models.PROTECT, related_name="+", null=True, blank=True)
+    ended = models.CharField(_("ended by"), max_length=10, choices=Ended.choices, blank=True)
+    pairing_note = models.CharField(_("pairing note"), max_length=200, blank=True)
+    version = models.PositiveIntegerField(default=0)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["round", "table"]
+        constraints = [models.UniqueConstraint(fields=["round", "table"], name="unique_table_per_round")]
+        verbose_name = _("match")
+        verbose_name_plural = _("matches")
+
+    def __str__(self) -> str:
+        return f"{self.round} - {_('table')} {self.table}: {self.team_ns} - {self.team_ew or _('bye')}"
+
+    @property
+    def is_bye(self) -> bool:
+        return self.team_ew_id is None
+
+    @property
+    def is_draw(self) -> bool:
+        return self.status in (self.Status.FINISHED, self.Status.CONFIRMED) and not self.is_bye and self.winner_id is None
+
+
+class Hand(models.Model):
+    """One Tai Pan hand of a match: the entered ``record`` (the engine's ``score`` input) and the
+    derived hand scores ``ns``/``ew`` (points, may be negative)."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="hands")
+    number = models.PositiveSmallIntegerField(_("number"))
+    record = models.JSONField(_("record"))
+    ns = models.IntegerField(_("NS"), default=0)
+    ew = models.IntegerField(_("EW"), default=0)
+    entered_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["match", "number"]
+        constraints = [models.UniqueConstraint(fields=["match", "number"], name="unique_hand_number_per_match")]
+        verbose_name = _("hand")
+        verbose_name_plural = _("hands")
+
+    def __str__(self) -> str:
+        return f"{_('hand')} {self.number}: {self.ns} - {self.ew}"
+
+
+class Table(models.Model):
+    """A four-player table of one round (Sichuan, Taiwanese, Tien Gow); seats in :class:`TableSeat`.
+
+    ``state``: game state carried from deal to deal (Taiwanese dealer and streak, Tien Gow banker),
+    derived from the deals. ``version``: optimistic concurrency as in :class:`Match`.
+    """
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("Not started")
+        PLAYING = "playing", _("Playing")
+        FINISHED = "finished", _("Finished")
+        CONFIRMED = "confirmed", _("Confirmed")
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="tables")
+    number = models.PositiveSmallIntegerField(_("table"))
+    status = models.CharField(_("status"), max_length=20, choices=Status.choices, default=Status.PENDING)
+    state = models.JSONField(default=dict, blank=True)
+    seating_note = models.CharField(_("seating note"), max_length=200, blank=True)
+    version = models.PositiveIntegerField(default=0)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["round", "number"]
+        constraints = [models.UniqueConstraint(fields=["round", "number"], name="unique_four_player_table_per_round")]
+        verbose_name = _("table")
+        verbose_name_plural = _("tables")
+
+    def __str__(self) -> str:
+        return f"{self.round} - {_('table')} {self.number}"
+
+
+class TableSeat(models.Model):
+    """Seat ``seat`` (0..3; East, South, West, North in mahjong) of a :class:`Table`; ``total`` is
+    the derived running total of the player's deal results at this table."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
+    seat = models.PositiveSmallIntegerField(_("seat"))
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seats")
+    total = models.IntegerField(_("total"), default=0)
+
+    class Meta:
+        ordering = ["table", "seat"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "seat"], name="unique_seat_per_table"),
+            models.UniqueConstraint(fields=["table", "player"], name="unique_player_per_table"),
+        ]
+        verbose_name = _("seat")
+        verbose_name_plural = _("seats")
+
+    def __str__(self) -> str:
+        return f"{self.table} - {self.seat}: {self.player}"
+
+
+class Deal(models.Model):
+    """One deal (hand) at a four-player table: the entered ``record`` (engine input) and the
+    derived net result per seat ``net`` (list of 4 ints, summing to zero)."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="deals")
+    number = models.PositiveSmallIntegerField(_("number"))
+    record = models.JSONField(_("record"))
+    net = models.JSONField(_("net per seat"), default=list)
+    entered_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["table", "number"]
+        constraints = [models.UniqueConstraint(fields=["table", "number"], name="unique_deal_number_per_table")]
+        verbose_name = _("deal")
+        verbose_name_plural = _("deals")
+
+    def __str__(self) -> str:
+        return f"{self.table} - {_('deal')} {self.number}"
+
+
+class Confirmation(models.Model):
+    """A confirmed result of a :class:`Match` or :class:`Table` by a second person (issue 4).
+
+    At most one active (not reopened) confirmation per match/table, guaranteed by conditional
+    unique constraints. Reopening keeps the row with ``reopened_by``/``reopen_reason``.
+    ``totals``: the final totals as confirmed (``{"NS": int, "EW": int}`` or a list of 4 ints).
+    """
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, null=True, blank=True, related_name="confirmations")
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, null=True, blank=True, related_name="confirmations")
+    confirmed_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    confirmed_at = models.DateTimeField(auto_now_add=True)
+    totals = models.JSONField(default=dict)
+    active = models.BooleanField(default=True)
+    reopened_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
+    reopened_at = models.DateTimeField(null=True, blank=True)
+    reopen_reason = models.TextField(blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["match"], condition=Q(active=True), name="one_active_confirmation_per_match"),
+            models.UniqueConstraint(fields=["table"], condition=Q(active=True), name="one_active_confirmation_per_table"),
+            models.CheckConstraint(
+                condition=Q(match__isnull=False, table__isnull=True) | Q(match__isnull=True, table__isnull=False),
+                name="confirmation_of_match_xor_table",
+            ),
+        ]
+        verbose_name = _("confirmation")
+        verbose_name_plural = _("confirmations")
+
+
+class AuditEntry(models.Model):
+    """Every create, edit, delete, confirm, reopen and restore of results: who, when, why, and the
+    old and new values (JSON) of the object concerned (issue 4)."""
+
+    class Action(models.TextChoices):
+        CREATE = "create", _("Created")
+        UPDATE = "update", _("Edited")
+        DELETE = "delete", _("Deleted")
+        CONFIRM = "confirm", _("Confirmed")
+        REOPEN = "reopen", _("Reopened")
+        RESTORE = "restore", _("Restored")
+        END = "end", _("Ended")
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="audit_entries")
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, null=True, blank=True, related_name="audit_entries")
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, null=True, blank=True, related_name="audit_entries")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+    action = models.CharField(_("action"), max_length=20, choices=Action.choices)
+    object_type = models.CharField(_("object"), max_length=40)
+    object_id = models.BigIntegerField(null=True, blank=True)
+    reason = models.TextField(_("reason"), blank=True)
+    old = models.JSONField(null=True, blank=True)
+    new = models.JSONField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        verbose_name = _("audit entry")
+        verbose_name_plural = _("audit entries")
+
+
+class TaskState(models.Model):
+    """Stored state of a background task (round pack PDF, standings refresh): idempotent by ``key``."""
+
+    key = models.CharField(max_length=200, unique=True)
+    kind = models.CharField(max_length=40)
+    status = models.CharField(max_length=20, default="pending")
+    progress = models.PositiveSmallIntegerField(default=0)
+    total = models.PositiveSmallIntegerField(default=0)
+    result_path = models.CharField(max_length=300, blank=True)
+    error = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)

@@ -1,0 +1,14 @@
+"""The site answers: tournament list, admin login, and the settings' embedded defaults."""
+import pytest
+from django.conf import settings
+
+
+@pytest.mark.django_db
+def test_home_page(client):
+    assert client.get("/").status_code == 200
+
+
+def test_celery_is_eager_without_redis(monkeypatch):
+    if settings.REDIS_URL:
+        pytest.skip("REDIS_URL set: services run")
+    assert settings.CELERY_TASK_ALWAYS_EAGER is True
