@@ -1,0 +1,6 @@
+"""Service layer of the scoring app (DESIGN.md 1): plain functions with docstrings; views stay thin.
+
+Modules: :mod:`errors` (exceptions views map to messages), :mod:`results` (Tai Pan hands, match
+results, confirmation, audit), :mod:`pairing` and :mod:`rounds` (Swiss pairing and the round
+lifecycle), :mod:`standings` (ranking with tie-breaks), :mod:`io` (import/export).
+"""

@@ -1,0 +1,54 @@
+"""Exceptions raised by the services (the agreed interface in INTERFACES.md).
+
+Every :class:`ServiceError` has ``field`` (a form field name, or ``""`` for the whole form) and
+``message`` (a translated, human-readable string). Engine rule violations are not wrapped: they
+propagate as :class:`engines.errors.RuleViolation` so views can map each violation's field.
+"""
+from __future__ import annotations
+
+from django.utils.translation import gettext_lazy as _
+
+
+class ServiceError(Exception):
+    """Base class: a request the services refuse. ``field``: form field or ``""``; ``message``:
+    translated text (a lazy string; ``str(err)`` gives it)."""
+
+    default_message = _("This action is not possible.")
+
+    def __init__(self, message=None, *, field: str = ""):
+        self.message = message if message is not None else self.default_message
+        self.field = field
+        super().__init__(str(self.message))
+
+    def __str__(self) -> str:
+        return str(self.message)
+
+
+class StaleVersion(ServiceError):
+    """The match changed since the form was built (optimistic concurrency, ``Match.version``)."""
+
+    default_message = _("This match was changed by someone else in the meantime. Reload the page and try again.")
+
+
+class NotAllowed(ServiceError):
+    """The action is not allowed in the object's current state or for this user (e.g. confirming
+    your own entries, pairing before the previous round is closed)."""
+
+    default_message = _("This action is not allowed now.")
+
+
+class MatchLocked(ServiceError):
+    """The match is confirmed (reopen it first) or finished (no more hands can be added)."""
+
+    default_message = _("This match is locked: it is finished or confirmed.")
+
+
+class PairingImpossible(ServiceError):
+    """No pairing without a rematch exists. ``blocking``: names of the teams that cannot be paired
+    with anyone they have not met yet (or the smallest group found that blocks the pairing)."""
+
+    default_message = _("No pairing without a rematch exists.")
+
+    def __init__(self, message=None, *, blocking: list[str] | None = None, field: str = ""):
+        self.blocking = list(blocking or [])
+        super().__init__(message, field=field)
