@@ -1,5 +1,6 @@
 """Shared fixtures. Acceptance case files copied from the design folder live in ``tests/cases/``."""
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -46,3 +47,61 @@ def user_factory(django_user_model):
     def make(username: str, **extra):
         return django_user_model.objects.create_user(username=username, password="pw-" + username + "-123", **extra)
     return make
+
+
+def _services_missing() -> list[str]:
+    """Which real services the ``services`` tests need but this run lacks (PostgreSQL as the
+    database, Redis as broker/cache with a Celery worker answering)."""
+    from django.conf import settings
+
+    missing = []
+    if settings.DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":
+        missing.append("PostgreSQL (DATABASE_URL is not a postgres URL)")
+    if not settings.REDIS_URL:
+        missing.append("Redis (REDIS_URL is not set)")
+    else:
+        try:
+            import redis
+
+            redis.Redis.from_url(settings.REDIS_URL, socket_connect_timeout=2).ping()
+        except Exception as exc:  # noqa: BLE001 - any failure means the service is unusable
+            missing.append(f"Redis unreachable at {settings.REDIS_URL}: {exc}")
+    return missing
+
+
+def pytest_collection_modifyitems(config, items):
+    """Tests marked ``services`` are skipped without PostgreSQL and Redis, except under
+    ``REQUIRE_SERVICES=1`` (set by ``.ci/run``), where a missing service fails them loudly."""
+    marked = [item for item in items if item.get_closest_marker("services")]
+    if not marked:
+        return
+    missing = _services_missing()
+    if not missing:
+        return
+    reason = "services missing: " + "; ".join(missing)
+    if os.environ.get("REQUIRE_SERVICES") == "1":
+        for item in marked:
+            item.add_marker(pytest.mark.usefixtures("_fail_missing_services"))
+    else:
+        for item in marked:
+            item.add_marker(pytest.mark.skip(reason=reason))
+
+
+@pytest.fixture
+def _fail_missing_services():
+    pytest.fail("REQUIRE_SERVICES=1 but " + "; ".join(_services_missing()))
+
+
+@pytest.fixture(autouse=True)
+def _eager_celery_unless_services(request):
+    """Ordinary tests run Celery tasks eagerly (their data lives in an uncommitted test
+    transaction a worker could not see); tests marked ``services`` talk to the real worker."""
+    from nskt.celery import app
+
+    if request.node.get_closest_marker("services"):
+        yield
+        return
+    previous = app.conf.task_always_eager
+    app.conf.task_always_eager = True
+    yield
+    app.conf.task_always_eager = previous
