@@ -1,0 +1,16 @@
+"""Taiwanese 16-tile mahjong engine (rules/taiwanese-16.txt, DESIGN.md 2.3).
+
+Commands: ``score`` (:func:`engines.taiwanese.scoring.score`): tai items, tai, dealer tai, the
+payment of each paying seat and the waits of one win. Python helpers for the tournament side:
+:func:`next_dealer_state` (dealer and streak of the next hand) and :func:`dealer_tai`.
+Rules options: :mod:`engines.taiwanese.options`; tai table: :mod:`engines.taiwanese.patterns`.
+"""
+from __future__ import annotations
+
+from engines.taiwanese.dealer import SEATS, dealer_tai, next_dealer_state, next_seat
+from engines.taiwanese.options import DEFAULT_PRESET, PRESETS
+from engines.taiwanese.scoring import score
+
+COMMANDS = {"score": score}
+
+__all__ = ["COMMANDS", "DEFAULT_PRESET", "PRESETS", "SEATS", "dealer_tai", "next_dealer_state", "next_seat", "score"]
