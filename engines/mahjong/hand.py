@@ -1,0 +1,294 @@
+"""Hand analysis shared by the mahjong engines: tile counts, physical checks, every decomposition
+into sets and a pair, seven pairs, and formal waits (DESIGN.md 2.2, 2.3).
+
+Work is done on count arrays (34 ints, indexed by :attr:`Tile.index`); each suit is decomposed
+separately by a memoised recursion on its 9 (7 for honours) counts, so a repeated suit shape
+costs one dictionary look-up. Honours form pungs only, never chows.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from itertools import product
+
+from engines.errors import Collector
+from engines.i18n import _
+from engines.mahjong.melds import Meld, MeldKind
+from engines.mahjong.tiles import KIND_COUNT, TILES, Tile, format_tiles
+
+__all__ = [
+    "Decomposition",
+    "check_counts",
+    "count_tiles",
+    "decompositions",
+    "is_seven_pairs",
+    "is_seven_pairs_counts",
+    "is_winning",
+    "is_winning_counts",
+    "waits",
+]
+
+# (offset, size, honour) of the four suits in a count array.
+_SUITS: tuple[tuple[int, int, bool], ...] = ((0, 9, False), (9, 9, False), (18, 9, False), (27, 7, True))
+_CHOW, _PUNG = 0, 1
+_KIND = {_CHOW: MeldKind.chow, _PUNG: MeldKind.pung}
+
+
+@dataclass(frozen=True, slots=True)
+class Decomposition:
+    """One reading of concealed tiles as sets plus one pair.
+
+    ``sets``: tuple of ``(MeldKind.chow|MeldKind.pung, first tile)``, sorted by tile then kind (a
+    chow ``(chow, 1m)`` is 1m 2m 3m). ``pair``: the pair's tile.
+    """
+
+    sets: tuple[tuple[MeldKind, Tile], ...]
+    pair: Tile
+
+    def tiles(self) -> list[Tile]:
+        """Every tile of the reading, sorted (re-assembles the decomposed tiles)."""
+        out = [self.pair, self.pair]
+        for kind, tile in self.sets:
+            if kind is MeldKind.chow:
+                out += [tile, TILES[tile.index + 1], TILES[tile.index + 2]]
+            else:
+                out += [tile] * (4 if kind is MeldKind.kong else 3)
+        return sorted(out)
+
+    def describe(self) -> list[str]:
+        """Human-readable sets, e.g. ``["chow 123m", "pung 555p", "pair 99s"]``."""
+        parts = []
+        for kind, tile in self.sets:
+            if kind is MeldKind.chow:
+                parts.append(f"chow {format_tiles([tile, TILES[tile.index + 1], TILES[tile.index + 2]])}")
+            else:
+                parts.append(f"{kind.value} {format_tiles([tile] * 3)}")
+        parts.append(f"pair {format_tiles([self.pair] * 2)}")
+        return parts
+
+
+def count_tiles(tiles: Iterable[Tile], melds: Iterable[Meld] = ()) -> list[int]:
+    """A 34-long count array of ``tiles`` plus every tile of ``melds``."""
+    counts = [0] * KIND_COUNT
+    for tile in tiles:
+        counts[tile.index] += 1
+    for meld in melds:
+        for tile in meld.tiles:
+            counts[tile.index] += 1
+    return counts
+
+
+# ---------------------------------------------------------------------------------------------
+# Per-suit memoised recursion
+
+@lru_cache(maxsize=1 << 16)
+def _suit_sets(vec: tuple[int, ...], honour: bool) -> tuple[tuple[tuple[int, int], ...], ...]:
+    """Every way to split one suit's counts into sets only: tuple of readings, each a tuple of
+    ``(kind code, position)``. Empty tuple if impossible; ``((),)`` for an empty suit."""
+    i = 0
+    size = len(vec)
+    while i < size and vec[i] == 0:
+        i += 1
+    if i == size:
+        return ((),)
+    out: list[tuple[tuple[int, int], ...]] = []
+    if vec[i] >= 3:
+        sub = list(vec)
+        sub[i] -= 3
+        out += [((_PUNG, i), *rest) for rest in _suit_sets(tuple(sub), honour)]
+    if not honour and i + 2 < size and vec[i + 1] and vec[i + 2]:
+        sub = list(vec)
+        sub[i] -= 1
+        sub[i + 1] -= 1
+        sub[i + 2] -= 1
+        out += [((_CHOW, i), *rest) for rest in _suit_sets(tuple(sub), honour)]
+    return tuple(out)
+
+
+@lru_cache(maxsize=1 << 16)
+def _suit_ok(vec: tuple[int, ...], honour: bool) -> bool:
+    """Whether one suit's counts split into sets only."""
+    i = 0
+    size = len(vec)
+    while i < size and vec[i] == 0:
+        i += 1
+    if i == size:
+        return True
+    if vec[i] >= 3:
+        sub = list(vec)
+        sub[i] -= 3
+        if _suit_ok(tuple(sub), honour):
+            return True
+    if not honour and i + 2 < size and vec[i + 1] and vec[i + 2]:
+        sub = list(vec)
+        sub[i] -= 1
+        sub[i + 1] -= 1
+        sub[i + 2] -= 1
+        return _suit_ok(tuple(sub), honour)
+    return False
+
+
+@lru_cache(maxsize=1 << 16)
+def _suit_pair_ok(vec: tuple[int, ...], honour: bool) -> bool:
+    """Whether one suit's counts split into sets plus exactly one pair."""
+    for i, c in enumerate(vec):
+        if c >= 2:
+            sub = list(vec)
+            sub[i] -= 2
+            if _suit_ok(tuple(sub), honour):
+                return True
+    return False
+
+
+def is_winning_counts(counts: Sequence[int], sets_needed: int) -> bool:
+    """Whether a 34- (or 27-) long count array is exactly ``sets_needed`` sets plus one pair.
+
+    Fast path for winning-hand checks (no readings built). Seven pairs is not considered here.
+    """
+    if sum(counts) != 3 * sets_needed + 2:
+        return False
+    pair_seen = False
+    n = len(counts)
+    for off, size, honour in _SUITS:
+        if off >= n:
+            break
+        vec = tuple(counts[off:off + size])
+        rest = sum(vec) % 3
+        if rest == 0:
+            if not _suit_ok(vec, honour):
+                return False
+        elif rest == 2 and not pair_seen:
+            pair_seen = True
+            if not _suit_pair_ok(vec, honour):
+                return False
+        else:
+            return False
+    return pair_seen
+
+
+def is_winning(tiles: Iterable[Tile], sets_needed: int) -> bool:
+    """Whether ``tiles`` are exactly ``sets_needed`` sets plus one pair (seven pairs not included)."""
+    return is_winning_counts(count_tiles(tiles), sets_needed)
+
+
+def decompositions(tiles: Iterable[Tile], sets_needed: int) -> list[Decomposition]:
+    """Every reading of ``tiles`` as ``sets_needed`` concealed sets (chows and pungs) plus one pair.
+
+    Returns an empty list when there is none (including a wrong tile count). Order: by pair tile,
+    then by the suits' readings; each reading appears once.
+    """
+    counts = count_tiles(tiles)
+    if sum(counts) != 3 * sets_needed + 2:
+        return []
+    # The pair must lie in the one suit whose count is 2 modulo 3.
+    pair_suits = [s for s in _SUITS if sum(counts[s[0]:s[0] + s[1]]) % 3 == 2]
+    if len(pair_suits) != 1 or any(sum(counts[s[0]:s[0] + s[1]]) % 3 == 1 for s in _SUITS):
+        return []
+    p_off, p_size, _p_honour = pair_suits[0]
+    out: list[Decomposition] = []
+    for pair_index in range(p_off, p_off + p_size):
+        if counts[pair_index] < 2:
+            continue
+        counts[pair_index] -= 2
+        per_suit: list[list[tuple[tuple[MeldKind, Tile], ...]]] = []
+        for off, size, honour in _SUITS:
+            readings = _suit_sets(tuple(counts[off:off + size]), honour)
+            if not readings:
+                break
+            per_suit.append([tuple((_KIND[k], TILES[off + pos]) for k, pos in r) for r in readings])
+        else:
+            for combo in product(*per_suit):
+                sets = tuple(sorted((s for part in combo for s in part), key=lambda s: (s[1].index, s[0] is MeldKind.pung)))
+                out.append(Decomposition(sets, TILES[pair_index]))
+        counts[pair_index] += 2
+    return out
+
+
+def is_seven_pairs_counts(counts: Sequence[int], *, four_as_two_pairs: bool = True) -> bool:
+    """Whether the counts (14 tiles) are seven pairs; four equal tiles count as two pairs when
+    ``four_as_two_pairs`` (Sichuan rule text), else every pair must be a different tile."""
+    if sum(counts) != 14:
+        return False
+    allowed = (0, 2, 4) if four_as_two_pairs else (0, 2)
+    return all(c in allowed for c in counts)
+
+
+def is_seven_pairs(tiles: Iterable[Tile], *, four_as_two_pairs: bool = True) -> bool:
+    """Whether ``tiles`` (14) are seven pairs; see :func:`is_seven_pairs_counts`."""
+    return is_seven_pairs_counts(count_tiles(tiles), four_as_two_pairs=four_as_two_pairs)
+
+
+def waits(
+    tiles_without_winner: Iterable[Tile],
+    sets_needed: int,
+    *,
+    seven_pairs: bool,
+    honours: bool,
+    visible: Iterable[Tile] = (),
+    four_as_two_pairs: bool = True,
+) -> list[Tile]:
+    """The formal waits: every tile kind that completes ``tiles_without_winner`` (3n+1 concealed
+    tiles) into ``sets_needed`` sets plus a pair, or into seven pairs when ``seven_pairs``.
+
+    A tile of which four copies are already held (in the hand or in ``visible``, e.g. the tiles of
+    the melds) is not a wait: there is no fifth copy. ``honours`` says whether honour tiles exist.
+    Returns tiles sorted (``str`` gives ``"5p"``).
+    """
+    counts = count_tiles(tiles_without_winner)
+    seen = list(counts)
+    for tile in visible:
+        seen[tile.index] += 1
+    kinds = KIND_COUNT if honours else 27
+    out: list[Tile] = []
+    for index in range(kinds):
+        if seen[index] >= 4:
+            continue
+        off = (index // 9) * 9
+        if index >= 27:
+            if not counts[index]:
+                continue
+        elif not any(counts[j] for j in range(max(off, index - 2), min(off + 9, index + 3))):
+            continue
+        counts[index] += 1
+        if is_winning_counts(counts, sets_needed) or (
+            seven_pairs and is_seven_pairs_counts(counts, four_as_two_pairs=four_as_two_pairs)
+        ):
+            out.append(TILES[index])
+        counts[index] -= 1
+    return out
+
+
+def check_counts(
+    collector: Collector,
+    concealed: Sequence[Tile],
+    melds: Sequence[Meld],
+    *,
+    expected_sets: int,
+    field_prefix: str = "",
+    winning: bool = True,
+) -> None:
+    """Record physical violations of a hand in ``collector``.
+
+    ``expected_sets``: sets of a complete hand (4 for Sichuan: 14 tiles; 5 for Taiwanese: 17),
+    each meld counting as one set (a kong holds one tile more). ``winning``: the hand includes
+    the winning tile (3n+2 concealed tiles); ``False`` for a hand waiting (3n+1). Checks: at most
+    ``expected_sets`` melds, the concealed tile count, and at most four copies of each tile across
+    hand and melds. Fields: ``{field_prefix}concealed`` and ``{field_prefix}melds``.
+    """
+    if len(melds) > expected_sets:
+        collector.add(f"{field_prefix}melds", _("A hand has at most {max} melds, not {count}."),
+                      max=expected_sets, count=len(melds))
+    else:
+        expected = 3 * (expected_sets - len(melds)) + (2 if winning else 1)
+        if len(concealed) != expected:
+            if winning:
+                template = _("The concealed part has {count} tiles; with {melds} meld(s) it must have {expected} (including the winning tile, a kong counts as one set).")
+            else:
+                template = _("The concealed part has {count} tiles; with {melds} meld(s) a waiting hand has {expected} (a kong counts as one set).")
+            collector.add(f"{field_prefix}concealed", template, count=len(concealed), melds=len(melds), expected=expected)
+    counts = count_tiles(concealed, melds)
+    for index, count in enumerate(counts):
+        if count > 4:
+            collector.add(f"{field_prefix}concealed", _("There are {count} copies of {tile} in hand and melds; a set of tiles has only four."),
+                          count=count, tile=str(TILES[index]))
