@@ -1,0 +1,38 @@
+"""Tien Gow (Chinese dominoes) rule engine: tiles, groups, deal validation and settlement.
+
+Rule source: rules/tiengow.txt with the decisions of DESIGN.md 2.4. Commands (JSON in, JSON out):
+
+- ``check``: is a play legal, does it beat the current high group;
+- ``deal``: validate a trick-by-trick record, derive columns, payments and the next banker;
+- ``settle``: payments from a settlement-level record (columns, last trick, immediate events).
+
+Typed API: :mod:`.tiles` (:class:`Tile`, :class:`TileClass`, :class:`Family`), :mod:`.groups`
+(:class:`Group`, :class:`GroupKind`, :func:`identify`, :func:`beats`), :mod:`.settlement`,
+:mod:`.deal`, :mod:`.options` (rules options), :mod:`.names` (English/Dutch tile names),
+:mod:`.simulate` (a random legal player).
+"""
+from __future__ import annotations
+
+from engines.tiengow.commands import check_command, deal_command, settle_command
+from engines.tiengow.deal import DealResult, Play, TrickResult, play_deal
+from engines.tiengow.groups import Group, GroupKind, beats, identify, legal_groups
+from engines.tiengow.options import DEFAULT_OPTIONS, PRESETS, Options, resolve
+from engines.tiengow.settlement import (
+    ImmediateEvent,
+    ImmediateGroup,
+    LastTrick,
+    LastTrickGroup,
+    Settlement,
+    Transfer,
+    settle,
+)
+from engines.tiengow.tiles import FULL_SET, TILES, Family, Tile, TileClass, parse_tile
+
+COMMANDS = {"check": check_command, "deal": deal_command, "settle": settle_command}
+
+__all__ = [
+    "COMMANDS", "DEFAULT_OPTIONS", "FULL_SET", "PRESETS", "TILES",
+    "DealResult", "Family", "Group", "GroupKind", "ImmediateEvent", "ImmediateGroup", "LastTrick",
+    "LastTrickGroup", "Options", "Play", "Settlement", "Tile", "TileClass", "Transfer", "TrickResult",
+    "beats", "identify", "legal_groups", "parse_tile", "play_deal", "resolve", "settle",
+]
