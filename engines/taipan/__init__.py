@@ -13,23 +13,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from engines.taipan.play import play
 from engines.taipan.scoring import check_totals, match, score
 
 COMMANDS: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
     "score": score,
     "check-totals": check_totals,
     "match": match,
+    "play": play,
 }
-
-try:  # play/replay are added in a second step
-    from engines.taipan.play import play as _play
-
-    COMMANDS["play"] = _play
-except ImportError:  # pragma: no cover
-    pass
-try:
-    from engines.taipan.replay import replay as _replay
-
-    COMMANDS["replay"] = _replay
-except ImportError:  # pragma: no cover
-    pass

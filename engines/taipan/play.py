@@ -1,0 +1,266 @@
+"""Command ``play``: judge one play (DESIGN.md 2.1; NSKT rules, Tai Pan section; issue 3 items 1-2).
+
+Input::
+
+    {"current": null | {"cards": [...], "phoenix_as": rank?},   # the combination on the table
+     "play": [...],                                             # [] = pass
+     "hand": [...]?,                                            # the player's cards, play included
+     "wish": 2..14 | null,                                      # the standing Mahjong wish
+     "in_turn": true,                                           # false: out of turn (bombs only)
+     "rules": ...?}
+
+Output::
+
+    {"legal": bool, "combination": {"type", "length", "rank", "phoenix_as", "bomb", "cards"} | null,
+     "reason": English message, "reason_template": untranslated template, "reason_params": {...},
+     "wish_checked": bool,   # false when a wish stands, no hand was given and the play lacks the rank
+     "wish_fulfilled": bool, "wish": rank | null (the wish standing after a legal play)}
+
+A Phoenix single's rank is the single beaten + 0.5 (1.5 when led); ``current.phoenix_as`` gives the
+rank of a Phoenix single on the table (without it, 1.5) or what the Phoenix stands for in a
+combination on the table (without it, the highest reading). The play's ``phoenix_as`` picks a
+reading; without it the highest legal reading is taken. Malformed input (unknown or duplicate cards,
+a table that is no combination, play cards not in the hand) raises RuleViolation; an illegal play is
+``"legal": false`` with the reason.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from engines.errors import Collector
+from engines.i18n import _
+from engines.taipan.cards import ACE_RANK, PHOENIX, Card, parse_cards, rank_name
+from engines.taipan.combinations import (
+    Combination,
+    CombinationType,
+    beats,
+    can_fulfil_wish,
+    phoenix_single_rank,
+    readings,
+)
+from engines.taipan.rules import get_rules
+
+
+class Judgement:
+    """Result of :func:`judge`: ``legal``, the chosen ``combination`` (or None), the reason as a
+    template + params, and the wish bookkeeping."""
+
+    __slots__ = ("legal", "combination", "template", "params", "wish_checked", "wish_fulfilled", "wish_after")
+
+    def __init__(self, legal: bool, combination: Combination | None, template: str, params: dict | None = None, *,
+                 wish_checked: bool = True, wish_fulfilled: bool = False, wish_after: int | None = None):
+        self.legal = legal
+        self.combination = combination
+        self.template = template
+        self.params = params or {}
+        self.wish_checked = wish_checked
+        self.wish_fulfilled = wish_fulfilled
+        self.wish_after = wish_after
+
+    @property
+    def reason(self) -> str:
+        """The English reason."""
+        return self.template.format(**self.params) if self.params else self.template
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``play`` command output."""
+        return {
+            "legal": self.legal,
+            "combination": self.combination.to_json() if self.combination else None,
+            "reason": self.reason,
+            "reason_template": self.template,
+            "reason_params": self.params,
+            "wish_checked": self.wish_checked,
+            "wish_fulfilled": self.wish_fulfilled,
+            "wish": self.wish_after,
+        }
+
+
+def _describe(combo: Combination) -> dict[str, Any]:
+    return {"type": combo.type.value.replace("_", " "), "length": combo.length, "rank": rank_name(combo.rank)}
+
+
+def table_reading(cards: list[Card], phoenix_as: float | None) -> Combination | None:
+    """The reading of the combination on the table: a Phoenix single ranks ``phoenix_as`` (default
+    1.5); otherwise the reading with that Phoenix value, or the highest reading. None: no combination."""
+    if len(cards) == 1 and cards[0] is PHOENIX:
+        value = phoenix_as if phoenix_as is not None else 1.5
+        return Combination(CombinationType.SINGLE, 1, value, tuple(cards), value)
+    options = readings(cards)
+    if phoenix_as is not None:
+        options = [r for r in options if r.phoenix_as == phoenix_as]
+    return options[0] if options else None
+
+
+def judge(
+    current: Combination | None,
+    play: list[Card],
+    *,
+    hand: list[Card] | None = None,
+    wish: int | None = None,
+    in_turn: bool = True,
+    phoenix_as: float | None = None,
+    rules: dict[str, Any],
+) -> Judgement:
+    """Judge ``play`` on ``current`` (None = the player leads). ``hand`` (the player's cards
+    including ``play``) enables the wish obligation check; without it ``wish_checked`` is False
+    when the play does not contain the wished rank. Rules used: ``in_turn_bomb_ignores_wish``.
+    Source: NSKT rules ("Bommen", "Mahjong", "Hond", "Draak", "Feniks"), DESIGN.md 2.1."""
+    wish_checked = True
+    if not play:
+        if not in_turn:
+            return Judgement(True, None, _("A player who is not on turn may always wait."), wish_after=wish)
+        if current is None:
+            return Judgement(False, None, _("The player who leads must play; passing is not allowed."), wish_after=wish)
+        if wish is not None:
+            if hand is None:
+                return Judgement(True, None, _("Passing is allowed unless the player can fulfil the wish for {wish}; without the hand this was not checked."),
+                                 {"wish": rank_name(wish)}, wish_checked=False, wish_after=wish)
+            if can_fulfil_wish(hand, current, wish):
+                return Judgement(False, None, _("The player can fulfil the wish for {wish} and must do so; passing is not allowed."),
+                                 {"wish": rank_name(wish)}, wish_after=wish)
+        return Judgement(True, None, _("Passing is allowed."), wish_after=wish)
+
+    options = readings(play, current)
+    if not options:
+        return Judgement(False, None, _no_combination_reason(play), wish_after=wish)
+    if phoenix_as is not None and len(play) > 1:
+        chosen = [r for r in options if r.phoenix_as == phoenix_as]
+        if not chosen:
+            return Judgement(False, options[0], _("The Phoenix cannot stand for {rank} in these cards."),
+                             {"rank": rank_name(phoenix_as)}, wish_after=wish)
+        options = chosen
+    legal_options = [r for r in options if beats(r, current)]
+    combo = legal_options[0] if legal_options else options[0]
+
+    if not in_turn:
+        if not combo.is_bomb:
+            return Judgement(False, combo, _("Only a bomb may be played out of turn."), wish_after=wish)
+        if current is None:
+            return Judgement(False, combo, _("A bomb out of turn needs a combination on the table to beat."), wish_after=wish)
+    if combo.type is CombinationType.DOG and current is not None:
+        return Judgement(False, combo, _("The Dog may only be played as a lead."), wish_after=wish)
+    if current is not None and current.type is CombinationType.DOG:
+        return Judgement(False, combo, _("The Dog cannot be beaten, not even by a bomb."), wish_after=wish)
+    if not legal_options:
+        if combo.type is CombinationType.SINGLE and PHOENIX in combo.cards and current.rank >= 15:
+            return Judgement(False, combo, _("The Phoenix cannot beat the Dragon."), wish_after=wish)
+        if current.is_bomb and not combo.is_bomb:
+            return Judgement(False, combo, _("Only a higher bomb beats a bomb."), wish_after=wish)
+        if combo.type is not current.type:
+            return Judgement(False, combo, _("A {type} cannot beat a {current}; play the same type of combination or a bomb."),
+                             {"type": _describe(combo)["type"], "current": _describe(current)["type"]}, wish_after=wish)
+        if combo.length != current.length and not combo.is_bomb:
+            return Judgement(False, combo, _("The play has {length} cards but must have {needed}, as many as the {current} on the table."),
+                             {"length": combo.length, "needed": current.length, "current": _describe(current)["type"]}, wish_after=wish)
+        return Judgement(False, combo, _("A {type} of rank {rank} does not beat a {current} of rank {current_rank}."),
+                         {**_describe(combo), "current": _describe(current)["type"], "current_rank": rank_name(current.rank)},
+                         wish_after=wish)
+
+    fulfilled = wish is not None and combo.has_rank(wish)
+    if wish is not None and not fulfilled and in_turn:
+        if hand is None:
+            wish_checked = False
+        elif can_fulfil_wish(hand, current, wish):
+            if combo.is_bomb and rules["in_turn_bomb_ignores_wish"]:
+                return Judgement(True, combo, _("A bomb may be played in turn without the wished {wish}; the wish stays."),
+                                 {"wish": rank_name(wish)}, wish_after=wish)
+            return Judgement(False, combo, _("The player can fulfil the wish for {wish} and must play a combination containing it."),
+                             {"wish": rank_name(wish)}, wish_after=wish)
+    if fulfilled:
+        template = _("Legal: the {type} fulfils the wish for {wish}.")
+        params = {**_describe(combo), "wish": rank_name(wish)}
+    elif not wish_checked:
+        template = _("Legal if the player cannot fulfil the wish for {wish}; without the hand this was not checked.")
+        params = {"wish": rank_name(wish)}
+    elif current is None:
+        template = _("Legal: any combination may be led.")
+        params = {}
+    else:
+        template = _("Legal: a {type} of rank {rank} beats the {current} of rank {current_rank}.")
+        params = {**_describe(combo), "current": _describe(current)["type"], "current_rank": rank_name(current.rank)}
+    return Judgement(True, combo, template, params, wish_checked=wish_checked, wish_fulfilled=fulfilled,
+                     wish_after=None if fulfilled else wish)
+
+
+def _no_combination_reason(play: list[Card]) -> str:
+    kinds = {c.code for c in play}
+    if "Dog" in kinds:
+        return _("The Dog is never part of a combination; it is played alone.")
+    if "Dragon" in kinds:
+        return _("The Dragon can only be played as a single.")
+    if "Phoenix" in kinds and len(play) == 5:
+        ranks = [c.rank for c in play if c.is_normal]
+        if len(ranks) == 4 and len(set(ranks)) == 1:
+            return _("Four of a kind with the Phoenix is not a full house, and the Phoenix cannot be part of a bomb.")
+    if "Phoenix" in kinds and len(play) == 4:
+        ranks = [c.rank for c in play if c.is_normal]
+        if len(set(ranks)) == 1:
+            return _("The Phoenix cannot be part of a bomb.")
+    return _("These cards form no combination.")
+
+
+def _parse_rank(raw: Any, field: str, errors: Collector, *, low: int = 2, high: int = ACE_RANK) -> int | None:
+    if raw is None:
+        return None
+    if isinstance(raw, bool) or not isinstance(raw, int) or not low <= raw <= high:
+        errors.add(field, _("A wish must be a rank from {low} to {high} (J 11, Q 12, K 13, A 14), not {value!r}."),
+                   low=low, high=high, value=raw)
+        return None
+    return raw
+
+
+def _parse_phoenix_as(raw: Any, field: str, errors: Collector) -> float | None:
+    if raw is None:
+        return None
+    if isinstance(raw, bool) or not isinstance(raw, (int, float)) or not 1 <= raw <= 15 or (raw * 2) != int(raw * 2):
+        errors.add(field, _("phoenix_as must be a rank such as 7 or, for a single, 13.5; not {value!r}."), value=raw)
+        return None
+    return raw
+
+
+def play(data: dict[str, Any]) -> dict[str, Any]:
+    """Command ``play`` (see the module docstring for input and output). Raises RuleViolation for
+    malformed input, each problem with its field (``current.cards[2]``, ``play``, ``hand``, ``wish``)."""
+    rules = get_rules(data.get("rules"))
+    errors = Collector()
+    current_raw = data.get("current")
+    current_cards: list[Card] | None = None
+    current_ph = None
+    if current_raw is not None:
+        if not isinstance(current_raw, dict):
+            errors.add("current", _("The combination on the table must be null or an object with cards."))
+        else:
+            current_cards = parse_cards(current_raw.get("cards"), "current.cards", errors, allow_empty=False)
+            current_ph = _parse_phoenix_as(current_raw.get("phoenix_as"), "current.phoenix_as", errors)
+    cards = parse_cards(data.get("play", []), "play", errors)
+    hand = None
+    if data.get("hand") is not None:
+        hand = parse_cards(data.get("hand"), "hand", errors)
+    wish = _parse_rank(data.get("wish"), "wish", errors)
+    in_turn = data.get("in_turn", True)
+    if not isinstance(in_turn, bool):
+        errors.add("in_turn", _("in_turn must be true or false."))
+    phoenix_as = _parse_phoenix_as(data.get("phoenix_as"), "phoenix_as", errors)
+    errors.raise_if_any()
+    current = None
+    if current_cards:
+        current = table_reading(current_cards, current_ph)
+        if current is None:
+            errors.add("current.cards", _("The cards on the table form no combination."))
+        if current is not None and current_cards and set(current_cards) & set(cards):
+            errors.add("play", _("A card on the table cannot be played again: {cards}."),
+                       cards=" ".join(c.code for c in current_cards if c in set(cards)))
+        if hand is not None and set(current_cards) & set(hand):
+            errors.add("hand", _("A card on the table cannot be in the hand: {cards}."),
+                       cards=" ".join(c.code for c in current_cards if c in set(hand)))
+    if hand is not None:
+        missing = [c.code for c in cards if c not in set(hand)]
+        if missing:
+            errors.add("play", _("The played cards must come from the hand; not in the hand: {cards}."), cards=" ".join(missing))
+    errors.raise_if_any()
+    result = judge(current, cards, hand=hand, wish=wish, in_turn=in_turn, phoenix_as=phoenix_as, rules=rules)
+    return result.to_json()
+
+
+__all__ = ["Judgement", "judge", "phoenix_single_rank", "play", "table_reading"]
