@@ -1,0 +1,12 @@
+"""Sichuan bloody battle (血战到底) engine, rules/sichuan-bloody.txt and DESIGN.md 2.2.
+
+Commands: ``score-hand`` (fan of one winning hand) and ``settle`` (payments of one deal: wins,
+kongs, wall exhaustion). Rules options and the ``default`` preset: :mod:`engines.sichuan.options`.
+"""
+from engines.sichuan.options import DEFAULT_PRESET, PRESETS, resolve
+from engines.sichuan.scoring import score_hand
+from engines.sichuan.settle import settle
+
+COMMANDS = {"score-hand": score_hand, "settle": settle}
+
+__all__ = ["COMMANDS", "DEFAULT_PRESET", "PRESETS", "resolve", "score_hand", "settle"]

@@ -1,0 +1,325 @@
+"""Sichuan bloody battle: settlement of one deal (command ``settle``), DESIGN.md 2.2 and
+rules/sichuan-bloody.txt sections 3 and 5.
+
+Events are applied in order. A win on a discard is paid by the discarder (base), a robbed added
+kong by the robbed player (base), a self-draw by each remaining opponent (base + 1). Several
+players may win on one discard. Winners leave the deal and never pay later charges. Kongs: exposed
+2 from the supplier, added 1 from each active opponent, concealed 2 from each active opponent; a
+robbed added kong earns nothing. The deal ends when three players have won or at wall exhaustion:
+the kong income of not-ready non-winners is refunded to its payers, a flower pig (still holding its
+void suit) pays 32 to each active non-pig, and every other not-ready active player pays each ready
+active player that player's highest win value (2^min(fan, 5), no self-draw or situational fan).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from engines.errors import Collector, RuleViolation
+from engines.i18n import _
+from engines.mahjong.tiles import Tile, parse_tile
+from engines.sichuan import options as rules_options
+from engines.sichuan.scoring import HandScore, SichuanHand, parse_hand, ready_check, require_winning, value_of
+
+__all__ = ["KONG_KINDS", "settle"]
+
+KONG_KINDS = ("exposed", "added", "concealed")
+"""Kinds of kong in a ``kong`` event."""
+
+_PAYMENT_KEY = {"exposed": "exposed_kong_payment", "added": "added_kong_payment", "concealed": "concealed_kong_payment"}
+
+
+@dataclass(slots=True)
+class _Kong:
+    index: int
+    player: str
+    kind: str
+    tile: Tile
+    supplier: str | None
+
+
+@dataclass(slots=True)
+class _Win:
+    index: int
+    player: str
+    how: str
+    source: str | None
+    hand: SichuanHand
+    score: HandScore
+
+
+def _players(raw: Any, errors: Collector) -> list[str]:
+    if not isinstance(raw, list) or len(raw) != 4 or not all(isinstance(p, str) and p.strip() for p in raw):
+        errors.add("players", _("Give the four players as a list of four names."))
+        return []
+    if len(set(raw)) != 4:
+        errors.add("players", _("The four player names must be different."))
+        return []
+    return list(raw)
+
+
+def _check_party(name: Any, field: str, players: list[str], won: list[str], errors: Collector, *, role: str) -> bool:
+    if name not in players:
+        errors.add(field, _("Unknown player {name!r}; the players are {players}."), name=name, players=", ".join(players))
+        return False
+    if name in won:
+        errors.add(field, _("{name} has already won and left the deal, so cannot be the {role} here."), name=name, role=role)
+        return False
+    return True
+
+
+def settle(data: dict[str, Any]) -> dict[str, Any]:
+    """Command ``settle`` (DESIGN.md 2.2).
+
+    Input: ``{"players": [4 names], "events": [{"type": "kong", "player", "kind":
+    "exposed"|"added"|"concealed", "tile", "supplier"?}, {"type": "win", "player",
+    "discarder"?|"robbed"?, "hand": {score-hand input}}], "exhaustion": null | {PLAYER: {"void",
+    "concealed", "melds"}}, "rules"?}``. ``exhaustion`` gives the waiting hand (13 tiles + 1 per
+    kong) of every player still in the deal when the wall ran out.
+    Output: ``{"payments": [{"from", "to", "amount", "reason"}], "net": {PLAYER: points},
+    "wins": [{"player", "how", "from", "fan", "fan_raw", "fan_items", "base", "each", "payers",
+    "total"}], "kongs": [{"player", "kind", "tile", "robbed", "refunded", "income"}],
+    "exhaustion": null | {PLAYER: {"flower_pig", "ready", "waits", "value"}}, "rules"}``.
+    Payment reasons: ``win_discard``, ``robbed_kong``, ``self_draw``, ``kong_exposed``,
+    ``kong_added``, ``kong_concealed``, ``kong_refund``, ``flower_pig``, ``not_ready``.
+    Raises :class:`RuleViolation` listing every problem (fields such as ``events[1].hand.concealed``).
+    """
+    options = rules_options.resolve(data.get("rules"))
+    errors = Collector()
+    players = _players(data.get("players"), errors)
+    events = data.get("events", [])
+    if not isinstance(events, list):
+        errors.add("events", _("Events must be a list."))
+        events = []
+    errors.raise_if_any()
+
+    max_winners = options["max_winners"]
+    won: list[str] = []
+    parsed: list[_Kong | _Win] = []
+    for i, ev in enumerate(events):
+        f = f"events[{i}]"
+        if not isinstance(ev, dict):
+            errors.add(f, _("Each event must be an object with a type (kong or win)."))
+            continue
+        if len(won) >= max_winners:
+            errors.add(f, _("The deal ended when {count} players had won; no event may follow."), count=max_winners)
+            break
+        kind_of_event = ev.get("type")
+        player = ev.get("player")
+        if not _check_party(player, f"{f}.player", players, won, errors, role="player"):
+            continue
+        if kind_of_event == "kong":
+            kong = _parse_kong(ev, f, player, players, won, errors)
+            if kong is not None:
+                kong.index = i
+                parsed.append(kong)
+        elif kind_of_event == "win":
+            win = _parse_win_event(ev, f, player, players, won, errors, options)
+            if win is not None:
+                win.index = i
+                previous = parsed[-1] if parsed else None
+                if (not options["multiple_winners"] and win.how == "discard" and isinstance(previous, _Win)
+                        and previous.how == "discard" and previous.source == win.source and previous.index == i - 1):
+                    errors.add(f, _("Only one player may win on a discard under these rules."))
+                parsed.append(win)
+            won.append(player)
+        else:
+            errors.add(f"{f}.type", _("An event type must be kong or win, not {value!r}."), value=kind_of_event)
+
+    exhaustion_raw = data.get("exhaustion")
+    active_end = [p for p in players if p not in won]
+    hands: dict[str, SichuanHand] = {}
+    if exhaustion_raw is not None:
+        hands = _parse_exhaustion(exhaustion_raw, players, won, active_end, errors, options)
+    errors.raise_if_any()
+    return _compute(players, parsed, hands, exhaustion_raw is not None, options)
+
+
+def _parse_kong(ev: dict[str, Any], f: str, player: str, players: list[str], won: list[str], errors: Collector) -> _Kong | None:
+    kind = ev.get("kind")
+    ok = True
+    if kind not in KONG_KINDS:
+        errors.add(f"{f}.kind", _("A kong is exposed, added or concealed, not {value!r}."), value=kind)
+        ok = False
+    tile: Tile | None = None
+    try:
+        tile = parse_tile(ev.get("tile"), f"{f}.tile", honours=False)
+    except RuleViolation as exc:
+        errors.extend(exc)
+        ok = False
+    supplier = ev.get("supplier")
+    if kind == "exposed":
+        if supplier is None:
+            errors.add(f"{f}.supplier", _("An exposed kong needs the supplier: the player whose discard made it."))
+            ok = False
+        elif supplier == player:
+            errors.add(f"{f}.supplier", _("The supplier of an exposed kong is another player."))
+            ok = False
+        elif not _check_party(supplier, f"{f}.supplier", players, won, errors, role="supplier"):
+            ok = False
+    elif supplier is not None:
+        errors.add(f"{f}.supplier", _("Only an exposed kong has a supplier."))
+        ok = False
+    if not ok or tile is None:
+        return None
+    return _Kong(0, player, kind, tile, supplier if kind == "exposed" else None)
+
+
+def _parse_win_event(ev: dict[str, Any], f: str, player: str, players: list[str], won: list[str], errors: Collector,
+                     options: dict[str, Any]) -> _Win | None:
+    discarder = ev.get("discarder")
+    robbed = ev.get("robbed")
+    ok = True
+    if discarder is not None and robbed is not None:
+        errors.add(f, _("A win is on a discard (discarder) or by robbing a kong (robbed), not both."))
+        return None
+    source = discarder if discarder is not None else robbed
+    how = "discard" if discarder is not None else "rob_added_kong" if robbed is not None else "self"
+    if source is not None:
+        field = f"{f}.discarder" if discarder is not None else f"{f}.robbed"
+        if source == player:
+            errors.add(field, _("A player cannot win on their own discard or kong."))
+            ok = False
+        elif not _check_party(source, field, players, won, errors, role="discarder" if discarder is not None else "robbed player"):
+            ok = False
+    try:
+        hand = parse_hand(ev.get("hand"), f"{f}.hand.", options=options)
+        score = require_winning(hand, options, f"{f}.hand.")
+    except RuleViolation as exc:
+        errors.extend(exc)
+        return None
+    assert hand.win is not None
+    if hand.win.how != how:
+        errors.add(f"{f}.hand.win.how", _("This win must have how {expected!r}, not {value!r}: a discarder means discard, robbed means rob_added_kong, neither means self."),
+                   expected=how, value=hand.win.how)
+        ok = False
+    if not ok:
+        return None
+    return _Win(0, player, how, source, hand, score)
+
+
+def _parse_exhaustion(raw: Any, players: list[str], won: list[str], active: list[str], errors: Collector,
+                      options: dict[str, Any]) -> dict[str, SichuanHand]:
+    max_winners = options["max_winners"]
+    if len(won) >= max_winners:
+        errors.add("exhaustion", _("The deal ended when {count} players had won; there is no wall exhaustion."), count=max_winners)
+        return {}
+    if not isinstance(raw, dict):
+        errors.add("exhaustion", _("Exhaustion must be null or an object with the waiting hand of every player still in the deal."))
+        return {}
+    hands: dict[str, SichuanHand] = {}
+    for name, hand_raw in raw.items():
+        f = f"exhaustion.{name}"
+        if name not in players:
+            errors.add(f, _("Unknown player {name!r}; the players are {players}."), name=name, players=", ".join(players))
+            continue
+        if name in won:
+            errors.add(f, _("{name} has already won and left the deal; give only the hands of players still in it."), name=name)
+            continue
+        try:
+            hands[name] = parse_hand(hand_raw, f"{f}.", winning=False, allow_void=True, options=options)
+        except RuleViolation as exc:
+            errors.extend(exc)
+    missing = [p for p in active if p not in raw]
+    if missing:
+        errors.add("exhaustion", _("At wall exhaustion give the hand of every player still in the deal; missing: {names}."), names=", ".join(missing))
+    return hands
+
+
+def _compute(players: list[str], parsed: list[_Kong | _Win], hands: dict[str, SichuanHand], exhausted: bool,
+             options: dict[str, Any]) -> dict[str, Any]:
+    payments: list[dict[str, Any]] = []
+
+    def pay(payer: str, receiver: str, amount: int, reason: str) -> None:
+        if amount > 0:
+            payments.append({"from": payer, "to": receiver, "amount": amount, "reason": reason})
+
+    # A robbed added kong earns nothing: the latest added kong of the robbed player on that tile.
+    robbed_kongs: set[int] = set()
+    for pos, item in enumerate(parsed):
+        if isinstance(item, _Win) and item.how == "rob_added_kong":
+            assert item.hand.win is not None
+            for earlier in reversed(parsed[:pos]):
+                if isinstance(earlier, _Kong) and earlier.player == item.source and earlier.kind == "added" and earlier.tile == item.hand.win.tile:
+                    robbed_kongs.add(earlier.index)
+                    break
+
+    active = list(players)
+    income: dict[str, list[tuple[str, int]]] = {p: [] for p in players}
+    kong_rows: list[dict[str, Any]] = []
+    win_rows: list[dict[str, Any]] = []
+    for item in parsed:
+        others = [p for p in (players if options["winners_pay_later_charges"] else active) if p != item.player]
+        if isinstance(item, _Kong):
+            robbed = item.index in robbed_kongs
+            amount = options[_PAYMENT_KEY[item.kind]]
+            payers = [] if robbed else ([item.supplier] if item.kind == "exposed" else others)
+            for payer in payers:
+                assert payer is not None
+                pay(payer, item.player, amount, f"kong_{item.kind}")
+                income[item.player].append((payer, amount))
+            kong_rows.append({"player": item.player, "kind": item.kind, "tile": str(item.tile), "robbed": robbed,
+                              "refunded": False, "income": amount * len(payers)})
+        else:
+            each = value_of(item.score, options, how=item.how)
+            payers = [item.source] if item.source is not None else others
+            reason = {"discard": "win_discard", "rob_added_kong": "robbed_kong", "self": "self_draw"}[item.how]
+            for payer in payers:
+                assert payer is not None
+                pay(payer, item.player, each, reason)
+            win_rows.append({"player": item.player, "how": item.how, "from": item.source, "fan": item.score.fan,
+                             "fan_raw": item.score.fan_raw, "fan_items": item.score.fan_items, "base": item.score.base,
+                             "each": each, "payers": payers, "total": each * len(payers)})
+            active.remove(item.player)
+
+    exhaustion_out: dict[str, Any] | None = None
+    if exhausted:
+        exhaustion_out = {}
+        pigs: list[str] = []
+        ready: dict[str, int] = {}
+        for name in active:
+            hand = hands[name]
+            pig = hand.holds_void
+            waits: list[Tile] = []
+            value: int | None = None
+            if pig:
+                pigs.append(name)
+            else:
+                waits, value = ready_check(hand, options)
+                if value is not None:
+                    ready[name] = value
+            exhaustion_out[name] = {"flower_pig": pig, "ready": value is not None, "waits": [str(t) for t in waits],
+                                    "value": value}
+        not_ready = [p for p in active if p not in ready]
+        if options["refund_kongs"]:
+            for name in not_ready:
+                for payer, amount in income[name]:
+                    if payer in active or options["refund_to_winners"]:
+                        pay(name, payer, amount, "kong_refund")
+                if income[name]:
+                    for row in kong_rows:
+                        if row["player"] == name and not row["robbed"]:
+                            row["refunded"] = True
+        for pig in pigs:
+            for other in active:
+                if other not in pigs:
+                    pay(pig, other, options["flower_pig_payment"], "flower_pig")
+        for name in not_ready:
+            if name in pigs:
+                continue
+            for other, value in ready.items():
+                pay(name, other, value, "not_ready")
+
+    net = {p: 0 for p in players}
+    for row in payments:
+        net[row["from"]] -= row["amount"]
+        net[row["to"]] += row["amount"]
+    return {
+        "payments": payments,
+        "net": net,
+        "wins": win_rows,
+        "kongs": kong_rows,
+        "exhaustion": exhaustion_out,
+        "active": active,
+        "rules": options["preset"],
+    }
