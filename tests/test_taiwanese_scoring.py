@@ -172,7 +172,16 @@ def test_cap_before_or_after_dealer_tai():
     assert out["tai_raw"] == 32 and out["tai"] == 16
     assert out["pay"] == {"S": 37, "W": 37, "N": 37}  # 3 + 2 * (16 + 1)
     out = score(rules={"cap": 16, "cap_includes_dealer_tai": True}, **hand)
+    assert out["tai"] == 16
     assert out["pay"] == {"S": 35, "W": 35, "N": 35}  # 3 + 2 * 16
+    # cap 20 on hand + dealer tai of a non-dealer's self-draw (T28 hand, 21 tai, streak 1):
+    # W, N pay 3 + 2 * 20 = 43, the dealer E also 43 (21 + 3 capped at 20).
+    t28 = {"melds": ["pung 111z claimed", "pung 222z claimed", "pung 333z claimed", "pung 444z claimed"],
+           "concealed": "345m 66m", "win": {"tile": "5m", "how": "self"}}
+    out = score(rules={"cap": 20, "cap_includes_dealer_tai": True}, streak=1, **t28)
+    assert out["pay"] == {"W": 43, "N": 43, "E": 43}
+    out = score(rules={"cap": 20}, streak=1, **t28)
+    assert out["pay"] == {"W": 43, "N": 43, "E": 49}  # 3 + 2 * (20 + 3)
     out = score(rules="cap16", **hand)
     assert out["pay"] == {"S": 37, "W": 37, "N": 37}
 

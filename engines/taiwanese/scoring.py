@@ -36,7 +36,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from engines.errors import Collector, RuleViolation
+from engines.errors import Collector, RuleViolation, Violation
 from engines.i18n import _
 from engines.mahjong.hand import check_counts, count_tiles, decompositions, waits
 from engines.mahjong.melds import Exposure, Meld, MeldKind, parse_meld
@@ -101,7 +101,7 @@ def score(data: dict[str, Any]) -> dict[str, Any]:
 
     tai_raw = sum(items.values())
     cap = opts["cap"]
-    tai = tai_raw if cap is None or opts["cap_includes_dealer_tai"] else min(tai_raw, cap)
+    tai = tai_raw if cap is None else min(tai_raw, cap)
     dtai = dealer_tai(hand.streak, opts["dealer_tai_per_streak"])
 
     payments = []
@@ -114,7 +114,7 @@ def score(data: dict[str, Any]) -> dict[str, Any]:
         extra = dtai if involved else 0
         counted = tai + extra
         if cap is not None and opts["cap_includes_dealer_tai"]:
-            counted = min(counted, cap)
+            counted = min(tai_raw + extra, cap)
         if extra:
             used_dealer_tai = dtai
         amount = opts["base"] + opts["per_tai"] * counted
@@ -246,9 +246,7 @@ def _wind_number(wind: str) -> int:
     return SEATS.index(wind) + 1
 
 
-def _violation(field: str, template: str, **params: Any):
-    from engines.errors import Violation
-
+def _violation(field: str, template: str, **params: Any) -> Violation:
     return Violation(field, template, params)
 
 
