@@ -1,0 +1,365 @@
+"""PDFs with reportlab platypus (issue 2 item 8): a Tai Pan score sheet per match, a round pack
+(every sheet of a round in one file) and the standings.
+
+Layout rules: tables are platypus ``Table`` objects with ``repeatRows`` (the header repeats on a
+new page; a row never splits across pages) and blocks that belong together (title + teams,
+signature lines) are wrapped in ``KeepTogether``. Text uses the DejaVu/Vera TrueType font bundled
+with reportlab so names with accents print correctly. Scores printed on a sheet come from the
+derived ``Hand.ns``/``Hand.ew`` columns (computed by the engine); nothing is scored here.
+
+Public functions: :func:`score_sheet_pdf`, :func:`round_pack_pdf`, :func:`standings_pdf`
+(INTERFACES.md). Each returns the PDF as ``bytes``.
+"""
+from __future__ import annotations
+
+import io
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from xml.sax.saxutils import escape
+
+import reportlab
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from reportlab.graphics.barcode.qr import QrCodeWidget
+from reportlab.graphics.shapes import Drawing
+from reportlab.lib import colors
+from reportlab.lib.pagesizes import A4, landscape
+from reportlab.lib.styles import ParagraphStyle, getSampleStyleSheet
+from reportlab.lib.units import mm
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.ttfonts import TTFont
+from reportlab.platypus import KeepTogether, PageBreak, Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
+
+from scoring.models import Match, Round, Tournament
+
+SEATS = ("N", "E", "S", "W")
+SHEET_ROWS = 20  # hand rows on an empty score sheet (NSKT matches to 800 take 8 to 15 hands)
+CALL_SHORT = {"tai_pan": "T", "grand_tai_pan": "GT"}
+
+FONT = "NSKTSans"
+FONT_BOLD = "NSKTSans-Bold"
+_fonts_ready = False
+
+
+def _register_fonts() -> None:
+    """Register a Unicode TrueType font (DejaVu Sans if the system has it, else reportlab's
+    bundled Bitstream Vera) once per process."""
+    global _fonts_ready
+    if _fonts_ready:
+        return
+    candidates = [
+        (Path("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"), Path("/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf")),
+        (Path(reportlab.__file__).parent / "fonts" / "Vera.ttf", Path(reportlab.__file__).parent / "fonts" / "VeraBd.ttf"),
+    ]
+    for regular, bold in candidates:
+        if regular.is_file() and bold.is_file():
+            pdfmetrics.registerFont(TTFont(FONT, str(regular)))
+            pdfmetrics.registerFont(TTFont(FONT_BOLD, str(bold)))
+            pdfmetrics.registerFontFamily(FONT, normal=FONT, bold=FONT_BOLD, italic=FONT, boldItalic=FONT_BOLD)
+            break
+    else:  # pragma: no cover - reportlab always ships Vera
+        raise RuntimeError("no TrueType font found for the PDFs")
+    _fonts_ready = True
+
+
+def _styles() -> dict[str, ParagraphStyle]:
+    _register_fonts()
+    base = getSampleStyleSheet()
+    return {
+        "title": ParagraphStyle("title", parent=base["Title"], fontName=FONT_BOLD, fontSize=15, leading=18, spaceAfter=2 * mm, alignment=0),
+        "h2": ParagraphStyle("h2", parent=base["Heading2"], fontName=FONT_BOLD, fontSize=11, leading=14, spaceBefore=2 * mm, spaceAfter=1 * mm),
+        "body": ParagraphStyle("body", parent=base["BodyText"], fontName=FONT, fontSize=9, leading=11),
+        "small": ParagraphStyle("small", parent=base["BodyText"], fontName=FONT, fontSize=7.5, leading=9),
+        "cell": ParagraphStyle("cell", parent=base["BodyText"], fontName=FONT, fontSize=8.5, leading=10),
+    }
+
+
+def _p(text, style) -> Paragraph:
+    return Paragraph(escape(str(text)), style)
+
+
+def _doc(buffer: io.BytesIO, title: str, pagesize=A4) -> SimpleDocTemplate:
+    return SimpleDocTemplate(
+        buffer,
+        pagesize=pagesize,
+        leftMargin=12 * mm,
+        rightMargin=12 * mm,
+        topMargin=12 * mm,
+        bottomMargin=12 * mm,
+        title=title,
+        author="NSKT",
+    )
+
+
+def _qr(url: str, size: float = 24 * mm) -> Drawing:
+    widget = QrCodeWidget(url)
+    x1, y1, x2, y2 = widget.getBounds()
+    drawing = Drawing(size, size, transform=[size / (x2 - x1), 0, 0, size / (y2 - y1), 0, 0])
+    drawing.add(widget)
+    return drawing
+
+
+def _match_queryset():
+    return Match.objects.select_related(
+        "round__tournament",
+        "team_ns__first_player",
+        "team_ns__second_player",
+        "team_ew__first_player",
+        "team_ew__second_player",
+    ).prefetch_related("hands")
+
+
+# --------------------------------------------------------------------------- score sheet
+
+
+def _sheet_flowables(match: Match, styles: dict, base_url: str = "") -> list:
+    """Flowables of one score sheet (one A4 page for up to ~20 hands)."""
+    tournament = match.round.tournament
+    title = _p(f"{tournament.name}", styles["title"])
+    sub = _p(
+        _("Round %(round)s · Table %(table)s · Tai Pan score sheet") % {"round": match.round.number, "table": match.table},
+        styles["body"],
+    )
+    head_left = [title, sub]
+    if tournament.venue or tournament.starts_on:
+        head_left.append(_p(" · ".join(str(x) for x in (tournament.venue, tournament.starts_on) if x), styles["small"]))
+
+    path = reverse("scoring:match_detail", args=[tournament.slug, match.pk])
+    url = base_url.rstrip("/") + path if base_url else path
+    head_right = [_qr(url), _p(url, styles["small"])] if base_url else [_p(url, styles["small"])]
+    header = Table([[head_left, head_right]], colWidths=[150 * mm, 36 * mm])
+    header.setStyle(TableStyle([("VALIGN", (0, 0), (-1, -1), "TOP"), ("ALIGN", (1, 0), (1, 0), "RIGHT")]))
+
+    ns, ew = match.team_ns, match.team_ew
+    team_rows = [[_("Seat"), _("Team"), _("Player"), _("Affiliation")]]
+    team_rows.append(["N", _p(ns.name, styles["cell"]), _p(ns.first_player.name, styles["cell"]), _p(ns.affiliation, styles["cell"])])
+    team_rows.append(["S", _p(ns.name, styles["cell"]), _p(ns.second_player.name, styles["cell"]), _p(ns.affiliation, styles["cell"])])
+    if ew is not None:
+        team_rows.append(["E", _p(ew.name, styles["cell"]), _p(ew.first_player.name, styles["cell"]), _p(ew.affiliation, styles["cell"])])
+        team_rows.append(["W", _p(ew.name, styles["cell"]), _p(ew.second_player.name, styles["cell"]), _p(ew.affiliation, styles["cell"])])
+    else:
+        team_rows.append(["E/W", _p(_("bye"), styles["cell"]), "", ""])
+    teams = Table(team_rows, colWidths=[14 * mm, 62 * mm, 62 * mm, 48 * mm], repeatRows=1)
+    teams.setStyle(
+        TableStyle(
+            [
+                ("FONT", (0, 0), (-1, -1), FONT, 9),
+                ("FONT", (0, 0), (-1, 0), FONT_BOLD, 9),
+                ("BACKGROUND", (0, 0), (-1, 0), colors.HexColor("#e8edf3")),
+                ("GRID", (0, 0), (-1, -1), 0.4, colors.grey),
+                ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+            ]
+        )
+    )
+    flow = [KeepTogether([header, Spacer(1, 2 * mm), teams, Spacer(1, 3 * mm)])]
+    if ew is None:
+        flow.append(_p(_("Bye: this team has no opponent this round."), styles["body"]))
+        return flow
+
+    hand_table = _hands_table(match, styles)
+    legend = _p(
+        _("Calls: T = Tai Pan, GT = Grand Tai Pan. First out: N/E/S/W. Double victory: NS/EW (no card points then). Card points NS + EW = 100."),
+        styles["small"],
+    )
+    signatures = Table(
+        [
+            [_("Final total NS"), "", _("Final total EW"), ""],
+            [_("Signature team NS"), "", _("Signature team EW"), ""],
+            [_("Referee"), "", _("Time"), ""],
+        ],
+        colWidths=[36 * mm, 57 * mm, 36 * mm, 57 * mm],
+        rowHeights=[10 * mm] * 3,
+    )
+    signatures.setStyle(
+        TableStyle(
+            [
+                ("FONT", (0, 0), (-1, -1), FONT, 9),
+                ("LINEBELOW", (1, 0), (1, -1), 0.6, colors.black),
+                ("LINEBELOW", (3, 0), (3, -1), 0.6, colors.black),
+                ("VALIGN", (0, 0), (-1, -1), "BOTTOM"),
+            ]
+        )
+    )
+    flow += [hand_table, Spacer(1, 1.5 * mm), legend, KeepTogether([Spacer(1, 3 * mm), signatures])]
+    return flow
+
+
+def _hands_table(match: Match, styles: dict) -> Table:
+    """The hand rows: a call box per player, first out, double victory, card points NS/EW, hand
+    totals and running totals; entered hands are filled in, the rest left blank."""
+    head1 = ["#", _("Calls"), "", "", "", _("First out"), _("Double victory"), _("Card points"), "", _("Hand"), "", _("Total"), ""]
+    head2 = ["", "N", "E", "S", "W", "", "", "NS", "EW", "NS", "EW", "NS", "EW"]
+    rows = [head1, head2]
+    hands = sorted(match.hands.all(), key=lambda h: h.number)
+    run_ns = run_ew = 0
+    for hand in hands:
+        record = hand.record or {}
+        calls = record.get("calls") or {}
+        cp = record.get("card_points") or {}
+        run_ns += hand.ns
+        run_ew += hand.ew
+        rows.append(
+            [str(hand.number)]
+            + [CALL_SHORT.get(calls.get(s), "") for s in SEATS]
+            + [record.get("first_out") or "", record.get("double_victory") or "", cp.get("NS", ""), cp.get("EW", ""), hand.ns, hand.ew, run_ns, run_ew]
+        )
+    blank = max(SHEET_ROWS - len(hands), 2)
+    for i in range(blank):
+        rows.append([str(len(hands) + i + 1)] + [""] * 12)
+    widths = [8 * mm] + [11 * mm] * 4 + [15 * mm, 15 * mm, 15 * mm, 15 * mm, 17 * mm, 17 * mm, 19.5 * mm, 19.5 * mm]
+    table = Table(rows, colWidths=widths, repeatRows=2, rowHeights=[6 * mm, 5 * mm] + [7.4 * mm] * (len(rows) - 2))
+    table.setStyle(
+        TableStyle(
+            [
+                ("FONT", (0, 0), (-1, -1), FONT, 9),
+                ("FONT", (0, 0), (-1, 1), FONT_BOLD, 7.5),
+                ("SPAN", (1, 0), (4, 0)),
+                ("SPAN", (7, 0), (8, 0)),
+                ("SPAN", (9, 0), (10, 0)),
+                ("SPAN", (11, 0), (12, 0)),
+                ("SPAN", (0, 0), (0, 1)),
+                ("SPAN", (5, 0), (5, 1)),
+                ("SPAN", (6, 0), (6, 1)),
+                ("BACKGROUND", (0, 0), (-1, 1), colors.HexColor("#e8edf3")),
+                ("BACKGROUND", (11, 2), (12, -1), colors.HexColor("#f6f8fa")),
+                ("GRID", (0, 0), (-1, -1), 0.4, colors.grey),
+                ("LINEAFTER", (4, 0), (4, -1), 1.0, colors.black),
+                ("LINEAFTER", (8, 0), (8, -1), 1.0, colors.black),
+                ("LINEAFTER", (10, 0), (10, -1), 1.0, colors.black),
+                ("ALIGN", (0, 0), (-1, -1), "CENTER"),
+                ("ALIGN", (7, 2), (-1, -1), "RIGHT"),
+                ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+            ]
+        )
+    )
+    return table
+
+
+def _build(flowables: list, title: str, pagesize=A4) -> bytes:
+    buffer = io.BytesIO()
+    doc = _doc(buffer, title, pagesize)
+    doc.build(flowables, onFirstPage=_footer, onLaterPages=_footer)
+    return buffer.getvalue()
+
+
+def _footer(canvas, doc) -> None:
+    canvas.saveState()
+    canvas.setFont(FONT, 7)
+    canvas.setFillColor(colors.grey)
+    canvas.drawRightString(doc.pagesize[0] - doc.rightMargin, 6 * mm, f"{doc.title} · {canvas.getPageNumber()}")
+    canvas.restoreState()
+
+
+def score_sheet_pdf(match: Match, *, base_url: str = "") -> bytes:
+    """The score sheet of ``match`` (A4): tournament, round, table, both teams with players and
+    seats, about 20 hand rows (call box per player, first out, double victory, card points NS/EW,
+    hand totals, running totals), signature lines; a QR code to the match page when ``base_url``
+    (``"https://host/"``) is given. Issue 2 item 8."""
+    match = _match_queryset().get(pk=match.pk)
+    styles = _styles()
+    title = f"{match.round.tournament.name} - {_('round')} {match.round.number} - {_('table')} {match.table}"
+    return _build(_sheet_flowables(match, styles, base_url), title)
+
+
+def round_pack_pdf(rnd: Round, *, base_url: str = "", progress: Callable[[int, int], None] | None = None) -> bytes:
+    """Every score sheet of round ``rnd`` in one PDF, one sheet per page, by table number
+    (byes get a short page). ``progress(done, total)`` is called after each table."""
+    matches = list(_match_queryset().filter(round=rnd).order_by("table"))
+    styles = _styles()
+    flow: list = []
+    total = len(matches)
+    for i, match in enumerate(matches):
+        if i:
+            flow.append(PageBreak())
+        flow.extend(_sheet_flowables(match, styles, base_url))
+        if progress:
+            progress(i + 1, total)
+    if not flow:
+        flow.append(_p(_("This round has no matches."), styles["body"]))
+    return _build(flow, f"{rnd.tournament.name} - {_('round')} {rnd.number}")
+
+
+# --------------------------------------------------------------------------- standings
+
+
+def _num(value) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, float):
+        return f"{value:g}"
+    return str(value)
+
+
+def standings_pdf(tournament: Tournament, *, through_round: int | None = None) -> bytes:
+    """The standings of ``tournament`` (A4 landscape) from ``services.standings.standings``: rank
+    (shared on ties), team, players, played, won/drawn/lost, match points, point difference,
+    points scored, Buchholz and the tournament's further tie-breaks."""
+    from scoring.services.standings import standings
+
+    rows_data = standings(tournament, through_round=through_round)
+    styles = _styles()
+    base = [_("Rank"), _("Team"), _("Players"), _("Played"), _("W"), _("D"), _("L"), _("MP"), _("PD"), _("Points"), _("Buchholz")]
+    shown = {"point_difference", "points_scored", "buchholz", "match_points"}
+    extra_keys: list[str] = []
+    for row in rows_data:
+        for key in (row.tiebreaks or {}):
+            if key not in shown and key not in extra_keys:
+                extra_keys.append(key)
+    labels = _tiebreak_labels(extra_keys)
+    header = base + [labels[k] for k in extra_keys]
+    rows = [header]
+    for r in rows_data:
+        name = f"{r.name} ({_('withdrawn')})" if getattr(r, "withdrawn", False) else r.name
+        rows.append(
+            [
+                r.rank,
+                _p(name, styles["cell"]),
+                _p(r.players, styles["cell"]),
+                r.played,
+                r.won,
+                r.drawn,
+                r.lost,
+                _num(r.match_points),
+                _num(r.point_difference),
+                _num(r.points_scored),
+                _num(r.buchholz),
+            ]
+            + [_num((r.tiebreaks or {}).get(k)) for k in extra_keys]
+        )
+    fixed = [12 * mm, 62 * mm, 70 * mm, 14 * mm, 10 * mm, 10 * mm, 10 * mm, 13 * mm, 16 * mm, 17 * mm, 19 * mm]
+    widths = fixed + [16 * mm] * len(extra_keys)
+    table = Table(rows, colWidths=widths, repeatRows=1)
+    table.setStyle(
+        TableStyle(
+            [
+                ("FONT", (0, 0), (-1, -1), FONT, 8.5),
+                ("FONT", (0, 0), (-1, 0), FONT_BOLD, 8),
+                ("BACKGROUND", (0, 0), (-1, 0), colors.HexColor("#e8edf3")),
+                ("ROWBACKGROUNDS", (0, 1), (-1, -1), [colors.white, colors.HexColor("#f6f8fa")]),
+                ("LINEBELOW", (0, 0), (-1, -1), 0.3, colors.lightgrey),
+                ("ALIGN", (3, 1), (-1, -1), "RIGHT"),
+                ("ALIGN", (0, 1), (0, -1), "RIGHT"),
+                ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+            ]
+        )
+    )
+    order = ", ".join(str(x) for x in _tiebreak_labels(list(tournament.tiebreaks or [])).values())
+    head = [_p(tournament.name, styles["title"]), _p(_("Standings") + (f" · {_('after round')} {through_round}" if through_round else ""), styles["h2"])]
+    if order:
+        head.append(_p(_("Order: match points, then %(tiebreaks)s.") % {"tiebreaks": order}, styles["small"]))
+    flow = [KeepTogether(head + [Spacer(1, 2 * mm)]), table]
+    return _build(flow, f"{tournament.name} - {_('standings')}", landscape(A4))
+
+
+def _tiebreak_labels(keys: Iterable[str]) -> dict[str, str]:
+    """Translated labels of tie-break ``keys`` (``scoring.tiebreaks.REGISTRY``; the key itself
+    when the registry is missing or does not know it)."""
+    try:
+        from scoring.tiebreaks import REGISTRY
+    except ImportError:  # pragma: no cover - registry not installed
+        REGISTRY = {}
+    out = {}
+    for key in keys:
+        cls = REGISTRY.get(key)
+        out[key] = str(getattr(cls, "label", key)) if cls else key
+    return out

@@ -1,0 +1,91 @@
+"""Celery tasks of the scoring app.
+
+:func:`build_round_pack` writes a round's score sheets as one PDF to ``MEDIA_ROOT`` in the
+background and stores its progress (tables done / total) in :class:`scoring.models.TaskState`.
+It is idempotent by key: the key names the round and a fingerprint of its matches (ids, tables,
+teams, versions), so the same state of a round is built once and a changed round gets a new pack.
+Without ``REDIS_URL`` Celery runs it eagerly in the request (settings).
+"""
+from __future__ import annotations
+
+import hashlib
+import logging
+from pathlib import Path
+
+from celery import shared_task
+from django.conf import settings
+from django.db import DatabaseError
+
+from scoring.models import Match, Round, TaskState
+
+log = logging.getLogger(__name__)
+
+KIND_ROUND_PACK = "round_pack"
+
+
+def round_pack_key(rnd: Round) -> str:
+    """``"round_pack:<round id>:<fingerprint>"``; the fingerprint changes whenever a match of the
+    round changes (its ``version``), is added or removed, or gets other teams/table."""
+    rows = Match.objects.filter(round=rnd).order_by("pk").values_list("pk", "table", "team_ns_id", "team_ew_id", "version")
+    digest = hashlib.sha1(repr(list(rows)).encode()).hexdigest()[:16]
+    return f"{KIND_ROUND_PACK}:{rnd.pk}:{digest}"
+
+
+def _pack_path(key: str) -> str:
+    """Path of the pack relative to ``MEDIA_ROOT``."""
+    return f"packs/{key.replace(':', '-')}.pdf"
+
+
+def _is_done(state: TaskState) -> bool:
+    return state.status == "done" and bool(state.result_path) and (Path(settings.MEDIA_ROOT) / state.result_path).is_file()
+
+
+def start_round_pack(rnd: Round, *, base_url: str = "") -> TaskState:
+    """Create (or reuse) the :class:`TaskState` of the round's current pack and queue
+    :func:`build_round_pack` unless that pack is already done or being built."""
+    key = round_pack_key(rnd)
+    state, created = TaskState.objects.get_or_create(key=key, defaults={"kind": KIND_ROUND_PACK})
+    if _is_done(state) or (not created and state.status == "running"):
+        return state
+    if not created:
+        TaskState.objects.filter(pk=state.pk).update(status="pending", error="")
+    build_round_pack.delay(rnd.pk, base_url=base_url)
+    state.refresh_from_db()
+    return state
+
+
+@shared_task(bind=True, autoretry_for=(DatabaseError, OSError), retry_backoff=2, retry_jitter=False, max_retries=3)
+def build_round_pack(self, round_id: int, base_url: str = "") -> str:
+    """Build the round pack PDF of round ``round_id`` into ``MEDIA_ROOT/packs/`` and return its
+    path relative to ``MEDIA_ROOT``. Progress (``progress``/``total`` = tables) is saved after
+    every table; an already built pack with the same key is returned at once (idempotent).
+    Retried (``autoretry_for`` database and file errors, at most 3 retries) with the state set
+    back to ``pending``; after the last failure the state is ``failed`` with the error."""
+    from scoring import pdf
+
+    rnd = Round.objects.select_related("tournament").get(pk=round_id)
+    key = round_pack_key(rnd)
+    state, _ = TaskState.objects.get_or_create(key=key, defaults={"kind": KIND_ROUND_PACK})
+    if _is_done(state):
+        return state.result_path
+    total = Match.objects.filter(round=rnd).count()
+    TaskState.objects.filter(pk=state.pk).update(status="running", progress=0, total=total, error="")
+
+    def progress(done: int, count: int) -> None:
+        TaskState.objects.filter(pk=state.pk).update(progress=done, total=count)
+
+    try:
+        data = pdf.round_pack_pdf(rnd, base_url=base_url, progress=progress)
+        relative = _pack_path(key)
+        target = Path(settings.MEDIA_ROOT) / relative
+        target.parent.mkdir(parents=True, exist_ok=True)
+        tmp = target.with_suffix(".part")
+        tmp.write_bytes(data)
+        tmp.replace(target)
+    except Exception as exc:
+        last = self.request.retries >= (self.max_retries or 0)
+        TaskState.objects.filter(pk=state.pk).update(status="failed" if last else "pending", error=f"{type(exc).__name__}: {exc}")
+        log.warning("round pack %s failed (try %s): %s", key, self.request.retries + 1, exc)
+        raise
+    TaskState.objects.filter(pk=state.pk).update(status="done", progress=total, total=total, result_path=relative, error="")
+    return relative

@@ -1,0 +1,509 @@
+"""Tai Pan match pages: the public match page (hands, running totals, status, confirmation, audit)
+with the referee's hand entry on the same page, hand preview (htmx), edit/delete of a hand, end at
+the time limit, confirm/reopen, restore from the audit, and the PDF downloads (score sheet, round
+pack, standings) plus the background round pack (Celery, progress in ``TaskState``).
+
+Views stay thin (DESIGN.md 1): every rule check and every score comes from the engine through
+:mod:`scoring.services.results`; roles are checked here with :func:`scoring.roles.require_role`
+(issue 2 item 9, issue 4 items 3-4).
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from django.conf import settings
+from django.contrib import messages
+from django.http import FileResponse, Http404, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _t
+from django.utils.translation import gettext_lazy as _
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from engines.errors import RuleViolation
+from scoring.forms import (
+    SEATS,
+    ConfirmForm,
+    HandEditForm,
+    HandForm,
+    ReasonForm,
+    add_service_error,
+    add_violations,
+)
+from scoring.models import AuditEntry, Hand, Match, Round, TaskState, Tournament
+from scoring.roles import REFEREE, can_organise, can_referee, require_role
+from scoring.services import results
+from scoring.services.errors import ServiceError, StaleVersion
+
+CALL_SHORT = {"tai_pan": _("TP"), "grand_tai_pan": _("GTP")}
+RESTORABLE = {AuditEntry.Action.CREATE, AuditEntry.Action.UPDATE, AuditEntry.Action.DELETE, AuditEntry.Action.RESTORE, AuditEntry.Action.END}
+STALE_STATUS = 409
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def _match_queryset():
+    return Match.objects.select_related(
+        "round__tournament",
+        "team_ns__first_player",
+        "team_ns__second_player",
+        "team_ew__first_player",
+        "team_ew__second_player",
+        "winner",
+    )
+
+
+def _get_match(request, tournament: Tournament, pk: int) -> Match:
+    """The match ``pk`` of ``tournament``; a match of a draft round is visible to members only."""
+    match = get_object_or_404(_match_queryset(), pk=pk, round__tournament=tournament)
+    if not match.round.is_public and not can_referee(request.user, tournament):
+        raise Http404
+    return match
+
+
+def seat_players(match: Match) -> dict[str, str]:
+    """Player names by seat: team NS's first player sits N, second S; team EW's first E, second W
+    (``Team`` docstring)."""
+    out = {"N": match.team_ns.first_player.name, "S": match.team_ns.second_player.name, "E": "", "W": ""}
+    if match.team_ew_id:
+        out["E"] = match.team_ew.first_player.name
+        out["W"] = match.team_ew.second_player.name
+    return out
+
+
+def hand_rows(hands) -> list[dict]:
+    """Display rows for ``hands`` (ordered by number): the record's calls per seat, first out,
+    double victory, card points, the derived hand scores and the running totals (sums of the
+    derived ``Hand.ns``/``Hand.ew`` columns; no scoring here)."""
+    rows, run_ns, run_ew = [], 0, 0
+    for hand in hands:
+        record = hand.record or {}
+        calls = record.get("calls") or {}
+        cp = record.get("card_points") or {}
+        run_ns += hand.ns
+        run_ew += hand.ew
+        rows.append(
+            {
+                "hand": hand,
+                "calls": [CALL_SHORT.get(calls.get(s), "") for s in SEATS],
+                "first_out": record.get("first_out") or "",
+                "double_victory": record.get("double_victory") or "",
+                "cp_ns": cp.get("NS", ""),
+                "cp_ew": cp.get("EW", ""),
+                "running_ns": run_ns,
+                "running_ew": run_ew,
+            }
+        )
+    return rows
+
+
+def _is_locked(match: Match) -> bool:
+    return match.status == Match.Status.CONFIRMED
+
+
+def _can_add(match: Match) -> bool:
+    return not match.is_bye and match.status in (Match.Status.PENDING, Match.Status.PLAYING)
+
+
+def match_context(request, match: Match, **forms) -> dict:
+    """Everything the match page shows; ``forms`` replace the default (unbound) forms."""
+    tournament = match.round.tournament
+    referee = can_referee(request.user, tournament)
+    hands = list(match.hands.select_related("entered_by").order_by("number"))
+    audit = list(match.audit_entries.select_related("user").order_by("-created_at", "-id"))
+    confirmations = list(match.confirmations.select_related("confirmed_by", "reopened_by").order_by("-confirmed_at", "-id"))
+    players = seat_players(match)
+    version = {"version": match.version}
+    ctx = {
+        "tournament": tournament,
+        "match": match,
+        "round": match.round,
+        "players": players,
+        "seats": [(s, players[s]) for s in SEATS],
+        "rows": hand_rows(hands),
+        "audit": [
+            {
+                "entry": e,
+                "old": json.dumps(e.old, ensure_ascii=False, sort_keys=True) if e.old is not None else "",
+                "new": json.dumps(e.new, ensure_ascii=False, sort_keys=True) if e.new is not None else "",
+                "restorable": e.action in RESTORABLE,
+            }
+            for e in audit
+        ],
+        "confirmation": next((c for c in confirmations if c.active), None),
+        "confirmations": confirmations,
+        "can_referee": referee,
+        "can_organise": can_organise(request.user, tournament),
+        "can_add": referee and _can_add(match),
+        "can_edit": referee and not _is_locked(match) and not match.is_bye,
+        "locked": _is_locked(match),
+        "blind": tournament.blind_confirmation,
+        "hand_form": forms.get("hand_form") or HandForm(initial=version, players=players),
+        "end_form": forms.get("end_form") or ReasonForm(initial=version, reason_required=False, prefix="end"),
+        "confirm_form": forms.get("confirm_form") or ConfirmForm(initial=version, blind=tournament.blind_confirmation, prefix="confirm"),
+        "reopen_form": forms.get("reopen_form") or ReasonForm(initial=version, prefix="reopen"),
+        "restore_form": forms.get("restore_form") or ReasonForm(initial=version, reason_required=False, prefix="restore"),
+        "restore_entry_id": forms.get("restore_entry_id"),
+        "stale": forms.get("stale", False),
+    }
+    return ctx
+
+
+def _render_match(request, match: Match, status: int = 200, **forms) -> HttpResponse:
+    return render(request, "scoring/match_detail.html", match_context(request, match, **forms), status=status)
+
+
+def _check_version(form, match: Match) -> None:
+    """Raise :class:`StaleVersion` if the form's ``version`` is not the match's current one (for
+    actions whose service takes no ``expected_version``)."""
+    version = form.cleaned_data.get("version")
+    if version is not None and version != match.version:
+        raise StaleVersion()
+
+
+def _detail_url(match: Match) -> str:
+    return reverse("scoring:match_detail", args=[match.round.tournament.slug, match.pk])
+
+
+# --------------------------------------------------------------------------- public pages
+
+
+@require_GET
+def match_detail(request, slug, pk):
+    """Public match page: teams, players and seats, hands with per-hand scores and running
+    totals, status, confirmation, audit; for referees also the entry and action forms."""
+    tournament = get_object_or_404(Tournament, slug=slug)
+    match = _get_match(request, tournament, pk)
+    return _render_match(request, match)
+
+
+# --------------------------------------------------------------------------- hand entry
+
+
+@require_role(REFEREE)
+@require_http_methods(["GET", "POST"])
+def match_enter(request, pk, tournament):
+    """Add the next hand (POST; GET shows the match page). Engine violations stand next to their
+    field, the typed input is kept and nothing is saved."""
+    match = _get_match(request, tournament, pk)
+    if request.method == "GET":
+        return _render_match(request, match)
+    players = seat_players(match)
+    form = HandForm(request.POST, players=players)
+    if not form.is_valid():
+        return _render_match(request, match, hand_form=form)
+    try:
+        results.add_hand(match, form.to_record(), request.user, expected_version=form.cleaned_data.get("version"))
+    except RuleViolation as err:
+        add_violations(form, err)
+    except StaleVersion as err:
+        add_service_error(form, err)
+        return _render_match(request, match, status=STALE_STATUS, hand_form=form, stale=True)
+    except ServiceError as err:
+        add_service_error(form, err)
+    else:
+        messages.success(request, _t("Hand saved."))
+        return redirect(_detail_url(match))
+    return _render_match(request, match, hand_form=form)
+
+
+@require_role(REFEREE)
+@require_POST
+def hand_preview(request, pk, tournament):
+    """htmx: the score of the hand being typed and the running totals after it, or the engine's
+    violations (swapped next to each field, out of band). ``?hand=N`` previews an edit of hand N."""
+    match = _get_match(request, tournament, pk)
+    replace = request.GET.get("hand")
+    replace_number = int(replace) if replace and replace.isdigit() else None
+    form_class = HandEditForm if replace_number else HandForm
+    form = form_class(request.POST, players=seat_players(match))
+    preview = None
+    form.is_valid()
+    # The reason of an edit is not needed for a preview.
+    form.errors.pop("reason", None)
+    if not form.errors:
+        try:
+            preview = results.preview_hand(match, form.to_record(), replace_number=replace_number)
+        except RuleViolation as err:
+            add_violations(form, err)
+        except ServiceError as err:
+            add_service_error(form, err)
+    cp_ns = form.cleaned_data.get("card_points_ns") if hasattr(form, "cleaned_data") else None
+    context = {"form": form, "preview": preview, "match": match, "cp_ew_live": 100 - cp_ns if cp_ns is not None else ""}
+    return render(request, "scoring/partials/hand_preview.html", context)
+
+
+def _get_hand(match: Match, number: int) -> Hand:
+    return get_object_or_404(Hand, match=match, number=number)
+
+
+@require_role(REFEREE)
+@require_http_methods(["GET", "POST"])
+def hand_edit(request, pk, number, tournament):
+    """Edit hand ``number`` with a reason; totals and status follow (services.results)."""
+    match = _get_match(request, tournament, pk)
+    hand = _get_hand(match, number)
+    players = seat_players(match)
+    stale = False
+    if request.method == "POST":
+        form = HandEditForm(request.POST, players=players)
+        if form.is_valid():
+            try:
+                results.update_hand(
+                    hand,
+                    form.to_record(),
+                    request.user,
+                    expected_version=form.cleaned_data.get("version"),
+                    reason=form.cleaned_data["reason"],
+                )
+            except RuleViolation as err:
+                add_violations(form, err)
+            except StaleVersion as err:
+                add_service_error(form, err)
+                stale = True
+            except ServiceError as err:
+                add_service_error(form, err)
+            else:
+                messages.success(request, _t("Hand %(number)s changed.") % {"number": number})
+                return redirect(_detail_url(match))
+    else:
+        form = HandEditForm(initial=HandForm.initial_from_record(hand.record, match.version), players=players)
+    context = {
+        "tournament": tournament,
+        "match": match,
+        "hand": hand,
+        "form": form,
+        "stale": stale,
+        "players": players,
+        "form_action": reverse("scoring:hand_edit", args=[tournament.slug, match.pk, number]),
+        "preview_url": reverse("scoring:hand_preview", args=[tournament.slug, match.pk]) + f"?hand={number}",
+    }
+    return render(request, "scoring/hand_edit.html", context, status=STALE_STATUS if stale else 200)
+
+
+@require_role(REFEREE)
+@require_http_methods(["GET", "POST"])
+def hand_delete(request, pk, number, tournament):
+    """Delete hand ``number`` with a reason (GET asks for the reason)."""
+    match = _get_match(request, tournament, pk)
+    hand = _get_hand(match, number)
+    stale = False
+    if request.method == "POST":
+        form = ReasonForm(request.POST)
+        if form.is_valid():
+            try:
+                results.delete_hand(
+                    hand, request.user, expected_version=form.cleaned_data.get("version"), reason=form.cleaned_data["reason"]
+                )
+            except StaleVersion as err:
+                add_service_error(form, err)
+                stale = True
+            except ServiceError as err:
+                add_service_error(form, err)
+            else:
+                messages.success(request, _t("Hand %(number)s deleted.") % {"number": number})
+                return redirect(_detail_url(match))
+    else:
+        form = ReasonForm(initial={"version": match.version})
+    row = hand_rows([hand])[0]
+    context = {"tournament": tournament, "match": match, "hand": hand, "row": row, "form": form, "stale": stale}
+    return render(request, "scoring/hand_delete.html", context, status=STALE_STATUS if stale else 200)
+
+
+# --------------------------------------------------------------------------- match actions
+
+
+def _match_action(request, match: Match, form, form_key: str, action, success: str, **extra) -> HttpResponse:
+    """Run ``action(form)`` for a valid ``form``; re-render the match page with the error next to
+    the form otherwise (409 for a stale version)."""
+    if form.is_valid():
+        try:
+            action(form)
+        except StaleVersion as err:
+            add_service_error(form, err)
+            return _render_match(request, match, status=STALE_STATUS, stale=True, **{form_key: form}, **extra)
+        except (ServiceError, RuleViolation) as err:
+            if isinstance(err, RuleViolation):
+                for v in err.violations:
+                    form.add_error(None, v.message)
+            else:
+                add_service_error(form, err)
+        else:
+            messages.success(request, success)
+            return redirect(_detail_url(match))
+    return _render_match(request, match, **{form_key: form}, **extra)
+
+
+@require_role(REFEREE)
+@require_POST
+def match_end(request, pk, tournament):
+    """End the match at the time limit (higher total wins, equal is a draw; DESIGN.md 3)."""
+    match = _get_match(request, tournament, pk)
+    form = ReasonForm(request.POST, reason_required=False, prefix="end")
+
+    def action(f):
+        results.end_match_at_time(match, request.user, expected_version=f.cleaned_data.get("version"), reason=f.cleaned_data["reason"])
+
+    return _match_action(request, match, form, "end_form", action, _t("The match was ended at the time limit."))
+
+
+@require_role(REFEREE)
+@require_http_methods(["GET", "POST"])
+def match_confirm(request, pk, tournament):
+    """Confirm the result (a different user from whoever entered the hands). With blind
+    confirmation the GET page asks for the final totals without showing them."""
+    match = _get_match(request, tournament, pk)
+    blind = tournament.blind_confirmation
+    if request.method == "GET":
+        form = ConfirmForm(initial={"version": match.version}, blind=blind, prefix="confirm")
+        return render(request, "scoring/match_confirm.html", {"tournament": tournament, "match": match, "form": form, "blind": blind})
+    form = ConfirmForm(request.POST, blind=blind, prefix="confirm")
+
+    def action(f):
+        _check_version(f, match)
+        results.confirm_match(match, request.user, totals=f.totals())
+
+    if blind:
+        # Re-render the blind page (never the totals) on an error.
+        if form.is_valid():
+            try:
+                action(form)
+            except ServiceError as err:
+                add_service_error(form, err)
+            else:
+                messages.success(request, _t("The match result is confirmed."))
+                return redirect(_detail_url(match))
+        ctx = {"tournament": tournament, "match": match, "form": form, "blind": blind}
+        return render(request, "scoring/match_confirm.html", ctx)
+    return _match_action(request, match, form, "confirm_form", action, _t("The match result is confirmed."))
+
+
+@require_role(REFEREE)
+@require_POST
+def match_reopen(request, pk, tournament):
+    """Reopen a confirmed match with a reason (issue 4 item 3)."""
+    match = _get_match(request, tournament, pk)
+    form = ReasonForm(request.POST, prefix="reopen")
+
+    def action(f):
+        _check_version(f, match)
+        results.reopen_match(match, request.user, f.cleaned_data["reason"])
+
+    return _match_action(request, match, form, "reopen_form", action, _t("The match was reopened."))
+
+
+@require_role(REFEREE)
+@require_POST
+def audit_restore(request, pk, entry_id, tournament):
+    """Restore the hand/match state of an audit entry (issue 4 item 4)."""
+    match = _get_match(request, tournament, pk)
+    entry = get_object_or_404(AuditEntry, pk=entry_id, match=match)
+    form = ReasonForm(request.POST, reason_required=False, prefix="restore")
+
+    def action(f):
+        _check_version(f, match)
+        results.restore_audit_entry(entry, request.user, reason=f.cleaned_data["reason"])
+
+    return _match_action(
+        request, match, form, "restore_form", action, _t("The earlier version was restored."), restore_entry_id=entry.pk
+    )
+
+
+# --------------------------------------------------------------------------- PDFs
+
+
+def _pdf_response(data: bytes, filename: str) -> HttpResponse:
+    response = HttpResponse(data, content_type="application/pdf")
+    response["Content-Disposition"] = f'inline; filename="{filename}"'
+    return response
+
+
+def _base_url(request) -> str:
+    return request.build_absolute_uri("/")
+
+
+def _get_round(request, tournament: Tournament, number: int) -> Round:
+    rnd = get_object_or_404(Round, tournament=tournament, number=number)
+    if not rnd.is_public and not can_referee(request.user, tournament):
+        raise Http404
+    return rnd
+
+
+@require_GET
+def score_sheet_pdf(request, slug, pk):
+    """The score sheet of one match (public once the round is published)."""
+    from scoring import pdf
+
+    tournament = get_object_or_404(Tournament, slug=slug)
+    match = _get_match(request, tournament, pk)
+    data = pdf.score_sheet_pdf(match, base_url=_base_url(request))
+    return _pdf_response(data, f"{tournament.slug}-r{match.round.number}-t{match.table}.pdf")
+
+
+@require_GET
+def round_pack_pdf(request, slug, number):
+    """Every score sheet of a round in one PDF (synchronous download)."""
+    from scoring import pdf
+
+    tournament = get_object_or_404(Tournament, slug=slug)
+    rnd = _get_round(request, tournament, number)
+    data = pdf.round_pack_pdf(rnd, base_url=_base_url(request))
+    return _pdf_response(data, f"{tournament.slug}-round-{rnd.number}.pdf")
+
+
+@require_GET
+def standings_pdf(request, slug):
+    """The standings as a PDF (services.standings)."""
+    from scoring import pdf
+
+    tournament = get_object_or_404(Tournament, slug=slug)
+    return _pdf_response(pdf.standings_pdf(tournament), f"{tournament.slug}-standings.pdf")
+
+
+# --------------------------------------------------------------------------- background round pack
+
+
+@require_role(REFEREE)
+@require_POST
+def round_pack_build(request, number, tournament):
+    """Start (or reuse) the background build of a round pack and go to its progress page."""
+    from scoring import tasks
+
+    rnd = _get_round(request, tournament, number)
+    state = tasks.start_round_pack(rnd, base_url=_base_url(request))
+    return redirect("scoring:round_pack_status", tournament.slug, rnd.number, state.pk)
+
+
+def _task_state(rnd: Round, task_id: int) -> TaskState:
+    state = get_object_or_404(TaskState, pk=task_id, kind="round_pack")
+    if not state.key.startswith(f"round_pack:{rnd.pk}:"):
+        raise Http404
+    return state
+
+
+@require_GET
+def round_pack_status(request, slug, number, task_id):
+    """Progress page of a background round pack; the progress part polls every second (htmx)
+    until the pack is done, then shows the download link."""
+    tournament = get_object_or_404(Tournament, slug=slug)
+    rnd = _get_round(request, tournament, number)
+    state = _task_state(rnd, task_id)
+    context = {"tournament": tournament, "round": rnd, "state": state}
+    template = "scoring/partials/round_pack_progress.html" if request.htmx else "scoring/match_round_pack.html"
+    return render(request, template, context)
+
+
+@require_GET
+def round_pack_download(request, slug, number, task_id):
+    """The PDF written by the background round pack."""
+    tournament = get_object_or_404(Tournament, slug=slug)
+    rnd = _get_round(request, tournament, number)
+    state = _task_state(rnd, task_id)
+    if state.status != "done" or not state.result_path:
+        raise Http404
+    path = Path(settings.MEDIA_ROOT) / state.result_path
+    if not path.is_file():
+        raise Http404
+    return FileResponse(path.open("rb"), content_type="application/pdf", filename=f"{tournament.slug}-round-{rnd.number}.pdf")
