@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from engines.taipan.play import play
+from engines.taipan.replay import replay
 from engines.taipan.scoring import check_totals, match, score
 
 COMMANDS: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
@@ -21,4 +22,5 @@ COMMANDS: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
     "check-totals": check_totals,
     "match": match,
     "play": play,
+    "replay": replay,
 }

@@ -1,0 +1,379 @@
+"""Command ``replay``: check a whole hand card by card and score it (DESIGN.md 2.1; issue 3 item 3).
+
+Input (all card codes in DESIGN.md 2.1 notation)::
+
+    {"rules": ...?,
+     "deal": {"N": [14 cards], "E": [...], "S": [...], "W": [...]},   # 56 distinct cards
+     "exchange": {"N": {"E": card, "S": card, "W": card}, ...}?,      # each seat gives one card to
+                                                                     # each other seat (optional:
+                                                                     # without it the deal is final)
+     "calls": {"N": "grand_tai_pan", "E": "tai_pan"}?,               # calls made before the first
+                                                                     # play (grand: with the deal)
+     "events": [
+        {"seat": "N", "action": "play", "cards": ["Mahjong"], "wish": 7},   # wish only with Mahjong
+        {"seat": "W", "action": "pass"},
+        {"seat": "S", "action": "play", "cards": ["5s", "Phoenix"], "phoenix_as": 5},
+        {"seat": "E", "action": "bomb", "cards": ["9j", "9s", "9p", "9t"]},  # in or out of turn
+        {"seat": "E", "action": "call"},                 # Tai Pan, before E's first card
+        {"seat": "N", "action": "gift", "to": "E"}       # a Dragon trick given to an opponent
+     ]}
+
+Rules checked (NSKT rules, Tai Pan section; DESIGN.md 2.1): the holder of the Mahjong leads; play
+goes N, W, S, E skipping players who are out; every play is judged by :func:`engines.taipan.play.judge`
+(combination, beating, wish obligation with the player's real hand); only bombs out of turn, and
+only on a combination; a trick ends after consecutive passes by every other player still in; the
+winner (or, when out, the next player still in) leads; the Dog gives the lead to the partner or, if
+the partner is out, to the next player still in after the partner; a Dragon trick must be given to
+an opponent right away (a ``gift`` event; not when the Dragon was bombed; on the hand's last trick
+only if ``dragon_last_trick``); Tai Pan only before the caller's first card, Grand Tai Pan only with
+the deal; the hand ends when three players are out or the first two out are partners (double
+victory). The tailender's tricks go to the first out, the tailender's hand cards to the opponents.
+
+Output: ``{"first_out", "out_order" (seats in the order they went out, the tailender last; two
+seats on a double victory), "tailender", "double_victory", "card_points": {"NS", "EW"}|null,
+"calls", "summary" (the ``score`` input), "score" (identical to ``score`` on the summary),
+"events": number of events}``. The first illegal event raises RuleViolation on ``events[i]`` with
+the rule broken; malformed deal/exchange/calls are reported with every violation (``deal.N[3]``,
+``exchange.E.S``, ``calls.W``); an unfinished hand is a violation on ``events``.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from engines.errors import Collector, RuleViolation, Violation
+from engines.i18n import _
+from engines.taipan.cards import BY_CODE, DECK, DRAGON, MAHJONG, Card, parse_cards, rank_name
+from engines.taipan.combinations import Combination, CombinationType
+from engines.taipan.play import _parse_phoenix_as, judge
+from engines.taipan.rules import get_rules
+from engines.taipan.scoring import compute_score, validate_calls
+from engines.taipan.seats import OPPONENTS, PARTNER, PLAY_ORDER, SEATS, TEAM_OF, TEAMS
+
+ACTIONS = ("play", "pass", "bomb", "call", "gift")
+
+
+class IllegalEvent(Exception):
+    """Internal: an event broke a rule (template + params)."""
+
+    def __init__(self, template: str, **params: Any):
+        super().__init__(template)
+        self.template = template
+        self.params = params
+
+
+class HandState:
+    """The state of a hand being played, advanced one event at a time with :meth:`apply`.
+
+    ``hands``: seat -> cards held; ``to_move``: the seat to act (None while a Dragon gift is due or
+    after the end); ``table``/``owner``/``trick``: the combination to beat, who played it and every
+    card of the trick so far; ``won``: seat -> cards of tricks won.
+    """
+
+    def __init__(self, hands: dict[str, set[Card]], calls: dict[str, str], rules: dict[str, Any]):
+        self.rules = rules
+        self.hands = {s: set(h) for s, h in hands.items()}
+        self.calls = dict(calls)
+        self.out: list[str] = []
+        self.to_move: str | None = next(s for s in SEATS if MAHJONG in self.hands[s])
+        self.table: Combination | None = None
+        self.owner: str | None = None
+        self.trick: list[Card] = []
+        self.passes = 0
+        self.wish: int | None = None
+        self.won: dict[str, list[Card]] = {s: [] for s in SEATS}
+        self.gift_due: str | None = None
+        self.ending = False  # the hand ends once the due gift is made
+        self.finished = False
+        self.double_victory: str | None = None
+        self.played: set[str] = set()
+
+    # -- helpers --
+    def still_in(self, seat: str) -> bool:
+        return seat not in self.out
+
+    def next_in(self, seat: str) -> str:
+        """The next seat after ``seat`` in play order that still holds cards (possibly ``seat``)."""
+        i = PLAY_ORDER.index(seat)
+        for step in range(1, 5):
+            candidate = PLAY_ORDER[(i + step) % 4]
+            if self.still_in(candidate):
+                return candidate
+        return seat
+
+    def _lead_after_trick(self, winner: str) -> None:
+        self.table, self.owner, self.trick, self.passes = None, None, [], 0
+        self.to_move = winner if self.still_in(winner) else self.next_in(winner)
+
+    # -- events --
+    def apply(self, event: dict[str, Any]) -> None:
+        """Apply one event; raise :class:`IllegalEvent` if it breaks a rule."""
+        if not isinstance(event, dict):
+            raise IllegalEvent(_("An event must be an object with a seat and an action."))
+        seat, action = event.get("seat"), event.get("action")
+        if seat not in SEATS:
+            raise IllegalEvent(_("Unknown seat {seat!r}; seats are N, E, S and W."), seat=seat)
+        if action not in ACTIONS:
+            raise IllegalEvent(_("Unknown action {action!r}; actions are play, pass, bomb, call and gift."), action=action)
+        if self.finished:
+            raise IllegalEvent(_("The hand is already over."))
+        if action == "call":
+            return self._call(seat, event)
+        if self.gift_due is not None:
+            if action != "gift":
+                raise IllegalEvent(_("{seat} won the trick with the Dragon and must first give it to an opponent."), seat=self.gift_due)
+            return self._gift(seat, event)
+        if action == "gift":
+            raise IllegalEvent(_("There is no Dragon trick to give away."))
+        if not self.still_in(seat):
+            raise IllegalEvent(_("{seat} has no cards left."), seat=seat)
+        if action == "pass":
+            return self._pass(seat)
+        return self._play(seat, event, action)
+
+    def _call(self, seat: str, event: dict[str, Any]) -> None:
+        call = event.get("call", "tai_pan")
+        if call == "grand_tai_pan":
+            raise IllegalEvent(_("Grand Tai Pan is called with the deal, before the ninth card, not during play."))
+        if call != "tai_pan":
+            raise IllegalEvent(_("Unknown call {call!r}."), call=call)
+        if seat in self.calls:
+            raise IllegalEvent(_("{seat} has already called; one call per player."), seat=seat)
+        if seat in self.played:
+            raise IllegalEvent(_("Tai Pan can only be called before the caller plays a first card."))
+        self.calls[seat] = "tai_pan"
+
+    def _gift(self, seat: str, event: dict[str, Any]) -> None:
+        if seat != self.gift_due:
+            raise IllegalEvent(_("Only {seat}, who won the trick with the Dragon, gives it away."), seat=self.gift_due)
+        to = event.get("to")
+        if to not in OPPONENTS[seat]:
+            raise IllegalEvent(_("The Dragon trick must be given to an opponent ({first} or {second}), not {to!r}."),
+                               first=OPPONENTS[seat][0], second=OPPONENTS[seat][1], to=to)
+        self.won[to].extend(self.trick)
+        self.gift_due = None
+        winner = self.owner
+        self._lead_after_trick(winner)
+        if self.ending:
+            self._finish()
+
+    def _pass(self, seat: str) -> None:
+        if seat != self.to_move:
+            raise IllegalEvent(_("It is {turn}'s turn, not {seat}'s."), turn=self.to_move, seat=seat)
+        verdict = judge(self.table, [], hand=sorted(self.hands[seat]), wish=self.wish, in_turn=True, rules=self.rules)
+        if not verdict.legal:
+            raise IllegalEvent(verdict.template, **verdict.params)
+        self.passes += 1
+        others = [s for s in SEATS if self.still_in(s) and s != self.owner]
+        if self.passes >= len(others):
+            self._end_trick()
+        else:
+            self.to_move = self.next_in(seat)
+
+    def _end_trick(self) -> None:
+        winner = self.owner
+        if self.table.type is CombinationType.SINGLE and DRAGON in self.table.cards:
+            self.gift_due = winner
+            self.to_move = None
+            return
+        self.won[winner].extend(self.trick)
+        self._lead_after_trick(winner)
+
+    def _play(self, seat: str, event: dict[str, Any], action: str) -> None:
+        errors = Collector()
+        cards = parse_cards(event.get("cards"), "cards", errors, allow_empty=False)
+        phoenix_as = _parse_phoenix_as(event.get("phoenix_as"), "phoenix_as", errors)
+        if errors:
+            raise IllegalEvent(errors.violations[0].template, **errors.violations[0].params)
+        missing = [c.code for c in cards if c not in self.hands[seat]]
+        if missing:
+            raise IllegalEvent(_("{seat} does not hold {cards}."), seat=seat, cards=" ".join(missing))
+        in_turn = seat == self.to_move
+        if not in_turn and self.table is None:
+            raise IllegalEvent(_("It is {turn}'s turn to lead, not {seat}'s."), turn=self.to_move, seat=seat)
+        verdict = judge(self.table, cards, hand=sorted(self.hands[seat]), wish=self.wish, in_turn=in_turn,
+                        phoenix_as=phoenix_as, rules=self.rules)
+        if not verdict.legal:
+            if not in_turn and verdict.combination is not None and not verdict.combination.is_bomb:
+                raise IllegalEvent(_("It is {turn}'s turn, not {seat}'s; only a bomb may be played out of turn."),
+                                   turn=self.to_move, seat=seat)
+            raise IllegalEvent(verdict.template, **verdict.params)
+        combo = verdict.combination
+        if action == "bomb" and not combo.is_bomb:
+            raise IllegalEvent(_("A bomb is four of a kind or a straight flush; these cards are a {type}."),
+                               type=combo.type.value.replace("_", " "))
+        wish = event.get("wish")
+        if MAHJONG in cards:
+            if wish is not None and (isinstance(wish, bool) or not isinstance(wish, int) or not 2 <= wish <= 14):
+                raise IllegalEvent(_("A wish must be a rank from 2 to 14 (J 11, Q 12, K 13, A 14), not {value!r}."), value=wish)
+        elif wish is not None:
+            raise IllegalEvent(_("Only the player of the Mahjong may make a wish."))
+        # the play stands
+        self.hands[seat] -= set(cards)
+        self.played.add(seat)
+        self.wish = verdict.wish_after
+        if MAHJONG in cards:
+            self.wish = wish
+        self.trick.extend(cards)
+        self.table, self.owner, self.passes = combo, seat, 0
+        went_out = not self.hands[seat]
+        if went_out:
+            self.out.append(seat)
+        if combo.type is CombinationType.DOG:
+            self.won[seat].extend(self.trick)
+            partner = PARTNER[seat]
+            self.table, self.owner, self.trick = None, None, []
+            if self._hand_over():
+                return
+            self.to_move = partner if self.still_in(partner) else self.next_in(partner)
+            return
+        if self._hand_over():
+            return
+        self.to_move = self.next_in(seat)
+
+    def _hand_over(self) -> bool:
+        """End the hand on a double victory or when only one player holds cards; True if over."""
+        if len(self.out) == 2 and TEAM_OF[self.out[0]] == TEAM_OF[self.out[1]]:
+            self.double_victory = TEAM_OF[self.out[0]]
+            self._finish()
+            return True
+        if len(self.out) == 3:
+            if self.table is not None:
+                if (self.table.type is CombinationType.SINGLE and DRAGON in self.table.cards
+                        and self.rules["dragon_last_trick"]):
+                    self.gift_due, self.to_move, self.ending = self.owner, None, True
+                    return True
+                self.won[self.owner].extend(self.trick)
+                self.table, self.trick = None, []
+            self._finish()
+            return True
+        return False
+
+    def _finish(self) -> None:
+        self.finished = True
+        self.to_move = None
+
+    # -- result --
+    def result(self) -> dict[str, Any]:
+        """The derived summary and score of a finished hand (see the module docstring)."""
+        first_out = self.out[0]
+        if self.double_victory:
+            out_order = list(self.out)
+            tailender = None
+            points = None
+        else:
+            tailender = next(s for s in SEATS if s not in self.out)
+            out_order = self.out + [tailender]
+            won = {s: list(cs) for s, cs in self.won.items()}
+            won[first_out].extend(won.pop(tailender))
+            points = {team: 0 for team in TEAMS}
+            for s, cs in won.items():
+                points[TEAM_OF[s]] += sum(c.points for c in cs)
+            points[TEAM_OF[OPPONENTS[tailender][0]]] += sum(c.points for c in self.hands[tailender])
+        summary = {"calls": dict(self.calls), "first_out": first_out, "double_victory": self.double_victory,
+                   "card_points": points}
+        return {
+            "first_out": first_out,
+            "out_order": out_order,
+            "tailender": tailender,
+            "double_victory": self.double_victory,
+            "card_points": points,
+            "calls": dict(self.calls),
+            "summary": summary,
+            "score": compute_score(summary, self.rules),
+        }
+
+
+def deal_hands(data: dict[str, Any], rules: dict[str, Any]) -> tuple[dict[str, set[Card]], dict[str, str]]:
+    """Validate ``deal``, ``exchange`` and ``calls``; return the hands after the exchange and the
+    calls. Raises RuleViolation listing every problem."""
+    errors = Collector()
+    deal = data.get("deal")
+    hands: dict[str, set[Card]] = {}
+    if not isinstance(deal, dict):
+        errors.add("deal", _("The deal must be an object with 14 cards for each of N, E, S and W."))
+        errors.raise_if_any()
+    seen: dict[Card, str] = {}
+    for seat in SEATS:
+        cards = parse_cards(deal.get(seat), f"deal.{seat}", errors)
+        if cards is None:
+            continue
+        if len(cards) != 14:
+            errors.add(f"deal.{seat}", _("Each player is dealt 14 cards, not {count}."), count=len(cards))
+        for i, c in enumerate(cards):
+            if c in seen:
+                errors.add(f"deal.{seat}[{i}]", _("The card {code} is also dealt to {seat}."), code=c.code, seat=seen[c])
+            else:
+                seen[c] = seat
+        hands[seat] = set(cards)
+    for key in deal:
+        if key not in SEATS:
+            errors.add(f"deal.{key}", _("Unknown seat {seat!r}; seats are N, E, S and W."), seat=key)
+    if not errors and len(seen) != len(DECK):
+        errors.add("deal", _("The deal must hold all 56 cards."))
+    calls = validate_calls(data.get("calls"), rules, errors)
+    exchange = data.get("exchange")
+    if exchange is not None and not errors:
+        if not isinstance(exchange, dict):
+            errors.add("exchange", _("The exchange must be an object: each seat gives one card to each other seat."))
+        else:
+            given: dict[str, dict[str, Card]] = {}
+            for seat in SEATS:
+                row = exchange.get(seat)
+                if not isinstance(row, dict):
+                    errors.add(f"exchange.{seat}", _("{seat} must give one card to each other player."), seat=seat)
+                    continue
+                given[seat] = {}
+                for other in SEATS:
+                    if other == seat:
+                        continue
+                    code = row.get(other)
+                    field = f"exchange.{seat}.{other}"
+                    if code not in BY_CODE:
+                        errors.add(field, _("Unknown card {code!r}."), code=code)
+                        continue
+                    c = BY_CODE[code]
+                    if c not in hands[seat]:
+                        errors.add(field, _("{seat} cannot give {code}: it was not dealt to {seat}."), seat=seat, code=code)
+                    elif c in given[seat].values():
+                        errors.add(field, _("{seat} gives {code} twice."), seat=seat, code=code)
+                    else:
+                        given[seat][other] = c
+                for other in row:
+                    if other not in SEATS or other == seat:
+                        errors.add(f"exchange.{seat}.{other}", _("{seat} gives one card to each other seat only."), seat=seat)
+            if not errors:
+                for seat, row in given.items():
+                    hands[seat] -= set(row.values())
+                for row in given.values():
+                    for other, c in row.items():
+                        hands[other].add(c)
+    errors.raise_if_any()
+    return hands, calls
+
+
+def replay(data: dict[str, Any]) -> dict[str, Any]:
+    """Command ``replay`` (see the module docstring). Raises RuleViolation."""
+    rules = get_rules(data.get("rules"))
+    hands, calls = deal_hands(data, rules)
+    events = data.get("events")
+    if not isinstance(events, list):
+        raise RuleViolation([Violation("events", _("Events must be a list of plays, passes, bombs, calls and gifts."))])
+    state = HandState(hands, calls, rules)
+    for i, event in enumerate(events):
+        try:
+            state.apply(event)
+        except IllegalEvent as exc:
+            raise RuleViolation([Violation(f"events[{i}]", exc.template, exc.params)]) from None
+    if not state.finished:
+        if state.gift_due is not None:
+            raise RuleViolation([Violation("events", _("{seat} won the trick with the Dragon and must still give it to an opponent."),
+                                           {"seat": state.gift_due})])
+        holding = [s for s in SEATS if state.still_in(s)]
+        raise RuleViolation([Violation("events", _("The hand is not finished: {seats} still hold cards."),
+                                       {"seats": ", ".join(holding)})])
+    out = state.result()
+    out["events"] = len(events)
+    return out
+
+
+__all__ = ["HandState", "IllegalEvent", "deal_hands", "rank_name", "replay"]
