@@ -1,24 +1,204 @@
-"""Public, read-only pages: the tournament list and a tournament's overview."""
-from django.shortcuts import get_object_or_404, render
+"""Public, read-only pages (no login): tournament list and overview, round pairings, standings
+(also a projector view), a team's tie-break breakdown, and CSV/XLSX exports.
 
-from scoring.models import Tournament
+Draft rounds are visible to the tournament's organisers only (issue 4 item 2). The numbers come
+from ``scoring.services.standings`` and ``scoring.services.io``; nothing is computed here.
+"""
+from __future__ import annotations
+
+from django.db.models import Count
+from django.http import Http404, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.utils.text import slugify
+from django.utils.translation import gettext as _t
+from django.utils.translation import gettext_lazy as _
+
+from scoring.models import Match, Round, Team, Tournament
 from scoring.roles import can_organise, can_referee
+from scoring.tables import StandingsTable
+
+#: Export formats: ``?format=`` value -> (tablib format, content type, file extension).
+EXPORT_FORMATS = {
+    "csv": ("csv", "text/csv; charset=utf-8", "csv"),
+    "xlsx": ("xlsx", "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", "xlsx"),
+}
+
+#: Pairing reasons as stored in ``Match.pairing_note`` by the pairing service -> label shown.
+PAIRING_REASONS = {
+    "same_group": _("same score group"),
+    "same_score_group": _("same score group"),
+    "same score group": _("same score group"),
+    "floated_down": _("floated down"),
+    "floated down": _("floated down"),
+    "float": _("floated down"),
+    "bye": _("bye"),
+    "random": _("random (round 1)"),
+    "round_1": _("random (round 1)"),
+    "seeded": _("by seed (round 1)"),
+    "manual": _("set by hand"),
+}
+
+
+def pairing_reason(note: str) -> str:
+    """The translated reason of a table's pairing (``Match.pairing_note``)."""
+    if not note:
+        return ""
+    key = note.strip()
+    label = PAIRING_REASONS.get(key) or PAIRING_REASONS.get(key.lower())
+    return str(label) if label else _t(key)
+
+
+def roles_context(request, tournament: Tournament) -> dict:
+    """``can_organise``/``can_referee`` for the templates."""
+    return {
+        "tournament": tournament,
+        "can_organise": can_organise(request.user, tournament),
+        "can_referee": can_referee(request.user, tournament),
+    }
 
 
 def tournament_list(request):
     """All tournaments, newest first."""
     tournaments = Tournament.objects.all()
-    return render(request, "scoring/tournament_list.html", {"tournaments": tournaments})
+    can_create = request.user.is_authenticated and (request.user.is_staff or request.user.has_perm("scoring.add_tournament"))
+    return render(request, "scoring/tournament_list.html", {"tournaments": tournaments, "can_create": can_create})
 
 
 def tournament_detail(request, slug):
-    """A tournament's overview: rounds and links to pairings, standings and (for members) entry."""
+    """A tournament's overview: rounds (drafts only for organisers) with their table counts, and
+    links to pairings, standings and, for members, the organiser and referee pages."""
     tournament = get_object_or_404(Tournament, slug=slug)
-    rounds = tournament.rounds.all()
-    context = {
-        "tournament": tournament,
-        "rounds": rounds,
-        "can_organise": can_organise(request.user, tournament),
-        "can_referee": can_referee(request.user, tournament),
-    }
+    context = roles_context(request, tournament)
+    rounds = tournament.rounds.annotate(match_count=Count("matches"))
+    if not context["can_organise"]:
+        rounds = rounds.exclude(status=Round.Status.DRAFT)
+    context.update(
+        rounds=list(rounds),
+        team_count=tournament.teams.count() if tournament.is_team_game else None,
+        tiebreaks=tiebreak_descriptions(tournament),
+    )
     return render(request, "scoring/tournament_detail.html", context)
+
+
+def visible_round(request, tournament: Tournament, number: int) -> tuple[Round, dict]:
+    """The round ``number`` of ``tournament`` if the user may see it (drafts: organisers only);
+    raises Http404 otherwise. Returns ``(round, roles context)``."""
+    rnd = get_object_or_404(Round, tournament=tournament, number=number)
+    context = roles_context(request, tournament)
+    if not rnd.is_public and not context["can_organise"]:
+        raise Http404(_t("This round is not published yet."))
+    return rnd, context
+
+
+def round_pairings(request, slug, number):
+    """The pairings of one round: table number, team NS, team EW (or bye), the result so far and
+    the reason for each table (same score group, floated down, bye). A fixed number of queries."""
+    tournament = get_object_or_404(Tournament, slug=slug)
+    rnd, context = visible_round(request, tournament, number)
+    matches = list(
+        Match.objects.filter(round=rnd)
+        .select_related(
+            "team_ns__first_player", "team_ns__second_player", "team_ew__first_player", "team_ew__second_player",
+        )
+        .order_by("table")
+    )
+    for m in matches:
+        m.reason = pairing_reason(m.pairing_note) or (str(PAIRING_REASONS["bye"]) if m.is_bye else "")
+    rounds = tournament.rounds.all() if context["can_organise"] else tournament.rounds.exclude(status=Round.Status.DRAFT)
+    context.update(
+        round=rnd,
+        matches=matches,
+        rounds=list(rounds.only("id", "number", "status")),
+        projector=request.GET.get("projector") == "1",
+    )
+    return render(request, "scoring/round_pairings.html", context)
+
+
+def tiebreak_descriptions(tournament: Tournament) -> list[dict]:
+    """The tournament's tie-breaks in order: ``[{"key", "label", "byes"}]`` (``byes``: how the
+    tie-break treats byes and withdrawals). Unknown keys are shown by key."""
+    try:
+        from scoring.tiebreaks import REGISTRY
+    except ImportError:
+        REGISTRY = {}
+    out = []
+    for key in tournament.tiebreaks or []:
+        cls = REGISTRY.get(key)
+        out.append({
+            "key": key,
+            "label": getattr(cls, "label", key),
+            "byes": getattr(cls, "byes_and_withdrawals", ""),
+        })
+    return out
+
+
+def standings(request, slug):
+    """The standings table (a fixed number of queries whatever the number of teams);
+    ``?projector=1``: big font, auto-refresh, no navigation; ``?round=N``: after round N."""
+    from scoring.services import standings as standings_service
+
+    tournament = get_object_or_404(Tournament, slug=slug)
+    context = roles_context(request, tournament)
+    through = request.GET.get("round")
+    through_round = int(through) if through and through.isdigit() else None
+    rows = standings_service.standings(tournament, through_round=through_round)
+    tiebreaks = tiebreak_descriptions(tournament)
+    table = StandingsTable(rows, slug=tournament.slug, tiebreak_columns=[(tb["key"], tb["label"]) for tb in tiebreaks])
+    projector = request.GET.get("projector") == "1"
+    context.update(
+        table=table,
+        tiebreaks=tiebreaks,
+        projector=projector,
+        through_round=through_round,
+        refresh_seconds=30,
+    )
+    return render(request, "scoring/standings.html", context)
+
+
+def team_breakdown(request, slug, pk):
+    """One team: its matches round by round and the numbers behind each tie-break."""
+    from scoring.services import standings as standings_service
+
+    tournament = get_object_or_404(Tournament, slug=slug)
+    team = get_object_or_404(Team.objects.select_related("first_player", "second_player"), tournament=tournament, pk=pk)
+    context = roles_context(request, tournament)
+    breakdown = standings_service.team_breakdown(tournament, team)
+    context.update(team=team, breakdown=breakdown, tiebreaks=tiebreak_descriptions(tournament))
+    return render(request, "scoring/team_breakdown.html", context)
+
+
+def _export_response(dataset, fmt: str, filename: str) -> HttpResponse:
+    tablib_format, content_type, ext = EXPORT_FORMATS[fmt]
+    body = dataset.export(tablib_format)
+    if isinstance(body, str):
+        body = ("\ufeff" + body).encode("utf-8")  # BOM: spreadsheet programs read UTF-8 CSV correctly
+    response = HttpResponse(body, content_type=content_type)
+    response["Content-Disposition"] = f'attachment; filename="{filename}.{ext}"'
+    return response
+
+
+def _export_format(request) -> str:
+    fmt = request.GET.get("format", "csv").lower()
+    if fmt not in EXPORT_FORMATS:
+        raise Http404(_t("Unknown export format."))
+    return fmt
+
+
+def standings_export(request, slug):
+    """The standings as CSV (``?format=csv``, default) or XLSX (``?format=xlsx``)."""
+    from scoring.services import io
+
+    tournament = get_object_or_404(Tournament, slug=slug)
+    fmt = _export_format(request)
+    return _export_response(io.standings_dataset(tournament), fmt, f"{slugify(tournament.slug)}-standings")
+
+
+def pairings_export(request, slug, number):
+    """A round's pairings as CSV or XLSX (drafts: organisers only)."""
+    tournament = get_object_or_404(Tournament, slug=slug)
+    rnd, _context = visible_round(request, tournament, number)
+    fmt = _export_format(request)
+    from scoring.services import io
+
+    return _export_response(io.pairings_dataset(rnd), fmt, f"{slugify(tournament.slug)}-round-{rnd.number}")
+

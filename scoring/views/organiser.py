@@ -1,0 +1,292 @@
+"""Organiser pages: create/edit a tournament, members, teams (register, edit, withdraw, CSV
+import), pair the next round, edit a draft pairing, publish/start/close a round.
+
+Every view checks the role with :func:`scoring.roles.require_role` (creating a tournament needs a
+staff user or the ``scoring.add_tournament`` permission; the creator becomes its organiser). Write
+views accept POST only (CSRF-protected). The work is done by ``scoring.services``
+(pairing, rounds, io); service errors are shown as messages or next to the form field concerned.
+"""
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.db import transaction
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _t
+from django.views.decorators.http import require_http_methods, require_POST
+
+from scoring.forms_organiser import DraftPairingFormSet, MembershipForm, TeamForm, TeamsImportForm, TournamentForm
+from scoring.models import Membership, Round, Team
+from scoring.roles import ORGANISER, require_role
+from scoring.services.errors import NotAllowed, PairingImpossible, ServiceError
+from scoring.tables import TeamTable
+
+
+def _context(tournament, **extra) -> dict:
+    """Organiser pages are only rendered for organisers: both flags are true."""
+    return {"tournament": tournament, "can_organise": True, "can_referee": True, **extra}
+
+
+# --- tournaments -----------------------------------------------------------------------------
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def tournament_create(request):
+    """Create a tournament; the creator becomes its organiser (a :class:`Membership`)."""
+    if not (request.user.is_staff or request.user.has_perm("scoring.add_tournament")):
+        raise PermissionDenied
+    form = TournamentForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        with transaction.atomic():
+            tournament = form.save()
+            Membership.objects.create(tournament=tournament, user=request.user, role=ORGANISER)
+        messages.success(request, _t("Tournament created. Register the teams next."))
+        return redirect("scoring:tournament_detail", tournament.slug)
+    return render(request, "scoring/tournament_form.html", {"form": form, "tournament": None})
+
+
+@require_role(ORGANISER)
+@require_http_methods(["GET", "POST"])
+def tournament_edit(request, *, tournament):
+    """Edit a tournament's settings (game, rules, format and tie-breaks fixed once round 1 exists)."""
+    form = TournamentForm(request.POST or None, instance=tournament)
+    if request.method == "POST" and form.is_valid():
+        tournament = form.save()
+        messages.success(request, _t("Tournament saved."))
+        return redirect("scoring:tournament_detail", tournament.slug)
+    return render(request, "scoring/tournament_form.html", _context(tournament, form=form))
+
+
+@require_role(ORGANISER)
+@require_http_methods(["GET", "POST"])
+def members(request, *, tournament):
+    """The tournament's organisers and referees; add a user by username, change or remove a role
+    (the last organiser cannot be removed)."""
+    form = MembershipForm(request.POST if request.method == "POST" and "username" in request.POST else None)
+    if request.method == "POST":
+        remove = request.POST.get("remove")
+        if remove:
+            membership = get_object_or_404(Membership, tournament=tournament, pk=remove)
+            organisers = Membership.objects.filter(tournament=tournament, role=ORGANISER)
+            if membership.role == ORGANISER and organisers.count() <= 1:
+                messages.error(request, _t("The last organiser cannot be removed."))
+            else:
+                membership.delete()
+                messages.success(request, _t("%(user)s removed.") % {"user": membership.user.get_username()})
+            return redirect("scoring:members", tournament.slug)
+        if form.is_valid():
+            membership, created = Membership.objects.get_or_create(
+                tournament=tournament, user=form.user, defaults={"role": form.cleaned_data["role"]}
+            )
+            role = form.cleaned_data["role"]
+            if not created and membership.role != role:
+                organisers = Membership.objects.filter(tournament=tournament, role=ORGANISER)
+                if membership.role == ORGANISER and organisers.count() <= 1:
+                    form.add_error("role", _t("The last organiser cannot become a referee."))
+                else:
+                    membership.role = role
+                    membership.save(update_fields=["role"])
+            if not form.errors:
+                messages.success(request, _t("%(user)s is now %(role)s.") % {
+                    "user": form.user.get_username(), "role": membership.get_role_display()})
+                return redirect("scoring:members", tournament.slug)
+    memberships = tournament.memberships.select_related("user").order_by("role", "user__username")
+    return render(request, "scoring/members.html", _context(tournament, form=form, memberships=memberships))
+
+
+# --- teams ------------------------------------------------------------------------------------
+
+@require_role(ORGANISER)
+def team_list(request, *, tournament):
+    """All teams with players, affiliation, seed, late entry and withdrawal."""
+    teams = tournament.teams.select_related("first_player", "second_player").order_by("name")
+    table = TeamTable(teams, slug=tournament.slug, order_by=request.GET.get("sort"))
+    return render(request, "scoring/team_list.html", _context(tournament, table=table, team_count=len(teams)))
+
+
+@require_role(ORGANISER)
+@require_http_methods(["GET", "POST"])
+def team_create(request, *, tournament):
+    """Register a team of two players."""
+    form = TeamForm(request.POST or None, tournament=tournament, initial={"joined_round": _next_round_number(tournament)})
+    if request.method == "POST" and form.is_valid():
+        team = form.save()
+        messages.success(request, _t("Team %(name)s registered.") % {"name": team.name})
+        if "another" in request.POST:
+            return redirect("scoring:team_create", tournament.slug)
+        return redirect("scoring:team_list", tournament.slug)
+    return render(request, "scoring/team_form.html", _context(tournament, form=form, team=None))
+
+
+@require_role(ORGANISER)
+@require_http_methods(["GET", "POST"])
+def team_edit(request, pk, *, tournament):
+    """Edit a team; ``action=withdraw`` withdraws it after the last round paired so far (it is not
+    paired again; its results are kept)."""
+    team = get_object_or_404(Team.objects.select_related("first_player", "second_player"), tournament=tournament, pk=pk)
+    if request.method == "POST" and request.POST.get("action") == "withdraw":
+        last = tournament.rounds.order_by("-number").values_list("number", flat=True).first() or 0
+        team.withdrawn_after_round = last
+        team.save(update_fields=["withdrawn_after_round"])
+        messages.success(request, _t("%(name)s withdrawn after round %(round)d.") % {"name": team.name, "round": last})
+        return redirect("scoring:team_list", tournament.slug)
+    form = TeamForm(request.POST or None, instance=team, tournament=tournament)
+    if request.method == "POST" and form.is_valid():
+        form.save()
+        messages.success(request, _t("Team %(name)s saved.") % {"name": team.name})
+        return redirect("scoring:team_list", tournament.slug)
+    return render(request, "scoring/team_form.html", _context(tournament, form=form, team=team))
+
+
+@require_role(ORGANISER)
+@require_http_methods(["GET", "POST"])
+def teams_import(request, *, tournament):
+    """Import teams from CSV: a row-by-row error report, and nothing imported when any row is wrong
+    (``scoring.services.io.import_teams_csv``)."""
+    from scoring.services import io
+
+    form = TeamsImportForm(request.POST or None, request.FILES or None)
+    report = None
+    if request.method == "POST" and form.is_valid():
+        try:
+            report = io.import_teams_csv(tournament, form.cleaned_data["file"].read())
+        except ServiceError as exc:
+            form.add_error("file", str(exc))
+        else:
+            if _report_ok(report):
+                count = _report_count(report)
+                messages.success(request, _t("%(count)d teams imported.") % {"count": count})
+                return redirect("scoring:team_list", tournament.slug)
+    context = _context(tournament, form=form, report=report, report_errors=_report_errors(report))
+    return render(request, "scoring/teams_import.html", context)
+
+
+def _report_errors(report) -> list[dict]:
+    """Normalise the import report's errors to ``[{"row", "field", "message"}]``."""
+    if report is None:
+        return []
+    errors = getattr(report, "errors", None)
+    if errors is None and isinstance(report, dict):
+        errors = report.get("errors")
+    out = []
+    for e in errors or []:
+        if isinstance(e, dict):
+            out.append({"row": e.get("row", ""), "field": e.get("field", ""), "message": e.get("message", "")})
+        elif isinstance(e, (tuple, list)):
+            padded = list(e) + ["", "", ""]
+            if len(e) == 2:
+                out.append({"row": padded[0], "field": "", "message": padded[1]})
+            else:
+                out.append({"row": padded[0], "field": padded[1], "message": padded[2]})
+        else:
+            out.append({"row": getattr(e, "row", ""), "field": getattr(e, "field", ""), "message": getattr(e, "message", str(e))})
+    return out
+
+
+def _report_ok(report) -> bool:
+    ok = getattr(report, "ok", None)
+    if ok is None:
+        return not _report_errors(report)
+    return bool(ok() if callable(ok) else ok)
+
+
+def _report_count(report) -> int:
+    for name in ("created", "imported", "count", "teams"):
+        value = getattr(report, name, None)
+        if value is not None:
+            return value if isinstance(value, int) else len(value)
+    return 0
+
+
+# --- rounds -----------------------------------------------------------------------------------
+
+def _next_round_number(tournament) -> int:
+    last = tournament.rounds.order_by("-number").values_list("number", flat=True).first()
+    return (last or 0) + 1
+
+
+@require_role(ORGANISER)
+@require_POST
+def round_pair(request, *, tournament):
+    """Pair the next round as a draft (``pairing.pair_next_round``); shows which teams block the
+    pairing when no rematch-free pairing exists."""
+    from scoring.services import pairing
+
+    try:
+        rnd = pairing.pair_next_round(tournament)
+    except PairingImpossible as exc:
+        message = str(exc)
+        if exc.blocking:
+            message = _t("%(message)s Teams that block the pairing: %(teams)s.") % {
+                "message": message, "teams": ", ".join(exc.blocking)}
+        messages.error(request, message)
+        return redirect("scoring:tournament_detail", tournament.slug)
+    except ServiceError as exc:
+        messages.error(request, str(exc))
+        return redirect("scoring:tournament_detail", tournament.slug)
+    messages.success(request, _t("Round %(number)d paired as a draft. Check it, then publish it.") % {"number": rnd.number})
+    return redirect("scoring:round_pairings", tournament.slug, rnd.number)
+
+
+@require_role(ORGANISER)
+@require_http_methods(["GET", "POST"])
+def round_edit(request, number, *, tournament):
+    """Edit a draft round's pairing by hand (``pairing.set_draft_pairing``); warnings (rematch,
+    double booking, missing team) are shown after saving."""
+    from scoring.services import pairing
+
+    rnd = get_object_or_404(Round, tournament=tournament, number=number)
+    if rnd.status != Round.Status.DRAFT:
+        messages.error(request, _t("Only a draft round can be edited."))
+        return redirect("scoring:round_pairings", tournament.slug, rnd.number)
+    teams = tournament.teams.order_by("name")
+    matches = list(rnd.matches.order_by("table").values("team_ns_id", "team_ew_id"))
+    initial = [{"team_ns": m["team_ns_id"], "team_ew": m["team_ew_id"]} for m in matches]
+    formset = DraftPairingFormSet(request.POST or None, initial=initial, teams=teams, prefix="t")
+    if request.method == "POST" and formset.is_valid():
+        try:
+            warnings = pairing.set_draft_pairing(rnd, formset.pairs())
+        except ServiceError as exc:
+            formset._non_form_errors = formset.error_class([str(exc)])
+        else:
+            for warning in warnings or []:
+                messages.warning(request, str(warning))
+            messages.success(request, _t("Draft pairing saved."))
+            return redirect("scoring:round_pairings", tournament.slug, rnd.number)
+    return render(request, "scoring/round_edit.html", _context(tournament, round=rnd, formset=formset))
+
+
+def _round_action(request, tournament, number, action, done_message):
+    from scoring.services import rounds
+
+    rnd = get_object_or_404(Round, tournament=tournament, number=number)
+    try:
+        getattr(rounds, action)(rnd)
+    except (NotAllowed, ServiceError) as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(request, done_message % {"number": rnd.number})
+    return redirect(reverse("scoring:round_pairings", args=[tournament.slug, rnd.number]))
+
+
+@require_role(ORGANISER)
+@require_POST
+def round_publish(request, number, *, tournament):
+    """Publish a draft round: its pairings and score sheets become public."""
+    return _round_action(request, tournament, number, "publish_round", _t("Round %(number)d published."))
+
+
+@require_role(ORGANISER)
+@require_POST
+def round_start(request, number, *, tournament):
+    """Start a published round (in progress: results can be entered)."""
+    return _round_action(request, tournament, number, "start_round", _t("Round %(number)d started."))
+
+
+@require_role(ORGANISER)
+@require_POST
+def round_close(request, number, *, tournament):
+    """Close a round (only when every match is confirmed); the next round can then be paired."""
+    return _round_action(request, tournament, number, "close_round", _t("Round %(number)d closed."))

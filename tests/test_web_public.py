@@ -1,0 +1,208 @@
+"""Public pages (no login): tournament overview, round pairings (drafts hidden), standings with
+tie-breaks and shared ranks, projector view, team breakdown, CSV/XLSX exports, and fixed query
+counts on the list pages (issue 2 items 7 and acceptance, issue 4 items 5 and 6)."""
+from __future__ import annotations
+
+import csv
+import io
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from scoring.models import Match, Membership, Player, Round, Team, Tournament
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def english(client):
+    """Pages in English (the source language) whatever translations exist."""
+    client.cookies["django_language"] = "en"
+
+
+# --- data builders (bulk_create: a few queries whatever the size) ----------------------------------
+
+def build_tournament(n_teams: int, n_rounds: int, *, slug: str = "t", status=Round.Status.CLOSED,
+                     tiebreaks=("point_difference", "buchholz", "points_scored", "head_to_head")) -> Tournament:
+    """A Tai Pan tournament with ``n_teams`` teams (even) and ``n_rounds`` played rounds.
+
+    Round r (1-based) pairs team i with team i + r*... by the circle method (no rematches while
+    ``n_rounds < n_teams``). Every match: NS 800 - EW 300 (NS wins, match points 2 - 0).
+    """
+    t = Tournament.objects.create(name=f"Tournament {slug}", slug=slug, rules={"preset": "nskt"}, tiebreaks=list(tiebreaks))
+    players = Player.objects.bulk_create(
+        [Player(tournament=t, name=f"Player {i:03d}") for i in range(2 * n_teams)]
+    )
+    teams = Team.objects.bulk_create(
+        [Team(tournament=t, name=f"Team {i:03d}", affiliation="SV", first_player=players[2 * i],
+              second_player=players[2 * i + 1], seed=i + 1) for i in range(n_teams)]
+    )
+    rounds = Round.objects.bulk_create(
+        [Round(tournament=t, number=r + 1, status=status) for r in range(n_rounds)]
+    )
+    matches = []
+    for r, rnd in enumerate(rounds):
+        for table, (a, b) in enumerate(circle_pairs(n_teams, r), start=1):
+            matches.append(Match(
+                round=rnd, table=table, team_ns=teams[a], team_ew=teams[b], status=Match.Status.CONFIRMED,
+                total_ns=800, total_ew=300, points_ns=2, points_ew=0, winner=teams[a], ended=Match.Ended.TARGET,
+                pairing_note="same_group",
+            ))
+    Match.objects.bulk_create(matches)
+    return t
+
+
+def circle_pairs(n: int, r: int) -> list[tuple[int, int]]:
+    """Round ``r`` (0-based) of the circle method for ``n`` (even) entrants: index pairs."""
+    rest = list(range(1, n))
+    rest = rest[r % (n - 1):] + rest[: r % (n - 1)]
+    order = [0, *rest]
+    return [(order[i], order[n - 1 - i]) for i in range(n // 2)]
+
+
+def count_queries(client, url) -> int:
+    with CaptureQueriesContext(connection) as ctx:
+        response = client.get(url)
+    assert response.status_code == 200, response.content[:500]
+    return len(ctx.captured_queries)
+
+
+# --- overview and pairings ------------------------------------------------------------------------
+
+def test_detail_lists_published_rounds_only(client):
+    t = build_tournament(4, 2)
+    Round.objects.create(tournament=t, number=3, status=Round.Status.DRAFT)
+    page = client.get(reverse("scoring:tournament_detail", args=[t.slug])).content.decode()
+    assert reverse("scoring:round_pairings", args=[t.slug, 2]) in page
+    assert reverse("scoring:round_pairings", args=[t.slug, 3]) not in page
+
+
+def test_draft_round_is_hidden_from_public_and_referees(client, user_factory):
+    t = build_tournament(4, 1, status=Round.Status.DRAFT)
+    url = reverse("scoring:round_pairings", args=[t.slug, 1])
+    assert client.get(url).status_code == 404
+    referee = user_factory("ref")
+    Membership.objects.create(tournament=t, user=referee, role=Membership.Role.REFEREE)
+    client.force_login(referee)
+    assert client.get(url).status_code == 404
+    assert client.get(reverse("scoring:pairings_export", args=[t.slug, 1])).status_code == 404
+    org = user_factory("org")
+    Membership.objects.create(tournament=t, user=org, role=Membership.Role.ORGANISER)
+    client.force_login(org)
+    response = client.get(url)
+    assert response.status_code == 200
+    assert "Team 000" in response.content.decode()
+
+
+def test_pairings_page_shows_tables_teams_players_and_reasons(client):
+    t = build_tournament(4, 1)
+    rnd = t.rounds.get()
+    bye_team = Team.objects.create(
+        tournament=t, name="Lonely", first_player=Player.objects.create(tournament=t, name="Lo"),
+        second_player=Player.objects.create(tournament=t, name="Ne"),
+    )
+    Match.objects.create(round=rnd, table=3, team_ns=bye_team, team_ew=None, pairing_note="bye", status=Match.Status.CONFIRMED)
+    Match.objects.filter(round=rnd, table=2).update(pairing_note="floated_down")
+    page = client.get(reverse("scoring:round_pairings", args=[t.slug, 1])).content.decode()
+    # circle method, round 0 of 4 teams: (0, 3) at table 1, (1, 2) at table 2
+    assert page.index("Team 000") < page.index("Team 003") < page.index("Team 001") < page.index("Team 002") < page.index("Lonely")
+    assert "Player 000 &amp; Player 001" in page
+    assert "same score group" in page and "floated down" in page and "bye" in page
+    assert "800 – 300" in page
+
+
+def test_pairings_page_queries_do_not_grow_with_tables(client):
+    small = build_tournament(4, 1, slug="small")
+    large = build_tournament(60, 1, slug="large")
+    n_small = count_queries(client, reverse("scoring:round_pairings", args=[small.slug, 1]))
+    n_large = count_queries(client, reverse("scoring:round_pairings", args=[large.slug, 1]))
+    assert n_small == n_large
+    assert n_large <= 5
+
+
+def test_projector_pairings_view(client):
+    t = build_tournament(4, 1)
+    page = client.get(reverse("scoring:round_pairings", args=[t.slug, 1]) + "?projector=1").content.decode()
+    assert 'class="projector"' in page and 'http-equiv="refresh"' in page
+
+
+# --- standings ------------------------------------------------------------------------------------
+
+def test_standings_page_query_count_is_fixed_for_100_teams_after_5_rounds(client, django_assert_num_queries):
+    small = build_tournament(10, 5, slug="small")
+    big = build_tournament(100, 5, slug="big")
+    expected = count_queries(client, reverse("scoring:standings", args=[small.slug]))
+    with django_assert_num_queries(expected):
+        response = client.get(reverse("scoring:standings", args=[big.slug]))
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert page.count('href="/t/big/team/') == 100
+    assert expected <= 10
+
+
+def test_standings_shared_rank_and_tiebreak_order_printed(client):
+    """4 teams, 1 round, both tables 800 - 300: the two winners are equal on everything (match
+    points 2, point difference +500, points scored 800, Buchholz 0 as both opponents have 0) and
+    share rank 1; the two losers share rank 3 (DESIGN.md 3: tied teams share a rank)."""
+    t = build_tournament(4, 1, tiebreaks=("point_difference", "buchholz", "points_scored"))
+    response = client.get(reverse("scoring:standings", args=[t.slug]))
+    table = response.context["table"]
+    ranks = {row.record.name: row.record.rank for row in table.rows}
+    assert ranks == {"Team 000": 1, "Team 001": 1, "Team 002": 3, "Team 003": 3}
+    rows = {row.record.name: row.record for row in table.rows}
+    assert rows["Team 000"].match_points == 2 and rows["Team 003"].match_points == 0
+    assert rows["Team 000"].point_difference == 500 and rows["Team 003"].point_difference == -500
+    assert rows["Team 000"].points_scored == 800 and rows["Team 003"].points_scored == 300
+    page = response.content.decode()
+    ranking = page[page.index('class="ranking-rules"'):]
+    assert ranking.index("Point difference") < ranking.index("Buchholz") < ranking.index("Points scored")
+    for header in ("Rank", "Team", "Players", "Played", "Won", "Drawn", "Lost", "Match points"):
+        assert f">{header}<" in page
+
+
+def test_standings_projector_view(client):
+    t = build_tournament(4, 1)
+    page = client.get(reverse("scoring:standings", args=[t.slug]) + "?projector=1").content.decode()
+    assert 'class="projector"' in page
+    assert '<meta http-equiv="refresh" content="30">' in page
+
+
+def test_team_breakdown_page(client):
+    t = build_tournament(4, 2)
+    team = t.teams.get(name="Team 000")
+    response = client.get(reverse("scoring:team_breakdown", args=[t.slug, team.pk]))
+    assert response.status_code == 200
+    page = response.content.decode()
+    # team 0 met team 3 (round 1) and team 2 (round 2) in the circle method
+    assert "Team 003" in page and "Team 002" in page
+    other = build_tournament(4, 1, slug="other")
+    assert client.get(reverse("scoring:team_breakdown", args=[other.slug, team.pk])).status_code == 404
+
+
+# --- exports --------------------------------------------------------------------------------------
+
+def test_standings_export_csv_and_xlsx(client):
+    t = build_tournament(4, 1)
+    response = client.get(reverse("scoring:standings_export", args=[t.slug]) + "?format=csv")
+    assert response.status_code == 200
+    assert response["Content-Type"].startswith("text/csv")
+    rows = list(csv.reader(io.StringIO(response.content.decode("utf-8-sig"))))
+    assert len(rows) == 5  # header + 4 teams
+    assert {"Team 000", "Team 001", "Team 002", "Team 003"} <= {cell for row in rows[1:] for cell in row}
+    response = client.get(reverse("scoring:standings_export", args=[t.slug]) + "?format=xlsx")
+    assert response.status_code == 200
+    assert response.content[:2] == b"PK"  # a zip container
+    assert client.get(reverse("scoring:standings_export", args=[t.slug]) + "?format=exe").status_code == 404
+
+
+def test_pairings_export_csv_and_xlsx(client):
+    t = build_tournament(6, 1)
+    url = reverse("scoring:pairings_export", args=[t.slug, 1])
+    response = client.get(url + "?format=csv")
+    assert response.status_code == 200
+    rows = list(csv.reader(io.StringIO(response.content.decode("utf-8-sig"))))
+    assert len(rows) == 4  # header + 3 tables
+    response = client.get(url + "?format=xlsx")
+    assert response.content[:2] == b"PK"
