@@ -7,7 +7,7 @@ Every ambiguity DESIGN.md 2.2 decides is a named option here, with the decided v
 Hand patterns
 ``outside_hand`` (str, ``"every_set_and_pair"``)
     Buitenhand (2 fan): ``"every_set_and_pair"``: every set and the pair contain a 1 or 9
-    (DESIGN.md 2.2); ``"terminals_only"``: every tile is a 1 or 9.
+    (DESIGN.md 2.2); ``"every_set"``: every set contains a 1 or 9, the pair may be any tile.
 ``patterns_add_up`` (bool, True)
     The hand patterns (all pungs, seven pairs, outside hand, all 2/5/8 pungs, full flush) add up;
     False: only the highest of them counts (roots, gold hook and situational fan still add).
@@ -99,7 +99,7 @@ DEFAULT: dict[str, Any] = {
 PRESETS: dict[str, dict[str, Any]] = {"default": DEFAULT}
 DEFAULT_PRESET = "default"
 
-CHOICES: dict[str, tuple[str, ...]] = {"outside_hand": ("every_set_and_pair", "terminals_only")}
+CHOICES: dict[str, tuple[str, ...]] = {"outside_hand": ("every_set_and_pair", "every_set")}
 
 _NON_NEGATIVE = ("gold_hook", "self_draw_bonus", "exposed_kong_payment", "added_kong_payment",
                  "concealed_kong_payment", "flower_pig_payment")

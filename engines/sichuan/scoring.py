@@ -18,7 +18,7 @@ from typing import Any
 from engines.errors import Collector, RuleViolation
 from engines.i18n import _
 from engines.mahjong.hand import Decomposition, check_counts, count_tiles, decompositions, is_winning_counts
-from engines.mahjong.melds import Meld, MeldKind, parse_melds
+from engines.mahjong.melds import Meld, MeldKind, parse_meld
 from engines.mahjong.tiles import TILES, Suit, Tile, format_tiles, parse_tile, parse_tiles
 from engines.sichuan import options as rules_options
 
@@ -101,13 +101,21 @@ def parse_hand(data: Any, prefix: str, *, winning: bool = True, allow_void: bool
     else:
         errors.add(f"{prefix}void", _("The void suit must be m (characters), p (dots) or s (bamboo), not {value!r}."), value=void_raw)
     melds: list[Meld] = []
-    try:
-        melds = parse_melds(data.get("melds", []), f"{prefix}melds", honours=False)
-    except RuleViolation as exc:
-        errors.extend(exc)
-    for i, meld in enumerate(melds):
+    raw_melds = data.get("melds", [])
+    if raw_melds is None:
+        raw_melds = []
+    if not isinstance(raw_melds, list):
+        errors.add(f"{prefix}melds", _("Melds must be a list such as [\"pung 111m claimed\"]."))
+        raw_melds = []
+    for i, raw_meld in enumerate(raw_melds):
+        try:
+            meld = parse_meld(raw_meld, f"{prefix}melds[{i}]", honours=False)
+        except RuleViolation as exc:
+            errors.extend(exc)
+            continue
         if meld.kind is MeldKind.chow:
             errors.add(f"{prefix}melds[{i}]", _("Sichuan has no chows: the claimed chow {meld} is not allowed."), meld=format_tiles(meld.tiles))
+        melds.append(meld)
     concealed: list[Tile] = []
     if "concealed" not in data:
         errors.add(f"{prefix}concealed", _("The concealed tiles are missing."))
@@ -222,11 +230,8 @@ def _pattern_items(sets: list[tuple[MeldKind, Tile]], pair: Tile | None, one_sui
                 items["all_258_pungs"] = 3
             else:
                 items["all_pungs"] = 1
-        if options["outside_hand"] == "every_set_and_pair":
-            outside = pair.number in (1, 9) and all(
-                (t.number in (1, 7)) if k is MeldKind.chow else (t.number in (1, 9)) for k, t in sets)
-        else:
-            outside = pair.number in (1, 9) and all(k is not MeldKind.chow and t.number in (1, 9) for k, t in sets)
+        outside = (pair.number in (1, 9) or options["outside_hand"] == "every_set") and all(
+            (t.number in (1, 7)) if k is MeldKind.chow else (t.number in (1, 9)) for k, t in sets)
         if outside:
             items["outside_hand"] = 2
     else:

@@ -76,10 +76,11 @@ def settle(data: dict[str, Any]) -> dict[str, Any]:
     "discarder"?|"robbed"?, "hand": {score-hand input}}], "exhaustion": null | {PLAYER: {"void",
     "concealed", "melds"}}, "rules"?}``. ``exhaustion`` gives the waiting hand (13 tiles + 1 per
     kong) of every player still in the deal when the wall ran out.
-    Output: ``{"payments": [{"from", "to", "amount", "reason"}], "net": {PLAYER: points},
+    Output: ``{"payments": [{"from", "to", "amount", "reason", "event"}], "net": {PLAYER: points},
     "wins": [{"player", "how", "from", "fan", "fan_raw", "fan_items", "base", "each", "payers",
     "total"}], "kongs": [{"player", "kind", "tile", "robbed", "refunded", "income"}],
     "exhaustion": null | {PLAYER: {"flower_pig", "ready", "waits", "value"}}, "rules"}``.
+    ``event`` is the index of the event that caused a payment (null for exhaustion payments).
     Payment reasons: ``win_discard``, ``robbed_kong``, ``self_draw``, ``kong_exposed``,
     ``kong_added``, ``kong_concealed``, ``kong_refund``, ``flower_pig``, ``not_ready``.
     Raises :class:`RuleViolation` listing every problem (fields such as ``events[1].hand.concealed``).
@@ -230,9 +231,9 @@ def _compute(players: list[str], parsed: list[_Kong | _Win], hands: dict[str, Si
              options: dict[str, Any]) -> dict[str, Any]:
     payments: list[dict[str, Any]] = []
 
-    def pay(payer: str, receiver: str, amount: int, reason: str) -> None:
+    def pay(payer: str, receiver: str, amount: int, reason: str, event: int | None = None) -> None:
         if amount > 0:
-            payments.append({"from": payer, "to": receiver, "amount": amount, "reason": reason})
+            payments.append({"from": payer, "to": receiver, "amount": amount, "reason": reason, "event": event})
 
     # A robbed added kong earns nothing: the latest added kong of the robbed player on that tile.
     robbed_kongs: set[int] = set()
@@ -256,7 +257,7 @@ def _compute(players: list[str], parsed: list[_Kong | _Win], hands: dict[str, Si
             payers = [] if robbed else ([item.supplier] if item.kind == "exposed" else others)
             for payer in payers:
                 assert payer is not None
-                pay(payer, item.player, amount, f"kong_{item.kind}")
+                pay(payer, item.player, amount, f"kong_{item.kind}", item.index)
                 income[item.player].append((payer, amount))
             kong_rows.append({"player": item.player, "kind": item.kind, "tile": str(item.tile), "robbed": robbed,
                               "refunded": False, "income": amount * len(payers)})
@@ -266,7 +267,7 @@ def _compute(players: list[str], parsed: list[_Kong | _Win], hands: dict[str, Si
             reason = {"discard": "win_discard", "rob_added_kong": "robbed_kong", "self": "self_draw"}[item.how]
             for payer in payers:
                 assert payer is not None
-                pay(payer, item.player, each, reason)
+                pay(payer, item.player, each, reason, item.index)
             win_rows.append({"player": item.player, "how": item.how, "from": item.source, "fan": item.score.fan,
                              "fan_raw": item.score.fan_raw, "fan_items": item.score.fan_items, "base": item.score.base,
                              "each": each, "payers": payers, "total": each * len(payers)})
