@@ -46,9 +46,12 @@ def random_deal(
     banker: int | None = None,
     options: Options = DEFAULT_OPTIONS,
     beat_probability: float = 0.7,
+    keep: frozenset[str] = frozenset(),
 ) -> SimulatedDeal:
-    """Play one random legal deal. A follower able to beat does so face up with ``beat_probability``,
-    otherwise discards random tiles face down (which is always legal)."""
+    """Play one random legal deal. The leader picks a group size at random, then a group of that
+    size. A follower able to beat does so face up with ``beat_probability``, otherwise discards
+    random tiles face down (which is always legal). Tiles in ``keep`` (e.g. ``{"1-2", "2-4"}`` to
+    provoke the Little-Three catch) are led or discarded only when nothing else is left."""
     hands = deal_hands(rng)
     if banker is None:
         banker = rng.randrange(4)
@@ -58,7 +61,11 @@ def random_deal(
     leader = banker
     last: dict[str, Any] = {}
     while remaining[leader]:
-        lead = rng.choice(legal_groups([TILES[c] for c in remaining[leader]], options=options))
+        groups = legal_groups([TILES[c] for c in remaining[leader]], options=options)
+        spare = [g for g in groups if not keep.intersection(g.tiles)]
+        groups = spare or groups
+        size = rng.choice(sorted({g.size for g in groups}))
+        lead = rng.choice([g for g in groups if g.size == size])
         n = lead.size
         is_last = len(remaining[leader]) == n
         dead = is_last and (options.early_death == "last_trick" or (options.early_death == "last_single" and n == 1))
@@ -76,7 +83,10 @@ def random_deal(
                 tiles, face_up = list(group.tiles), True
                 current, holder = group, seat
             else:
-                tiles, face_up = rng.sample(hand, n), False
+                spare = [c for c in hand if c not in keep]
+                kept = [c for c in hand if c in keep]
+                tiles = rng.sample(spare, n) if len(spare) >= n else spare + rng.sample(kept, n - len(spare))
+                face_up = False
             _take(hand, tiles)
             plays.append({"seat": seat, "tiles": tiles, "face_up": face_up})
         sim.record["tricks"].append({"leader": leader, "plays": plays})
