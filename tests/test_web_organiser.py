@@ -241,13 +241,16 @@ def test_edit_and_withdraw_team(client, setup):
     url = reverse("scoring:team_edit", args=[t.slug, team.pk])
     response = client.post(url, {"name": "Team One", "first_player_name": "X", "second_player_name": "Y", "joined_round": "1"})
     assert response.status_code == 302
+    client.get(response["Location"])  # shows (and clears) the message
     team.refresh_from_db()
     assert team.name == "Team One" and team.player_names == "X & Y"
     draft_round(t, 1, status=Round.Status.CLOSED)
     draft_round(t, 2, status=Round.Status.CLOSED)
-    client.post(url, {"action": "withdraw"})
+    draft_round(t, 3)  # a draft still pairing the team: not played, so it withdraws after round 2
+    response = client.post(url, {"action": "withdraw"}, follow=True)
     team.refresh_from_db()
     assert team.withdrawn_after_round == 2
+    assert [m.level_tag for m in response.context["messages"]] == ["success", "warning"]
     page = client.get(reverse("scoring:team_list", args=[t.slug])).content.decode()
     assert "Team One" in page and "X &amp; Y" in page
 

@@ -12,6 +12,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
+from django.db.models import Q
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _t
@@ -127,10 +128,17 @@ def team_edit(request, pk, *, tournament):
     paired again; its results are kept)."""
     team = get_object_or_404(Team.objects.select_related("first_player", "second_player"), tournament=tournament, pk=pk)
     if request.method == "POST" and request.POST.get("action") == "withdraw":
-        last = tournament.rounds.order_by("-number").values_list("number", flat=True).first() or 0
+        # After the last round that is (being) played; a draft round is re-paired without the team.
+        played = tournament.rounds.exclude(status=Round.Status.DRAFT).order_by("-number")
+        last = played.values_list("number", flat=True).first() or 0
         team.withdrawn_after_round = last
         team.save(update_fields=["withdrawn_after_round"])
         messages.success(request, _t("%(name)s withdrawn after round %(round)d.") % {"name": team.name, "round": last})
+        drafts = Round.objects.filter(tournament=tournament, status=Round.Status.DRAFT, number__gt=last)
+        drafts = drafts.filter(Q(matches__team_ns=team) | Q(matches__team_ew=team)).distinct()
+        for rnd in drafts:
+            messages.warning(request, _t("%(name)s is still in the draft pairing of round %(round)d: edit or re-pair it.") % {
+                "name": team.name, "round": rnd.number})
         return redirect("scoring:team_list", tournament.slug)
     form = TeamForm(request.POST or None, instance=team, tournament=tournament)
     if request.method == "POST" and form.is_valid():

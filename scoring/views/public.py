@@ -31,6 +31,7 @@ PAIRING_REASONS = {
     "floated_down": _("floated down"),
     "floated down": _("floated down"),
     "float": _("floated down"),
+    "floated": _("floated down"),
     "bye": _("bye"),
     "random": _("random (round 1)"),
     "round_1": _("random (round 1)"),
@@ -69,7 +70,7 @@ def tournament_detail(request, slug):
     links to pairings, standings and, for members, the organiser and referee pages."""
     tournament = get_object_or_404(Tournament, slug=slug)
     context = roles_context(request, tournament)
-    rounds = tournament.rounds.annotate(match_count=Count("matches"))
+    rounds = tournament.rounds.annotate(match_count=Count("matches", distinct=True), table_count=Count("tables", distinct=True))
     if not context["can_organise"]:
         rounds = rounds.exclude(status=Round.Status.DRAFT)
     context.update(
