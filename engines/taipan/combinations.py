@@ -228,6 +228,9 @@ def _straight_windows(index: HandIndex, length: int) -> Iterator[Combination]:
             chosen = _pick_straight(index, low, top)
             if chosen is not None:
                 yield Combination(CombinationType.STRAIGHT, length, top, chosen)
+            elif index.phoenix:  # one suit only: a bomb, but the Phoenix for the top card makes a straight
+                natural = tuple(index.by_rank[r][0] for r in range(low, top))
+                yield Combination(CombinationType.STRAIGHT, length, top, natural + (index.phoenix,), top)
         elif index.phoenix and missing[0] != MAHJONG_RANK:
             chosen_list: list[Card] = []
             for r in range(low, top + 1):
