@@ -238,3 +238,11 @@ def test_quartet_immediate_not_paid_on_last_trick_when_switched_off():
     assert out["net"] == [48 + 120, -56, -56, -56]
     record["rules"] = {"preset": "standard", "immediate_on_last_trick": False}
     assert deal(record)["net"] == [24 + 120, -48, -48, -48]
+
+
+def test_leader_may_be_left_out():
+    record = copy.deepcopy(CATCH)
+    for trick in record["tricks"]:
+        del trick["leader"]
+        del trick["plays"][0]["face_up"]
+    assert deal(record)["net"] == [44, -8, -28, -8]

@@ -107,3 +107,13 @@ def test_last_trick_supreme_by_a_non_banker():
 ])
 def test_impossible_settlements_are_rejected(data, expected):
     assert fields(**data) == expected
+
+
+def test_multiply_immediate_option():
+    # S-13: immediate 2 quartets x 4 x 2 (banker) x 3 = 48 are not multiplied by default ...
+    data = {"banker": 0, "columns": [8, 0, 0, 0], "last_trick": {"winner": 0, "group": "quartet"},
+            "immediate": [{"winner": 0, "group": "quartet"}, {"winner": 0, "group": "quartet"}]}
+    assert run("tiengow", "settle", data)["net"] == [168, -56, -56, -56]
+    # ... with the option they are multiplied by the last quartet (x2) and the sweep (x2): 48 x 4 + 120
+    data["rules"] = {"preset": "standard", "multiply_immediate": True}
+    assert run("tiengow", "settle", data)["net"] == [192 + 120, -104, -104, -104]

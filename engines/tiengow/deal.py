@@ -4,7 +4,8 @@ Rule source: rules/tiengow.txt ("Een beurt spelen", "Puntentelling en einde") an
 A record (the ``deal`` command's input)::
 
     {"banker": 0, "hands": [[8 tiles] x 4] (optional),
-     "tricks": [{"leader": 0, "plays": [{"seat": 0, "tiles": ["6-6"], "face_up": true}, ... 4 plays]}],
+     "tricks": [{"leader": 0 (optional), "winner": 0 (optional, checked),
+                 "plays": [{"seat": 0, "tiles": ["6-6"], "face_up": true (optional for the leader)}, ... 4 plays]}],
      "partial": false (optional: true allows a record that stops before the end)}
 
 Checks (each a violation with its field path, all collected):
@@ -207,7 +208,13 @@ def play_deal(data: dict[str, Any], options: Options = DEFAULT_OPTIONS) -> DealR
             expected_leader = None
             broken = True
             continue
-        leader = _seat(raw.get("leader"), f"{f}.leader", errors)
+        raw_leader = raw.get("leader")
+        if raw_leader is None:  # derivable: the banker, then the previous winner (or the first play's seat)
+            raw_leader = expected_leader
+            first = raw["plays"][0] if isinstance(raw.get("plays"), list) and raw["plays"] else None
+            if raw_leader is None and isinstance(first, dict):
+                raw_leader = first.get("seat")
+        leader = _seat(raw_leader, f"{f}.leader", errors)
         if leader is not None and expected_leader is not None and leader != expected_leader:
             if i == 0:
                 errors.add(f"{f}.leader", _("The banker (seat {expected}) leads the first trick, not seat {seat}."),

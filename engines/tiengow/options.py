@@ -31,6 +31,8 @@ PRESETS: dict[str, dict[str, Any]] = {
         "immediate_banker_double": True,
         # Immediate payments are also paid for the last trick (besides its final multiplier).
         "immediate_on_last_trick": True,
+        # The last-trick and sweep multipliers do not apply to immediate payments (rule text, DESIGN.md 2.4).
+        "multiply_immediate": False,
         # Final settlement: an opponent pays (par - columns), or zero_column_payment for no column.
         "par_columns": 4,
         "zero_column_payment": 5,
@@ -56,6 +58,7 @@ OPTION_HELP: dict[str, str] = {
     "quartet_payment": _("Points each opponent pays for a trick won with a quartet."),
     "immediate_banker_double": _("Immediate payments involving the banker are doubled."),
     "immediate_on_last_trick": _("A Supreme or quartet winning the last trick is also paid immediately."),
+    "multiply_immediate": _("The last-trick and sweep multipliers also multiply the immediate payments."),
     "par_columns": _("Columns an opponent needs to pay nothing."),
     "zero_column_payment": _("What an opponent without any column pays."),
     "winner_pays_surplus": _("The winner pays an opponent its columns over par."),
@@ -78,6 +81,7 @@ class Options:
     quartet_payment: int
     immediate_banker_double: bool
     immediate_on_last_trick: bool
+    multiply_immediate: bool
     par_columns: int
     zero_column_payment: int
     winner_pays_surplus: bool

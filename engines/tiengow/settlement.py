@@ -209,11 +209,7 @@ def settle(
     """Compute every payment of a deal (inputs assumed valid; :func:`engines.tiengow.commands.settle_command`
     validates JSON). ``columns`` and ``last_trick`` are both ``None`` for immediate payments only."""
     result = Settlement(banker=banker, columns=list(columns) if columns is not None else None, last_trick=last_trick)
-    for event in immediate:
-        net = immediate_payment(event, banker, options)
-        result.immediate.append((event, net))
-        result.immediate_net = [a + b for a, b in zip(result.immediate_net, net, strict=True)]
-    result.net = list(result.immediate_net)
+    final: list[int] | None = None
     if columns is not None and last_trick is not None:
         transfers, factors, multiplier = final_transfers(banker, columns, last_trick, options)
         final = [0, 0, 0, 0]
@@ -224,5 +220,12 @@ def settle(
         result.final_factors = factors
         result.final_multiplier = multiplier
         result.final_net = final
+    scale = result.final_multiplier if options.multiply_immediate else 1
+    for event in immediate:
+        net = [amount * scale for amount in immediate_payment(event, banker, options)]
+        result.immediate.append((event, net))
+        result.immediate_net = [a + b for a, b in zip(result.immediate_net, net, strict=True)]
+    result.net = list(result.immediate_net)
+    if final is not None:
         result.net = [a + b for a, b in zip(result.net, final, strict=True)]
     return result
