@@ -49,9 +49,28 @@ def start_round_pack(rnd: Round, *, base_url: str = "") -> TaskState:
         return state
     if not created:
         TaskState.objects.filter(pk=state.pk).update(status="pending", error="")
-    build_round_pack.delay(rnd.pk, base_url=base_url)
+    if build_round_pack.app.conf.task_always_eager:
+        run_round_pack_eagerly(rnd.pk, base_url=base_url)
+    else:
+        build_round_pack.delay(rnd.pk, base_url=base_url)
     state.refresh_from_db()
     return state
+
+
+def run_round_pack_eagerly(round_id: int, *, base_url: str = ""):
+    """Run :func:`build_round_pack` in-process (no ``REDIS_URL``) the way a worker would: with
+    Celery's retries and without raising into the request; a final failure is left as status
+    ``failed`` with the error (shown on the progress page). Returns the ``EagerResult``.
+
+    Celery's eager retry re-applies the task with ``task_eager_propagates``, which the settings
+    turn on (tests see exceptions); it is switched off for the duration of this call."""
+    conf = build_round_pack.app.conf
+    old = conf.task_eager_propagates
+    conf.task_eager_propagates = False
+    try:
+        return build_round_pack.apply(args=(round_id,), kwargs={"base_url": base_url}, throw=False)
+    finally:
+        conf.task_eager_propagates = old
 
 
 @shared_task(bind=True, autoretry_for=(DatabaseError, OSError), retry_backoff=2, retry_jitter=False, max_retries=3)

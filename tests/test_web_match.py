@@ -7,6 +7,7 @@ as counted, a successful Tai Pan +100 for the caller's team, a failed one -100 f
 team, Grand Tai Pan +-200, a double victory 200 instead of card points; target 800.
 """
 import pytest
+from django.utils import translation
 from django.urls import reverse
 
 from scoring.models import AuditEntry, Confirmation, Hand, Match, Membership, Player, Round, Team, Tournament
@@ -24,6 +25,10 @@ def make_team(t, name, a, b, affiliation=""):
 def fast_passwords(settings):
     """Users are created per test; a fast hasher keeps the suite quick (no security relevance)."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    # English pages and PDFs whatever translations exist (messages are asserted in English).
+    settings.LANGUAGE_CODE = "en"
+    with translation.override("en"):
+        yield
 
 
 @pytest.fixture

@@ -1,0 +1,173 @@
+"""The background round pack (Celery, eager without REDIS_URL): PDF written to MEDIA_ROOT,
+TaskState progress per table, idempotent by key, retried on failure, polled by the status page."""
+import io
+
+import pytest
+from django.urls import reverse
+from django.utils import translation
+from pypdf import PdfReader
+
+from scoring import pdf, tasks
+from scoring.models import Match, Membership, Player, Round, TaskState, Team, Tournament
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def env(settings, tmp_path):
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    settings.MEDIA_ROOT = tmp_path / "media"
+    settings.CELERY_TASK_ALWAYS_EAGER = True
+    settings.LANGUAGE_CODE = "en"
+    with translation.override("en"):
+        yield
+
+
+def make_team(t, name):
+    p1 = Player.objects.create(tournament=t, name=f"{name} 1")
+    p2 = Player.objects.create(tournament=t, name=f"{name} 2")
+    return Team.objects.create(tournament=t, name=name, first_player=p1, second_player=p2)
+
+
+@pytest.fixture
+def rnd():
+    t = Tournament.objects.create(name="Pack Cup", slug="pack", game="taipan")
+    teams = [make_team(t, f"Team {c}") for c in "ABCDEF"]
+    r = Round.objects.create(tournament=t, number=1, status=Round.Status.PUBLISHED)
+    for i in range(3):
+        Match.objects.create(round=r, table=i + 1, team_ns=teams[2 * i], team_ew=teams[2 * i + 1])
+    return r
+
+
+def pdf_text(path) -> str:
+    return "\n".join(p.extract_text() for p in PdfReader(io.BytesIO(path.read_bytes())).pages)
+
+
+def test_eager_task_builds_pdf_and_state_done(rnd, settings):
+    result = tasks.build_round_pack.delay(rnd.pk)
+    relative = result.get()
+    state = TaskState.objects.get(key=tasks.round_pack_key(rnd))
+    assert state.kind == "round_pack"
+    assert state.status == "done" and state.progress == 3 and state.total == 3
+    assert state.result_path == relative
+    path = settings.MEDIA_ROOT / relative
+    text = pdf_text(path)
+    for name in ("Team A", "Team B", "Team C", "Team D", "Team E", "Team F"):
+        assert name in text
+
+
+def test_progress_saved_per_table(rnd, monkeypatch):
+    seen = []
+    real = pdf.round_pack_pdf
+
+    def spy(r, *, base_url="", progress=None):
+        def wrapped(done, total):
+            progress(done, total)
+            state = TaskState.objects.get(key=tasks.round_pack_key(r))
+            seen.append((state.status, state.progress, state.total))
+        return real(r, base_url=base_url, progress=wrapped)
+
+    monkeypatch.setattr(pdf, "round_pack_pdf", spy)
+    tasks.build_round_pack.delay(rnd.pk)
+    assert seen == [("running", 1, 3), ("running", 2, 3), ("running", 3, 3)]
+
+
+def test_idempotent_by_key(rnd, monkeypatch):
+    tasks.build_round_pack.delay(rnd.pk)
+    calls = []
+    monkeypatch.setattr(pdf, "round_pack_pdf", lambda *a, **k: calls.append(1) or b"%PDF-")
+    tasks.build_round_pack.delay(rnd.pk)
+    assert calls == []  # the same round state is not built twice
+    assert TaskState.objects.count() == 1
+    # a change to a match gives a new key and a new build
+    Match.objects.filter(round=rnd, table=1).update(version=5)
+    tasks.build_round_pack.delay(rnd.pk)
+    assert calls == [1]
+    assert TaskState.objects.count() == 2
+
+
+def test_retried_on_failure(rnd, monkeypatch):
+    real = pdf.round_pack_pdf
+    attempts = []
+
+    def flaky(*args, **kwargs):
+        attempts.append(1)
+        if len(attempts) == 1:
+            raise OSError("disk full")
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(pdf, "round_pack_pdf", flaky)
+    # as a worker runs it (eager apply without propagating: Celery's retry loop)
+    result = tasks.run_round_pack_eagerly(rnd.pk)
+    assert result.successful()
+    assert len(attempts) == 2
+    assert TaskState.objects.get(key=tasks.round_pack_key(rnd)).status == "done"
+
+
+def test_fails_after_max_retries(rnd, monkeypatch):
+    attempts = []
+
+    def broken(*args, **kwargs):
+        attempts.append(1)
+        raise OSError("disk full")
+
+    monkeypatch.setattr(pdf, "round_pack_pdf", broken)
+    result = tasks.run_round_pack_eagerly(rnd.pk)
+    assert result.failed()
+    assert len(attempts) == 1 + tasks.build_round_pack.max_retries == 4
+    state = TaskState.objects.get(key=tasks.round_pack_key(rnd))
+    assert state.status == "failed" and "disk full" in state.error
+
+
+def test_failure_shown_on_status_page(client, rnd, user_factory, monkeypatch):
+    def broken(*args, **kwargs):
+        raise OSError("disk full")
+
+    monkeypatch.setattr(pdf, "round_pack_pdf", broken)
+    ref = user_factory("ref")
+    Membership.objects.create(tournament=rnd.tournament, user=ref, role=Membership.Role.REFEREE)
+    client.force_login(ref)
+    r = client.post(reverse("scoring:round_pack_build", args=["pack", 1]), follow=True)
+    assert r.status_code == 200
+    assert "Building the PDF failed" in r.content.decode() and "disk full" in r.content.decode()
+
+
+def test_build_view_status_page_and_download(client, rnd, user_factory):
+    ref = user_factory("ref")
+    Membership.objects.create(tournament=rnd.tournament, user=ref, role=Membership.Role.REFEREE)
+    build = reverse("scoring:round_pack_build", args=["pack", 1])
+    assert client.post(build).status_code == 302  # anonymous: to the login page
+    assert not TaskState.objects.exists()
+    client.force_login(ref)
+    r = client.post(build)
+    assert r.status_code == 302
+    state = TaskState.objects.get()
+    assert r["Location"] == reverse("scoring:round_pack_status", args=["pack", 1, state.pk])
+    page = client.get(r["Location"])
+    html = page.content.decode()
+    assert page.status_code == 200 and "Download the PDF" in html
+    download = reverse("scoring:round_pack_download", args=["pack", 1, state.pk])
+    assert download in html
+    got = client.get(download)
+    assert got.status_code == 200 and got["Content-Type"] == "application/pdf"
+    assert b"".join(got.streaming_content).startswith(b"%PDF")
+    # a second click reuses the finished pack
+    client.post(build)
+    assert TaskState.objects.count() == 1
+
+
+def test_status_partial_polls_while_running(client, rnd):
+    state = TaskState.objects.create(key=tasks.round_pack_key(rnd), kind="round_pack", status="running", progress=1, total=3)
+    url = reverse("scoring:round_pack_status", args=["pack", 1, state.pk])
+    r = client.get(url, HTTP_HX_REQUEST="true")
+    html = r.content.decode()
+    assert 'hx-trigger="every 1s"' in html and "1 of 3" in html
+    assert "<html" not in html  # only the partial for htmx
+    TaskState.objects.filter(pk=state.pk).update(status="failed", error="boom")
+    html = client.get(url, HTTP_HX_REQUEST="true").content.decode()
+    assert "every 1s" not in html and "boom" in html
+
+
+def test_status_of_other_round_is_404(client, rnd):
+    other = TaskState.objects.create(key="round_pack:999999:abc", kind="round_pack")
+    assert client.get(reverse("scoring:round_pack_status", args=["pack", 1, other.pk])).status_code == 404
