@@ -1,0 +1,94 @@
+"""Property tests for the Tai Pan engine (issue 3 item 6), with hypothesis.
+
+Random whole hands are dealt and played by a random legal-move player
+(:mod:`engines.taipan.simulate`, which keeps its own bookkeeping of tricks and players out). For
+every hand: the card points sum to 100 (or it was a double victory), every play and pass it made is
+judged legal by ``play``, and ``replay`` gives back the generator's result. Mutated hands (a played
+card swapped with another player's card in the deal; a non-bomb played out of turn) are rejected.
+"""
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import engines
+from engines.errors import RuleViolation
+from engines.taipan.cards import BY_CODE
+from engines.taipan.replay import HandState, deal_hands
+from engines.taipan.rules import get_rules
+from engines.taipan.simulate import random_hand
+
+SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+seeds = st.integers(min_value=0, max_value=2**32 - 1)
+presets = st.sampled_from(["nskt", "atp", "variant"])
+
+
+@SETTINGS
+@given(seed=seeds, preset=presets, exchange=st.booleans())
+def test_random_hands_are_legal_and_replay_gives_the_same_result(seed, preset, exchange):
+    sim = random_hand(random.Random(seed), preset=preset, exchange=exchange)
+    expected = sim.expected
+    if expected["double_victory"] is None:
+        assert sum(expected["card_points"].values()) == 100
+        assert len(expected["out_order"]) == 4
+    else:
+        assert expected["card_points"] is None and len(expected["out_order"]) == 2
+    for _index, context in sim.judged:
+        verdict = engines.run("taipan", "play", context)
+        assert verdict["legal"], (context, verdict["reason"])
+    out = engines.run("taipan", "replay", sim.replay_input)
+    assert {key: out[key] for key in expected} == expected
+    summary = {"calls": out["calls"], "first_out": out["first_out"], "double_victory": out["double_victory"],
+               "card_points": out["card_points"], "rules": preset}
+    assert out["score"] == engines.run("taipan", "score", summary)
+
+
+def _dealt_and_kept(data, seat):
+    given_away = set((data.get("exchange") or {}).get(seat, {}).values())
+    return [c for c in data["deal"][seat] if c not in given_away]
+
+
+@SETTINGS
+@given(seed=seeds, pick=st.randoms(use_true_random=False))
+def test_a_played_card_swapped_with_another_players_card_is_rejected(seed, pick):
+    sim = random_hand(random.Random(seed))
+    data = sim.replay_input
+    played = [(e["seat"], code) for e in data["events"] if e.get("cards") for code in e["cards"]]
+    candidates = [(seat, code) for seat, code in played if code in _dealt_and_kept(data, seat)]
+    seat, x = pick.choice(candidates)
+    other = pick.choice([s for s in "NESW" if s != seat])
+    y = pick.choice(_dealt_and_kept(data, other))
+    deal = {s: list(cs) for s, cs in data["deal"].items()}
+    deal[seat][deal[seat].index(x)] = y
+    deal[other][deal[other].index(y)] = x
+    with pytest.raises(RuleViolation) as info:
+        engines.run("taipan", "replay", {**data, "deal": deal})
+    assert info.value.violations[0].field.startswith("events")
+
+
+@SETTINGS
+@given(seed=seeds, pick=st.randoms(use_true_random=False))
+def test_a_non_bomb_out_of_turn_is_rejected(seed, pick):
+    sim = random_hand(random.Random(seed))
+    data = sim.replay_input
+    rules = get_rules(data.get("rules"))
+    hands, calls = deal_hands(data, rules)
+    state = HandState(hands, calls, rules)
+    spots = []
+    for i, event in enumerate(data["events"]):
+        if state.to_move is not None:
+            for seat in "NESW":
+                if seat != state.to_move and state.still_in(seat):
+                    singles = sorted(c.code for c in state.hands[seat] if c.code != "Dog")
+                    if singles:
+                        spots.append((i, seat, singles))
+        state.apply(event)
+    index, seat, singles = pick.choice(spots)
+    card = pick.choice(singles)
+    assert BY_CODE[card]
+    events = list(data["events"])
+    events.insert(index, {"seat": seat, "action": "play", "cards": [card]})
+    with pytest.raises(RuleViolation) as info:
+        engines.run("taipan", "replay", {**data, "events": events})
+    assert info.value.violations[0].field == f"events[{index}]"
