@@ -73,11 +73,12 @@ def table_sheet_pdf(table: TableModel) -> bytes:
         Paragraph(escape(tournament.name), title),
         Paragraph(
             escape(
-                "%s · %s · %s"
-                % (
-                    tournament.get_game_display(),
-                    _("Round %(n)s") % {"n": table.round.number},
-                    _("Table %(n)s") % {"n": table.number},
+                " · ".join(
+                    [
+                        str(tournament.get_game_display()),
+                        _("Round %(n)s") % {"n": table.round.number},
+                        _("Table %(n)s") % {"n": table.number},
+                    ]
                 )
             ),
             normal,
@@ -109,9 +110,9 @@ def table_sheet_pdf(table: TableModel) -> bytes:
     running = [0, 0, 0, 0]
     for d in deals:
         net = list(d.net or [0, 0, 0, 0])
-        running = [a + b for a, b in zip(running, net)]
+        running = [a + b for a, b in zip(running, net, strict=True)]
         row = [str(d.number), Paragraph(escape(deal_summary(tournament.game, d.record)), small)]
-        for n, r in zip(net, running):
+        for n, r in zip(net, running, strict=True):
             row += [str(n), str(r)]
         rows.append(row)
     for k in range(max(0, MIN_ROWS - len(deals))):

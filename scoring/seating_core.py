@@ -21,9 +21,9 @@ mahjong) is a seeded random draw.
 from __future__ import annotations
 
 import random
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
-from typing import Hashable, Iterable, Mapping, Sequence
 
 TABLE_SIZE = 4
 

@@ -106,7 +106,7 @@ def test_by_score_in_round_two():
     close_with_results(rnd1)
     rnd2 = svc.seat_round(t).round
     totals = {s.player_id: s.total for s in TableSeat.objects.filter(table__round=rnd1)}
-    for table, expected in zip(seated(rnd2), [3, 1, -1, -3]):
+    for table, expected in zip(seated(rnd2), [3, 1, -1, -3], strict=True):
         assert {totals[p] for p in table} == {expected}
 
 

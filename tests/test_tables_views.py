@@ -404,7 +404,7 @@ def test_write_views_check_roles(client, users):
             assert r.status_code in (200, 302, 400), name
     # organiser passes every check (the view answers, no 403)
     client.force_login(users["organiser"])
-    for name, url, method, data, role in write_requests(t, table, player):
+    for name, url, method, data, _role in write_requests(t, table, player):
         assert getattr(client, method)(url, data).status_code != 403, name
 
 

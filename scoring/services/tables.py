@@ -335,7 +335,7 @@ def _replay(table: Table, records: list[dict[str, Any]]) -> list[DealResult]:
     t = _tournament_of(table)
     state = initial_state(t.game)
     results = []
-    for index, record in enumerate(records, start=1):
+    for record in records:
         res = evaluate_deal(t.game, record, state, t.rules)
         results.append(res)
         state = res.state_after
@@ -372,12 +372,12 @@ def preview_deal(table: Table, record: dict[str, Any], *, replace_number: int | 
     res = evaluate_deal(_tournament_of(table).game, record, state, _tournament_of(table).rules)
     before = [0, 0, 0, 0]
     for d in deals[:position]:
-        before = [a + b for a, b in zip(before, d.net or [0, 0, 0, 0])]
+        before = [a + b for a, b in zip(before, d.net or [0, 0, 0, 0], strict=True)]
     return {
         "output": res.output,
         "net": res.net,
         "before": before,
-        "running": [a + b for a, b in zip(before, res.net)],
+        "running": [a + b for a, b in zip(before, res.net, strict=True)],
         "state_before": state,
         "state_after": res.state_after,
         "record": res.record,
@@ -391,8 +391,8 @@ def recompute_table(table: Table, *, save: bool = True) -> Table:
     deals = _deals(table)
     results = _replay(table, [d.record for d in deals])
     totals = [0, 0, 0, 0]
-    for deal, res in zip(deals, results):
-        totals = [a + b for a, b in zip(totals, res.net)]
+    for deal, res in zip(deals, results, strict=True):
+        totals = [a + b for a, b in zip(totals, res.net, strict=True)]
         if save and (deal.net != res.net or deal.record != res.record):
             deal.net = res.net
             deal.record = res.record

@@ -43,7 +43,7 @@ def _four_player(tournament: Tournament) -> None:
 
 def _context(request, tournament: Tournament, **extra):
     if "seats" in extra and "labels" in extra:
-        extra["seat_headers"] = [(label, s.player.name) for label, s in zip(extra["labels"], extra["seats"])]
+        extra["seat_headers"] = [(label, s.player.name) for label, s in zip(extra["labels"], extra["seats"], strict=False)]
     ctx = {
         "tournament": tournament,
         "can_organise": can_organise(request.user, tournament),
@@ -250,8 +250,8 @@ def _rows(table: Table, deals: list[Deal]) -> list[dict]:
     rows = []
     for d in deals:
         net = list(d.net or [0, 0, 0, 0])
-        running = [a + b for a, b in zip(running, net)]
-        rows.append({"deal": d, "net": net, "running": list(running), "cells": list(zip(net, running)), "summary": deal_summary(table.round.tournament.game, d.record)})
+        running = [a + b for a, b in zip(running, net, strict=True)]
+        rows.append({"deal": d, "net": net, "running": list(running), "cells": list(zip(net, running, strict=True)), "summary": deal_summary(table.round.tournament.game, d.record)})
     return rows
 
 
@@ -426,9 +426,26 @@ def deal_preview(request, pk, *, tournament):
     else:
         ctx["preview"] = preview
         ctx["items"] = _items(tournament.game, preview["output"])
-        ctx["payments"] = preview["output"].get("payments") or []
+        ctx["payments"] = _payments(tournament.game, preview["output"], table)
         ctx["state_after"] = _state_text(tournament, preview["state_after"])
     return render(request, "scoring/deal_preview.html", ctx)
+
+
+def _payments(game: str, output: dict, table: Table) -> list[dict]:
+    """Payments of the engine output as ``{"from", "to", "amount", "reason"}`` with player names
+    (Sichuan/Taiwanese ``payments``; Tien Gow immediate and final transfers)."""
+    seats = list(table.seats.all())
+    if game == Game.TIENGOW:
+        names = {s.seat: s.player.name for s in seats}
+        rows = []
+        for tr in (output.get("final") or {}).get("transfers") or []:
+            rows.append({"from": names.get(tr.get("from"), tr.get("from")), "to": names.get(tr.get("to"), tr.get("to")), "amount": tr.get("amount"), "reason": ", ".join(tr.get("factors") or [])})
+        return rows
+    names = {svc.SEAT_LABELS[s.seat]: s.player.name for s in seats}
+    rows = []
+    for p in output.get("payments") or []:
+        rows.append({"from": names.get(p.get("from"), p.get("from")), "to": names.get(p.get("to"), p.get("to")), "amount": p.get("amount"), "reason": p.get("reason", "")})
+    return rows
 
 
 def _collect_errors(entry) -> list[str]:
