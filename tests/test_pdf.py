@@ -3,12 +3,12 @@ back with pypdf to find the tournament, teams, players and entered scores."""
 import io
 
 import pytest
-from django.utils import translation
 from django.urls import reverse
+from django.utils import translation
 from pypdf import PdfReader
 
 from scoring import pdf
-from scoring.models import Hand, Match, Membership, Player, Round, Team, Tournament
+from scoring.models import Hand, Match, Player, Round, Team, Tournament
 
 pytestmark = pytest.mark.django_db
 

@@ -7,8 +7,8 @@ as counted, a successful Tai Pan +100 for the caller's team, a failed one -100 f
 team, Grand Tai Pan +-200, a double victory 200 instead of card points; target 800.
 """
 import pytest
-from django.utils import translation
 from django.urls import reverse
+from django.utils import translation
 
 from scoring.models import AuditEntry, Confirmation, Hand, Match, Membership, Player, Round, Team, Tournament
 
@@ -437,3 +437,38 @@ def test_match_page_query_count_does_not_grow_with_hands(client, setup, django_a
     with django_assert_max_num_queries(12):
         r = client.get(url("match_detail", setup["match"]))
     assert len(r.context["rows"]) == 6
+
+
+def test_preview_announces_finish_and_winner(client, setup):
+    """After one 400:0 hand (N Grand Tai Pan + double victory NS), the same hand again reaches 800."""
+    client.force_login(setup["referee"])
+    post_hand(client, setup["match"], calls={"N": "grand_tai_pan"}, first_out="N", dv="NS")
+    m = Match.objects.get(pk=setup["match"].pk)
+    r = client.post(url("hand_preview", m), hand_data(m.version, calls={"N": "grand_tai_pan"}, first_out="N", dv="NS"),
+                    HTTP_HX_REQUEST="true")
+    assert r.context["preview"]["running"] == {"NS": 800, "EW": 0}
+    assert r.context["preview"]["finished"] is True
+    assert "Winner: Team Anna" in r.content.decode()
+
+
+def test_edit_preview_replaces_the_hand(client, setup):
+    client.force_login(setup["referee"])
+    post_hand(client, setup["match"], first_out="N", ns=75)  # 75:25
+    post_hand(client, setup["match"], first_out="E", ns=40)  # 40:60
+    m = Match.objects.get(pk=setup["match"].pk)
+    r = client.post(url("hand_preview", m) + "?hand=1", hand_data(m.version, first_out="N", ns=55), HTTP_HX_REQUEST="true")
+    # hand 1 becomes 55:45; running after hand 1 is 55:45 (hand 2 unchanged)
+    assert r.context["preview"]["NS"]["total"] == 55
+    assert r.context["preview"]["running"] == {"NS": 55, "EW": 45}
+    assert Hand.objects.get(match=m, number=1).ns == 75
+
+
+def test_no_entry_form_in_draft_round(client, setup):
+    setup["round"].status = Round.Status.DRAFT
+    setup["round"].save()
+    client.force_login(setup["referee"])
+    page = client.get(url("match_detail", setup["match"]))
+    assert not page.context["can_add"]
+    r = post_hand(client, setup["match"], first_out="N", ns=50)
+    assert r.status_code == 200 and r.context["hand_form"].non_field_errors()
+    assert Hand.objects.count() == 0

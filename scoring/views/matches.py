@@ -104,7 +104,11 @@ def _is_locked(match: Match) -> bool:
 
 
 def _can_add(match: Match) -> bool:
-    return not match.is_bye and match.status in (Match.Status.PENDING, Match.Status.PLAYING)
+    return (
+        not match.is_bye
+        and match.round.status != Round.Status.DRAFT
+        and match.status in (Match.Status.PENDING, Match.Status.PLAYING)
+    )
 
 
 def match_context(request, match: Match, **forms) -> dict:
@@ -230,8 +234,13 @@ def hand_preview(request, pk, tournament):
             add_violations(form, err)
         except ServiceError as err:
             add_service_error(form, err)
-    cp_ns = form.cleaned_data.get("card_points_ns") if hasattr(form, "cleaned_data") else None
-    context = {"form": form, "preview": preview, "match": match, "cp_ew_live": 100 - cp_ns if cp_ns is not None else ""}
+    winner = (preview or {}).get("winner")
+    context = {
+        "form": form,
+        "preview": preview,
+        "match": match,
+        "winner_name": {"NS": match.team_ns.name, "EW": match.team_ew.name if match.team_ew_id else ""}.get(winner or "", ""),
+    }
     return render(request, "scoring/partials/hand_preview.html", context)
 
 
