@@ -79,7 +79,7 @@ def deal_command(data: dict[str, Any]) -> dict[str, Any]:
 
 
 def _seat(raw: Any, field_name: str, errors: Collector, *, required: bool = True) -> int | None:
-    if raw is None and not required:
+    if (raw is None or raw == "") and not required:
         return None
     if isinstance(raw, bool) or not isinstance(raw, int) or not 0 <= raw <= 3:
         errors.add(field_name, _("A seat is a number 0 to 3, not {value!r}."), value=raw)
@@ -138,7 +138,7 @@ def settle_command(data: dict[str, Any]) -> dict[str, Any]:
             for key in ("led_with", "won_with"):
                 value = raw_last.get(key)
                 tiles[key] = None
-                if value is not None:
+                if value is not None and value != "":  # an empty form field means "not given"
                     code = normalise(value)
                     if code is None:
                         errors.add(f"last_trick.{key}", _("Unknown tile {tile!r}: write a tile by its pips as \"low-high\", each 1 to 6 (e.g. \"1-5\")."), tile=value)
