@@ -12,7 +12,7 @@ from engines import run
 from engines.errors import RuleViolation
 from engines.tiengow.simulate import random_deal
 
-SETTINGS = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 deals = st.builds(
     lambda seed, banker, p, keep: random_deal(random.Random(seed), banker=banker, beat_probability=p, keep=keep),
