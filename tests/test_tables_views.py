@@ -466,3 +466,64 @@ def test_table_sheet_pdf(client, users):
     for name in NAMES:
         assert name in text
     assert "tiengow open" in text and "-4" in text and "10" in text
+
+
+@pytest.mark.parametrize("n_tables", [1, 5])
+def test_round_tables_page_fixed_queries(client, django_assert_num_queries, n_tables):
+    t = field_with_results(n_tables, f"rt{n_tables}")
+    url = reverse("scoring:round_tables", args=[t.slug, 1])
+    # tournament, round, tables, seats with players (prefetch)
+    with django_assert_num_queries(4):
+        r = client.get(url)
+    assert r.status_code == 200
+    assert r.content.decode().count("P0-0") == 1
+
+
+def test_fixed_hands_format_finishes_the_table(client, users):
+    t, table = make_table(Game.TAIWANESE)
+    t.round_format = "fixed_hands"
+    t.hands_per_round = 2
+    t.save()
+    members(t, users)
+    client.force_login(users["referee"])
+    url = reverse("scoring:table_enter", args=[t.slug, table.pk])
+    assert client.post(url, tw_post("draw")).status_code == 302
+    table.refresh_from_db()
+    assert table.status == Table.Status.PLAYING
+    assert client.post(url, tw_post("draw")).status_code == 302
+    table.refresh_from_db()
+    assert table.status == Table.Status.FINISHED
+    r = client.post(url, tw_post("draw"))
+    assert r.status_code == 400 and Deal.objects.count() == 2
+    # deleting a deal reopens the table
+    client.post(reverse("scoring:deal_delete", args=[t.slug, table.pk, 2]), {})
+    table.refresh_from_db()
+    assert table.status == Table.Status.PLAYING
+
+
+def test_sichuan_edit_page_round_trip(client, users):
+    t, table = make_table(Game.SICHUAN)
+    members(t, users)
+    client.force_login(users["referee"])
+    client.post(reverse("scoring:table_enter", args=[t.slug, table.pk]), sc_rows([win_row("E", "123m 456m 789p 234p 55p", "5p")]))
+    r = client.get(reverse("scoring:deal_edit", args=[t.slug, table.pk, 1]))
+    assert r.status_code == 200
+    first = r.context["entry"].formset.forms[0]
+    assert first.initial["concealed"] == "123m 456m 789p 234p 55p" and first.initial["player"] == "E"
+    # S on N's discard instead of E's self-draw (S01-type hand, 1 fan): N pays S 1
+    r = client.post(reverse("scoring:deal_edit", args=[t.slug, table.pk, 1]), sc_rows([win_row("S", "123m 456m 789p 234p 55p", "5p", how="discard", source="N")]))
+    assert r.status_code == 302, r.content.decode()[:2000]
+    table.refresh_from_db()
+    assert totals(table) == [0, 1, 0, -1]
+    page = client.get(reverse("scoring:table_detail", args=[t.slug, table.pk])).content.decode()
+    assert "Bart" in page
+
+
+def test_tiengow_edit_page_shows_columns(client, users):
+    t, table = make_table(Game.TIENGOW)
+    members(t, users)
+    client.force_login(users["referee"])
+    client.post(reverse("scoring:table_enter", args=[t.slug, table.pk]), tg_settle([2, 3, 3, 0], 1))
+    r = client.get(reverse("scoring:deal_edit", args=[t.slug, table.pk, 1]))
+    form = r.context["entry"].form
+    assert [form.initial[f"columns_{i}"] for i in range(4)] == [2, 3, 3, 0] and form.initial["last_winner"] == "1"

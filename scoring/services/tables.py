@@ -44,6 +44,7 @@ from scoring.models import (
     Game,
     Player,
     Round,
+    RoundFormat,
     Table,
     TableSeat,
     Tournament,
@@ -399,7 +400,11 @@ def recompute_table(table: Table, *, save: bool = True) -> Table:
             deal.save(update_fields=["net", "record", "updated_at"])
     table.state = results[-1].state_after if results else initial_state(_tournament_of(table).game)
     if table.status != Table.Status.CONFIRMED:
-        table.status = Table.Status.PLAYING if deals else Table.Status.PENDING
+        limit = deal_limit(_tournament_of(table))
+        if limit is not None and len(deals) >= limit:
+            table.status = Table.Status.FINISHED
+        else:
+            table.status = Table.Status.PLAYING if deals else Table.Status.PENDING
     if save:
         table.save(update_fields=["state", "status", "updated_at"])
         for seat in table.seats.all():
@@ -407,6 +412,14 @@ def recompute_table(table: Table, *, save: bool = True) -> Table:
                 seat.total = totals[seat.seat]
                 seat.save(update_fields=["total"])
     return table
+
+
+def deal_limit(tournament: Tournament) -> int | None:
+    """Deals per table in the fixed-hands round format (DESIGN.md 3: "N hands per round"), else
+    ``None`` (no limit; the organiser closes the round)."""
+    if tournament.round_format == RoundFormat.FIXED_HANDS and tournament.hands_per_round:
+        return tournament.hands_per_round
+    return None
 
 
 def _check_open(table: Table) -> None:
@@ -450,8 +463,11 @@ def add_deal(table: Table, record: dict[str, Any], user, *, expected_version: in
     with transaction.atomic():
         locked = _lock(table, expected_version)
         deals = _deals(locked)
-        state = _state_before(locked, deals, len(deals))
         t = locked.round.tournament
+        limit = deal_limit(t)
+        if limit is not None and len(deals) >= limit:
+            raise MatchLocked(_("This table has played its {limit} deals (fixed number of hands per round).").format(limit=limit))
+        state = _state_before(locked, deals, len(deals))
         res = evaluate_deal(t.game, record, state, t.rules)
         number = (deals[-1].number if deals else 0) + 1
         deal = Deal.objects.create(table=locked, number=number, record=res.record, net=res.net, entered_by=user if getattr(user, "is_authenticated", False) else None)
