@@ -70,8 +70,15 @@ def violation_message(violation) -> str:
 def add_violations(form: forms.Form, error) -> None:
     """Add every violation of ``error`` (a :class:`~engines.errors.RuleViolation`) to ``form``,
     next to the field it concerns (non-field error when the field is not on the form)."""
+    ew_derived = getattr(form, "ew_derived", False)
+    ns_flagged = any(violation_field(v.field) == "card_points_ns" for v in error.violations)
     for v in error.violations:
         name = violation_field(v.field)
+        if name == "card_points_ew" and ew_derived:
+            # EW was not typed (100 - NS): its violation repeats the NS one, or belongs to NS.
+            if ns_flagged:
+                continue
+            name = "card_points_ns"
         if name not in form.fields:
             name = None
         form.add_error(name, violation_message(v))
@@ -114,7 +121,7 @@ class HandForm(VersionForm):
         label=_("Card points EW"),
         required=False,
         widget=forms.NumberInput(attrs={"step": 5, "inputmode": "numeric"}),
-        help_text=_("Filled in as 100 - NS."),
+        help_text=_("Leave empty to use 100 - NS."),
     )
 
     def __init__(self, *args, players: dict[str, str] | None = None, **kwargs):
@@ -135,6 +142,7 @@ class HandForm(VersionForm):
         calls = {s: data[f"call_{s.lower()}"] for s in SEATS if data.get(f"call_{s.lower()}")}
         ns = data.get("card_points_ns")
         ew = data.get("card_points_ew")
+        self.ew_derived = ew is None
         if ns is None and ew is None:
             card_points = None
         else:

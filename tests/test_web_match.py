@@ -183,6 +183,8 @@ def test_bad_hand_error_next_to_field_nothing_saved(client, setup, label, data, 
     errors = field_errors(r, field)
     assert errors, f"{label}: no error on {field}: {r.context['hand_form'].errors}"
     assert any(text.lower() in e.lower() for e in errors), errors
+    if "ew" not in data:  # EW was not typed (100 - NS): no separate error on it
+        assert not field_errors(r, "card_points_ew")
     assert Hand.objects.filter(match=m).count() == 0
     assert Match.objects.get(pk=m.pk).version == version
     assert AuditEntry.objects.filter(match=m).count() == 0
@@ -471,4 +473,11 @@ def test_no_entry_form_in_draft_round(client, setup):
     assert not page.context["can_add"]
     r = post_hand(client, setup["match"], first_out="N", ns=50)
     assert r.status_code == 200 and r.context["hand_form"].non_field_errors()
+    assert Hand.objects.count() == 0
+
+
+def test_typed_ew_error_stands_next_to_ew(client, setup):
+    client.force_login(setup["referee"])
+    r = post_hand(client, setup["match"], first_out="N", ns=75, ew=27)
+    assert any("multiple of 5" in e for e in field_errors(r, "card_points_ew"))
     assert Hand.objects.count() == 0
