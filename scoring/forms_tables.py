@@ -416,7 +416,7 @@ class TaiwaneseForm(forms.Form):
 
     def __init__(self, *args, seat_names=None, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["winner"].choices = seat_choices(None, seat_names, blank=None) + [("draw", gettext("draw (nobody won)"))]
+        self.fields["winner"].choices = seat_choices(None, seat_names) + [("draw", gettext("draw (nobody won)"))]
         self.fields["source"].choices = seat_choices(None, seat_names)
 
     def clean(self):

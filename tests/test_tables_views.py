@@ -165,7 +165,7 @@ def test_taiwanese_preview_shows_tai_and_payments(client, users):
     preview = r.context["preview"]
     assert preview["net"] == [-17, 47, -15, -15] and preview["running"] == [-17, 47, -15, -15]
     body = r.content.decode()
-    assert "half_flush" in body and "47" in body
+    assert "half flush" in body and "47" in body
     assert Deal.objects.count() == 0
     # bad input in the preview: the message, nothing saved
     r = client.post(reverse("scoring:deal_preview", args=[t.slug, table.pk]), tw_post("S", **{**T01, "concealed": "123p 456p 789p 222p 9x"}))
@@ -527,3 +527,15 @@ def test_tiengow_edit_page_shows_columns(client, users):
     r = client.get(reverse("scoring:deal_edit", args=[t.slug, table.pk, 1]))
     form = r.context["entry"].form
     assert [form.initial[f"columns_{i}"] for i in range(4)] == [2, 3, 3, 0] and form.initial["last_winner"] == "1"
+
+
+def test_taiwanese_winner_must_be_chosen(client, users):
+    t, table = make_table(Game.TAIWANESE)
+    members(t, users)
+    client.force_login(users["referee"])
+    r = client.post(reverse("scoring:table_enter", args=[t.slug, table.pk]), tw_post("", **T01))
+    assert r.status_code == 400 and "winner" in r.context["entry"].form.errors
+    # a discard win without the discarder is refused next to that field
+    r = client.post(reverse("scoring:table_enter", args=[t.slug, table.pk]), tw_post("S", **{**T04, "source": ""}))
+    assert r.status_code == 400 and "source" in r.context["entry"].form.errors
+    assert Deal.objects.count() == 0

@@ -457,10 +457,15 @@ def _collect_errors(entry) -> list[str]:
     return out
 
 
+def _pretty(name: str) -> str:
+    """``"half_flush"`` -> ``"half flush"`` (engine item identifiers are English terms)."""
+    return str(name).replace("_", " ")
+
+
 def _items(game: str, output: dict) -> list[tuple[str, object]]:
     """Fan/tai items of the engine output as ``(name, value)`` pairs (Sichuan: per win)."""
     if game == Game.TAIWANESE:
-        items = list((output.get("tai_items") or {}).items())
+        items = [(_pretty(k), v) for k, v in (output.get("tai_items") or {}).items()]
         if output.get("dealer_tai"):
             items.append((_g("dealer tai"), output["dealer_tai"]))
         return items
@@ -468,7 +473,7 @@ def _items(game: str, output: dict) -> list[tuple[str, object]]:
         items = []
         for win in output.get("wins") or []:
             for name, value in (win.get("fan_items") or {}).items():
-                items.append((f"{win.get('player', '')} {name}", value))
+                items.append((f"{win.get('player', '')} {_pretty(name)}", value))
             if "fan" in win:
                 items.append((f"{win.get('player', '')} {_g('fan')}", win["fan"]))
         return items
