@@ -33,15 +33,23 @@ class Kind(enum.Enum):
     DRAGON = "Dragon"
 
 
-@dataclass(frozen=True, order=True)
+@dataclass(frozen=True, eq=False)
 class Card:
     """One card. ``rank``: 2..14 for suited cards, 1 Mahjong, 15 Dragon, 0 Dog and Phoenix (the
-    Phoenix's value depends on the play). ``suit``: one of :data:`SUITS`, or ``""`` for a special card."""
+    Phoenix's value depends on the play). ``suit``: one of :data:`SUITS`, or ``""`` for a special card.
+    ``index``: position in :data:`DECK` (cards sort by rank, then suit; specials after).
+
+    There is exactly one object per card (:data:`DECK`), so equality and hashing are by identity.
+    """
 
     rank: int
     suit: str
     code: str
     kind: Kind
+    index: int = 0
+
+    def __lt__(self, other: Card) -> bool:
+        return self.index < other.index
 
     @property
     def is_normal(self) -> bool:
@@ -69,14 +77,14 @@ class Card:
 
 
 def _build_deck() -> tuple[Card, ...]:
-    cards = [Card(rank, suit, RANK_NAMES[rank] + suit, Kind.NORMAL) for rank in range(2, 15) for suit in SUITS]
-    cards += [
-        Card(MAHJONG_RANK, "", "Mahjong", Kind.MAHJONG),
-        Card(0, "", "Dog", Kind.DOG),
-        Card(0, "", "Phoenix", Kind.PHOENIX),
-        Card(DRAGON_RANK, "", "Dragon", Kind.DRAGON),
+    specs = [(rank, suit, RANK_NAMES[rank] + suit, Kind.NORMAL) for rank in range(2, 15) for suit in SUITS]
+    specs += [
+        (MAHJONG_RANK, "", "Mahjong", Kind.MAHJONG),
+        (0, "", "Dog", Kind.DOG),
+        (0, "", "Phoenix", Kind.PHOENIX),
+        (DRAGON_RANK, "", "Dragon", Kind.DRAGON),
     ]
-    return tuple(cards)
+    return tuple(Card(*spec, index=i) for i, spec in enumerate(specs))
 
 
 DECK: tuple[Card, ...] = _build_deck()

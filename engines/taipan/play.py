@@ -96,7 +96,7 @@ def judge(
     current: Combination | None,
     play: list[Card],
     *,
-    hand: list[Card] | None = None,
+    hand: list[Card] | set[Card] | None = None,
     wish: int | None = None,
     in_turn: bool = True,
     phoenix_as: float | None = None,
@@ -244,18 +244,20 @@ def play(data: dict[str, Any]) -> dict[str, Any]:
     phoenix_as = _parse_phoenix_as(data.get("phoenix_as"), "phoenix_as", errors)
     errors.raise_if_any()
     current = None
+    played = set(cards)
+    held = set(hand) if hand is not None else None
     if current_cards:
         current = table_reading(current_cards, current_ph)
         if current is None:
             errors.add("current.cards", _("The cards on the table form no combination."))
-        if current is not None and current_cards and set(current_cards) & set(cards):
-            errors.add("play", _("A card on the table cannot be played again: {cards}."),
-                       cards=" ".join(c.code for c in current_cards if c in set(cards)))
-        if hand is not None and set(current_cards) & set(hand):
-            errors.add("hand", _("A card on the table cannot be in the hand: {cards}."),
-                       cards=" ".join(c.code for c in current_cards if c in set(hand)))
-    if hand is not None:
-        missing = [c.code for c in cards if c not in set(hand)]
+        on_table_played = [c.code for c in current_cards if c in played]
+        if on_table_played:
+            errors.add("play", _("A card on the table cannot be played again: {cards}."), cards=" ".join(on_table_played))
+        on_table_held = [c.code for c in current_cards if held is not None and c in held]
+        if on_table_held:
+            errors.add("hand", _("A card on the table cannot be in the hand: {cards}."), cards=" ".join(on_table_held))
+    if held is not None:
+        missing = [c.code for c in cards if c not in held]
         if missing:
             errors.add("play", _("The played cards must come from the hand; not in the hand: {cards}."), cards=" ".join(missing))
     errors.raise_if_any()

@@ -159,7 +159,7 @@ class HandState:
     def _pass(self, seat: str) -> None:
         if seat != self.to_move:
             raise IllegalEvent(_("It is {turn}'s turn, not {seat}'s."), turn=self.to_move, seat=seat)
-        verdict = judge(self.table, [], hand=sorted(self.hands[seat]), wish=self.wish, in_turn=True, rules=self.rules)
+        verdict = judge(self.table, [], hand=self.hands[seat], wish=self.wish, in_turn=True, rules=self.rules)
         if not verdict.legal:
             raise IllegalEvent(verdict.template, **verdict.params)
         self.passes += 1
@@ -190,7 +190,7 @@ class HandState:
         in_turn = seat == self.to_move
         if not in_turn and self.table is None:
             raise IllegalEvent(_("It is {turn}'s turn to lead, not {seat}'s."), turn=self.to_move, seat=seat)
-        verdict = judge(self.table, cards, hand=sorted(self.hands[seat]), wish=self.wish, in_turn=in_turn,
+        verdict = judge(self.table, cards, hand=self.hands[seat], wish=self.wish, in_turn=in_turn,
                         phoenix_as=phoenix_as, rules=self.rules)
         if not verdict.legal:
             if not in_turn and verdict.combination is not None and not verdict.combination.is_bomb:
