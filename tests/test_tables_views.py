@@ -539,3 +539,28 @@ def test_taiwanese_winner_must_be_chosen(client, users):
     r = client.post(reverse("scoring:table_enter", args=[t.slug, table.pk]), tw_post("S", **{**T04, "source": ""}))
     assert r.status_code == 400 and "source" in r.context["entry"].form.errors
     assert Deal.objects.count() == 0
+
+
+def test_sichuan_wall_exhaustion_ready_hand_payment(client, users):
+    # S22 (A..D = E, S, W, N): W wins 1 on N's discard, N wins 1 on S's discard; at exhaustion E
+    # is ready (waits 2m 3m 5m 6m, highest value 2 fan = 4) and S is not: S pays E 4.
+    # Net: E +4, S -1 - 4 = -5, W +1, N +1 - 1 = 0.
+    t, table = make_table(Game.SICHUAN)
+    members(t, users)
+    client.force_login(users["referee"])
+    rows = [
+        win_row("W", "234s 567s 789s 123p 99s", "9s", void="m", how="discard", source="N"),
+        win_row("N", "345s 678s 456p 789p 11s", "1s", void="m", how="discard", source="S"),
+    ]
+    ex = {
+        "void_E": "p", "concealed_E": "123m 456m 789m 11m 45m",
+        "void_S": "s", "concealed_S": "2m 3m 6m 9m 1p 2p 3p 4p 5p 6p 7p 8p 9p",
+    }
+    r = client.post(reverse("scoring:table_enter", args=[t.slug, table.pk]), sc_rows(rows, exhausted=True, ex=ex))
+    assert r.status_code == 302, r.content.decode()[:3000]
+    assert Deal.objects.get(number=1).net == [4, -5, 1, 0]
+    # an unknown tile in an exhaustion hand: the error is next to that player's field
+    ex_bad = {**ex, "concealed_S": "2m 3m 6m 9m 1p 2p 3p 4p 5p 6p 7p 8p 9x"}
+    r = client.post(reverse("scoring:table_enter", args=[t.slug, table.pk]), sc_rows(rows, exhausted=True, ex=ex_bad))
+    assert r.status_code == 400 and "concealed_S" in r.context["entry"].form.errors
+    assert Deal.objects.count() == 1
