@@ -203,11 +203,13 @@ def _hands_table(match: Match, styles: dict) -> Table:
             + [CALL_SHORT.get(calls.get(s), "") for s in SEATS]
             + [record.get("first_out") or "", record.get("double_victory") or "", cp.get("NS", ""), cp.get("EW", ""), hand.ns, hand.ew, run_ns, run_ew]
         )
-    blank = max(SHEET_ROWS - len(hands), 2)
+    # at least SHEET_ROWS rows; a match still being played keeps two empty rows for what follows
+    finished = match.status in (Match.Status.FINISHED, Match.Status.CONFIRMED)
+    blank = max(SHEET_ROWS - len(hands), 0 if finished else 2)
     for i in range(blank):
         rows.append([str(len(hands) + i + 1)] + [""] * 12)
     widths = [8 * mm] + [11 * mm] * 4 + [15 * mm, 15 * mm, 15 * mm, 15 * mm, 17 * mm, 17 * mm, 19.5 * mm, 19.5 * mm]
-    table = Table(rows, colWidths=widths, repeatRows=2, rowHeights=[6 * mm, 5 * mm] + [7.4 * mm] * (len(rows) - 2))
+    table = Table(rows, colWidths=widths, repeatRows=2, rowHeights=[6 * mm, 5 * mm] + [7 * mm] * (len(rows) - 2))
     table.setStyle(
         TableStyle(
             [

@@ -121,3 +121,12 @@ def test_standings_pdf_view(client, round1, user_factory):
     assert text.index("Team Alfa") < text.index("Team Bravo")  # the winner ranks above the loser
     assert "800" in text
 
+
+
+def test_sheet_with_18_hands_still_one_page(round1):
+    match = round1.matches.get(table=2)
+    for i in range(1, 19):
+        Hand.objects.create(match=match, number=i, record={"calls": {}, "first_out": "E", "double_victory": None, "card_points": {"NS": 50, "EW": 50}}, ns=50, ew=50)
+    text, pages = text_of(pdf.score_sheet_pdf(match, base_url="http://testserver/"))
+    assert pages == 1
+    assert "900" in text  # running total after 18 hands of 50
