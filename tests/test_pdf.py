@@ -130,3 +130,45 @@ def test_sheet_with_18_hands_still_one_page(round1):
     text, pages = text_of(pdf.score_sheet_pdf(match, base_url="http://testserver/"))
     assert pages == 1
     assert "900" in text  # running total after 18 hands of 50
+
+
+def test_standings_pdf_layout_many_teams(round1, monkeypatch):
+    """Layout only (rows given): 120 teams run over several landscape pages, the header repeats on
+    every page and no row is split; withdrawn teams are marked."""
+    import sys
+    import types
+    from dataclasses import dataclass, field
+
+    @dataclass
+    class Row:
+        rank: int
+        team_id: int
+        name: str
+        players: str
+        affiliation: str = ""
+        played: int = 5
+        won: int = 3
+        drawn: int = 0
+        lost: int = 2
+        byes: int = 0
+        match_points: int = 6
+        point_difference: int = 120
+        points_scored: int = 3400
+        buchholz: int = 30
+        tiebreaks: dict = field(default_factory=dict)
+        withdrawn: bool = False
+
+    rows = [Row(rank=i + 1, team_id=i, name=f"Team {i:03d}", players=f"P{i} & Q{i}", withdrawn=(i == 7),
+                tiebreaks={"point_difference": 120, "median_buchholz": 12}) for i in range(120)]
+    fake = types.ModuleType("scoring.services.standings")
+    fake.standings = lambda tournament, through_round=None: rows
+    monkeypatch.setitem(sys.modules, "scoring.services.standings", fake)
+    data = pdf.standings_pdf(round1.tournament)
+    reader = PdfReader(io.BytesIO(data))
+    assert len(reader.pages) >= 3
+    texts = [p.extract_text() for p in reader.pages]
+    assert all("Buchholz" in t for t in texts)  # header on every page
+    joined = "\n".join(texts)
+    assert all(f"Team {i:03d}" in joined for i in range(120))
+    assert "Team 007 (withdrawn)" in joined
+    assert "median_buchholz" in joined or "Median" in joined
