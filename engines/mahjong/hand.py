@@ -106,7 +106,6 @@ def _suit_sets(vec: tuple[int, ...], honour: bool) -> tuple[tuple[tuple[int, int
     return tuple(out)
 
 
-@lru_cache(maxsize=1 << 16)
 def _suit_ok(vec: tuple[int, ...], honour: bool) -> bool:
     """Whether one suit's counts split into sets only."""
     i = 0
@@ -129,42 +128,61 @@ def _suit_ok(vec: tuple[int, ...], honour: bool) -> bool:
     return False
 
 
-@lru_cache(maxsize=1 << 16)
-def _suit_pair_ok(vec: tuple[int, ...], honour: bool) -> bool:
-    """Whether one suit's counts split into sets plus exactly one pair."""
-    for i, c in enumerate(vec):
-        if c >= 2:
-            sub = list(vec)
-            sub[i] -= 2
-            if _suit_ok(tuple(sub), honour):
-                return True
-    return False
+def _suit_shape(vec: tuple[int, ...], honour: bool) -> int:
+    """0: one suit's counts are sets only; 1: sets plus exactly one pair; -1: neither."""
+    rest = sum(vec) % 3
+    if rest == 0:
+        return 0 if _suit_ok(vec, honour) else -1
+    if rest == 2:
+        for i, c in enumerate(vec):
+            if c >= 2:
+                sub = list(vec)
+                sub[i] -= 2
+                if _suit_ok(tuple(sub), honour):
+                    return 1
+    return -1
+
+
+# Memo of _suit_shape per suit shape (numbered suits, honours); bounded by the number of shapes.
+_SHAPES: tuple[dict[tuple[int, ...], int], dict[tuple[int, ...], int]] = ({}, {})
+_SHAPES_LIMIT = 1 << 18
+
+
+def _clear_shape_cache() -> None:
+    """Forget every memoised suit shape (for cold-cache benchmarks)."""
+    for cache in (*_SHAPES, *_ADDITIONS):
+        cache.clear()
+    _suit_sets.cache_clear()
+    _suit_readings.cache_clear()
 
 
 def is_winning_counts(counts: Sequence[int], sets_needed: int) -> bool:
     """Whether a 34- (or 27-) long count array is exactly ``sets_needed`` sets plus one pair.
 
-    Fast path for winning-hand checks (no readings built). Seven pairs is not considered here.
+    Fast path for winning-hand checks (no readings built): one memoised look-up per suit shape.
+    Seven pairs is not considered here (see :func:`is_seven_pairs_counts`).
     """
     if sum(counts) != 3 * sets_needed + 2:
         return False
-    pair_seen = False
+    pairs = 0
     n = len(counts)
     for off, size, honour in _SUITS:
         if off >= n:
             break
-        vec = tuple(counts[off:off + size])
-        rest = sum(vec) % 3
-        if rest == 0:
-            if not _suit_ok(vec, honour):
-                return False
-        elif rest == 2 and not pair_seen:
-            pair_seen = True
-            if not _suit_pair_ok(vec, honour):
-                return False
-        else:
+        shape = _shape(tuple(counts[off:off + size]), honour)
+        if shape < 0:
             return False
-    return pair_seen
+        pairs += shape
+    return pairs == 1
+
+
+@lru_cache(maxsize=1 << 16)
+def _suit_readings(off: int, vec: tuple[int, ...], honour: bool) -> tuple[tuple[tuple[MeldKind, Tile], ...], ...]:
+    """:func:`_suit_sets` as ``(MeldKind, Tile)`` sets sorted by tile then kind (chow first)."""
+    return tuple(
+        tuple(sorted(((_KIND[k], TILES[off + pos]) for k, pos in r), key=lambda s: (s[1].index, s[0] is MeldKind.pung)))
+        for r in _suit_sets(vec, honour)
+    )
 
 
 def is_winning(tiles: Iterable[Tile], sets_needed: int) -> bool:
@@ -191,16 +209,16 @@ def decompositions(tiles: Iterable[Tile], sets_needed: int) -> list[Decompositio
         if counts[pair_index] < 2:
             continue
         counts[pair_index] -= 2
-        per_suit: list[list[tuple[tuple[MeldKind, Tile], ...]]] = []
+        per_suit: list[tuple[tuple[tuple[MeldKind, Tile], ...], ...]] = []
         for off, size, honour in _SUITS:
-            readings = _suit_sets(tuple(counts[off:off + size]), honour)
+            readings = _suit_readings(off, tuple(counts[off:off + size]), honour)
             if not readings:
                 break
-            per_suit.append([tuple((_KIND[k], TILES[off + pos]) for k, pos in r) for r in readings])
+            per_suit.append(readings)
         else:
+            pair = TILES[pair_index]
             for combo in product(*per_suit):
-                sets = tuple(sorted((s for part in combo for s in part), key=lambda s: (s[1].index, s[0] is MeldKind.pung)))
-                out.append(Decomposition(sets, TILES[pair_index]))
+                out.append(Decomposition(combo[0] + combo[1] + combo[2] + combo[3], pair))
         counts[pair_index] += 2
     return out
 
@@ -219,6 +237,37 @@ def is_seven_pairs(tiles: Iterable[Tile], *, four_as_two_pairs: bool = True) -> 
     return is_seven_pairs_counts(count_tiles(tiles), four_as_two_pairs=four_as_two_pairs)
 
 
+def _shape(vec: tuple[int, ...], honour: bool) -> int:
+    cache = _SHAPES[honour]
+    shape = cache.get(vec)
+    if shape is None:
+        shape = _suit_shape(vec, honour)
+        if len(cache) >= _SHAPES_LIMIT:
+            cache.clear()
+        cache[vec] = shape
+    return shape
+
+
+_ADDITIONS: tuple[dict[tuple[int, ...], tuple[int, ...]], dict[tuple[int, ...], tuple[int, ...]]] = ({}, {})
+
+
+def _additions(vec: tuple[int, ...], honour: bool) -> tuple[int, ...]:
+    """For each position of one suit: the shape (see :func:`_suit_shape`) after adding that tile."""
+    cache = _ADDITIONS[honour]
+    found = cache.get(vec)
+    if found is None:
+        out = []
+        for i in range(len(vec)):
+            sub = list(vec)
+            sub[i] += 1
+            out.append(_shape(tuple(sub), honour))
+        found = tuple(out)
+        if len(cache) >= _SHAPES_LIMIT:
+            cache.clear()
+        cache[vec] = found
+    return found
+
+
 def waits(
     tiles_without_winner: Iterable[Tile],
     sets_needed: int,
@@ -232,31 +281,36 @@ def waits(
     tiles) into ``sets_needed`` sets plus a pair, or into seven pairs when ``seven_pairs``.
 
     A tile of which four copies are already held (in the hand or in ``visible``, e.g. the tiles of
-    the melds) is not a wait: there is no fifth copy. ``honours`` says whether honour tiles exist.
-    Returns tiles sorted (``str`` gives ``"5p"``).
+    the melds) is not a wait: there is no fifth copy. ``honours`` says whether honour tiles exist
+    (honour waits are only looked for then). Returns tiles sorted (``str`` gives ``"5p"``).
+    Works per suit: the other suits' shapes are looked up once, the waited suit's shape after each
+    possible added tile is memoised.
     """
     counts = count_tiles(tiles_without_winner)
     seen = list(counts)
     for tile in visible:
         seen[tile.index] += 1
-    kinds = KIND_COUNT if honours else 27
-    out: list[Tile] = []
-    for index in range(kinds):
-        if seen[index] >= 4:
-            continue
-        off = (index // 9) * 9
-        if index >= 27:
-            if not counts[index]:
+    found: set[int] = set()
+    if sum(counts) == 3 * sets_needed + 1:
+        vecs = [tuple(counts[off:off + size]) for off, size, _h in _SUITS]
+        shapes = [_shape(vec, honour) for vec, (_o, _s, honour) in zip(vecs, _SUITS, strict=True)]
+        for k, (off, _size, honour) in enumerate(_SUITS):
+            if honour and not honours:
                 continue
-        elif not any(counts[j] for j in range(max(off, index - 2), min(off + 9, index + 3))):
-            continue
-        counts[index] += 1
-        if is_winning_counts(counts, sets_needed) or (
-            seven_pairs and is_seven_pairs_counts(counts, four_as_two_pairs=four_as_two_pairs)
-        ):
-            out.append(TILES[index])
-        counts[index] -= 1
-    return out
+            others = [shapes[j] for j in range(4) if j != k]
+            if min(others) < 0:
+                continue
+            pairs = sum(others)
+            for pos, shape in enumerate(_additions(vecs[k], honour)):
+                if shape >= 0 and shape + pairs == 1:
+                    found.add(off + pos)
+    if seven_pairs and sum(counts) == 13:
+        odd = [i for i, c in enumerate(counts) if c % 2]
+        allowed = (0, 1, 2, 3, 4) if four_as_two_pairs else (0, 1, 2)
+        if len(odd) == 1 and all(c in allowed for c in counts) and (counts[odd[0]] == 1 or four_as_two_pairs):
+            if odd[0] < 27 or honours:
+                found.add(odd[0])
+    return [TILES[i] for i in sorted(found) if seen[i] < 4]
 
 
 def check_counts(

@@ -74,6 +74,7 @@ class Tile:
     suit: Suit
     number: int
     index: int = field(init=False, compare=False, repr=False, hash=False)
+    text: str = field(init=False, compare=False, repr=False, hash=False)
 
     def __post_init__(self) -> None:
         suit = Suit(self.suit)
@@ -81,27 +82,28 @@ class Tile:
             raise ValueError(f"no tile {self.number}{suit.value}")
         object.__setattr__(self, "suit", suit)
         object.__setattr__(self, "index", SUIT_OFFSET[suit] + self.number - 1)
+        object.__setattr__(self, "text", f"{self.number}{suit.value}")
 
     def __str__(self) -> str:
-        return f"{self.number}{self.suit.value}"
+        return self.text
 
     def __repr__(self) -> str:
-        return f"Tile({self.number}{self.suit.value})"
+        return f"Tile({self.text})"
 
     @property
     def is_honour(self) -> bool:
         """True for ``1z``..``7z``."""
-        return self.suit is Suit.z
+        return self.index >= 27
 
     @property
     def is_terminal(self) -> bool:
         """True for a 1 or 9 of a numbered suit."""
-        return self.suit is not Suit.z and self.number in (1, 9)
+        return self.index < 27 and self.number in (1, 9)
 
     @property
     def is_terminal_or_honour(self) -> bool:
         """True for a 1, a 9 or an honour."""
-        return self.suit is Suit.z or self.number in (1, 9)
+        return self.index >= 27 or self.number in (1, 9)
 
     @staticmethod
     def from_index(index: int) -> Tile:
@@ -138,12 +140,19 @@ def parse_tiles(text: str, field: str, *, honours: bool) -> list[Tile]:
         errors.add(field, _("Tiles must be written as text, e.g. \"123m 456p 55s\"."))
         errors.raise_if_any()
     tiles: list[Tile] = []
+    cache = _PARSED[honours]
     for token in _SPLIT.split(text.strip().lower()):
         if not token:
+            continue
+        known = cache.get(token)
+        if known is not None:
+            tiles += known
             continue
         if not _TOKEN.match(token):
             errors.add(field, _("Unknown tile {tile!r}: write tiles as digits followed by a suit letter, e.g. 123m 5p (m characters, p dots, s bamboo)."), tile=token)
             continue
+        before = len(errors.violations)
+        parsed: list[Tile] = []
         for digits, suit in _GROUP.findall(token):
             for digit in digits:
                 name = digit + suit
@@ -156,9 +165,16 @@ def parse_tiles(text: str, field: str, *, honours: bool) -> list[Tile]:
                 elif tile.is_honour and not honours:
                     errors.add(field, _("Honour tiles are not allowed in this game: {tile}."), tile=name)
                 else:
-                    tiles.append(tile)
+                    parsed.append(tile)
+        if len(errors.violations) == before and len(cache) < 4096:
+            cache[token] = tuple(parsed)
+        tiles += parsed
     errors.raise_if_any()
     return tiles
+
+
+# Memo of well-formed tokens ("123m" -> tiles), one per honours setting.
+_PARSED: tuple[dict[str, tuple[Tile, ...]], dict[str, tuple[Tile, ...]]] = ({}, {})
 
 
 def parse_tile(text: str, field: str, *, honours: bool) -> Tile:
@@ -172,16 +188,22 @@ def parse_tile(text: str, field: str, *, honours: bool) -> Tile:
 def format_tiles(tiles: Iterable[Tile], *, sort: bool = False) -> str:
     """MPSZ text of ``tiles``: runs of one suit share the suit letter (``[1m, 2m, 3m, 5p]`` ->
     ``"123m 5p"``). ``sort=True`` sorts first (one group per suit)."""
-    items = sorted(tiles) if sort else list(tiles)
+    items = sorted(tiles, key=_INDEX) if sort else tiles
     out: list[str] = []
     digits = ""
-    suit: Suit | None = None
+    letter = ""
     for tile in items:
-        if tile.suit is not suit and digits:
-            out.append(f"{digits}{suit.value}")  # type: ignore[union-attr]
+        text = tile.text
+        if text[1] != letter:
+            if digits:
+                out.append(digits + letter)
             digits = ""
-        suit = tile.suit
-        digits += str(tile.number)
+            letter = text[1]
+        digits += text[0]
     if digits:
-        out.append(f"{digits}{suit.value}")  # type: ignore[union-attr]
+        out.append(digits + letter)
     return " ".join(out)
+
+
+def _INDEX(tile: Tile) -> int:  # noqa: N802 - sort key
+    return tile.index

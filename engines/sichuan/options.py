@@ -111,6 +111,19 @@ def resolve(raw: Any) -> dict[str, Any]:
     Raises :class:`engines.errors.RuleViolation` (field ``rules.<option>``) for an unknown preset or
     option, a value of the wrong type, a negative amount or an unknown choice.
     """
+    if raw is None or (isinstance(raw, str) and raw in PRESETS):
+        key = DEFAULT_PRESET if raw is None else raw
+        cached = _RESOLVED.get(key)
+        if cached is None:
+            cached = _RESOLVED[key] = _resolve(key)
+        return dict(cached)
+    return _resolve(raw)
+
+
+_RESOLVED: dict[str, dict[str, Any]] = {}
+
+
+def _resolve(raw: Any) -> dict[str, Any]:
     options = resolve_rules(raw, PRESETS, DEFAULT_PRESET)
     errors = Collector()
     for key in _NON_NEGATIVE:

@@ -17,7 +17,7 @@ from typing import Any
 
 from engines.errors import Collector, RuleViolation
 from engines.i18n import _
-from engines.mahjong.hand import Decomposition, check_counts, count_tiles, decompositions, is_winning_counts
+from engines.mahjong.hand import Decomposition, check_counts, count_tiles, decompositions, is_winning_counts, waits
 from engines.mahjong.melds import Meld, MeldKind, parse_meld
 from engines.mahjong.tiles import TILES, Suit, Tile, format_tiles, parse_tile, parse_tiles
 from engines.sichuan import options as rules_options
@@ -257,8 +257,7 @@ def evaluate(hand: SichuanHand, options: dict[str, Any], *, situational: bool = 
     seven = _seven_pairs_possible(concealed_counts, melds, options)
     if not readings and not seven:
         return None
-    suits = {TILES[i].suit for i, c in enumerate(counts) if c}
-    one_suit = len(suits) == 1
+    one_suit = sum(1 for off in (0, 9, 18) if any(counts[off:off + 9])) == 1
     common: dict[str, int] = {}
     if len(melds) == 4 and options["gold_hook"]:
         common["gold_hook"] = options["gold_hook"]
@@ -275,23 +274,27 @@ def evaluate(hand: SichuanHand, options: dict[str, Any], *, situational: bool = 
         if win.last_tile and (win.how == "self" or (win.how == "discard" and options["last_tile_on_discard"])):
             common["last_tile"] = 1
     meld_sets = [(m.kind, m.tile) for m in melds]
-    best: HandScore | None = None
-    candidates: list[tuple[dict[str, int], dict[str, Any]]] = []
-    for d in readings:
-        items = _pattern_items(meld_sets + list(d.sets), d.pair, one_suit, options)
-        candidates.append((items, {"kind": "standard", "sets": [str(m) for m in melds] + d.describe()}))
-    if seven:
-        items = _pattern_items([], None, one_suit, options)
-        pairs = [format_tiles([TILES[i]] * 2) for i, c in enumerate(concealed_counts) for _n in range(c // 2)]
-        candidates.append((items, {"kind": "seven_pairs", "sets": [str(m) for m in melds] + [f"pair {p}" for p in pairs]}))
     cap = options["fan_cap"]
+    best: tuple[int, dict[str, int], Decomposition | None] | None = None
+    candidates: list[tuple[dict[str, int], Decomposition | None]] = [
+        (_pattern_items(meld_sets + list(d.sets), d.pair, one_suit, options), d) for d in readings]
+    if seven:
+        candidates.append((_pattern_items([], None, one_suit, options), None))
     for items, reading in candidates:
         full = {**items, **common}
         raw = sum(full.values())
-        if best is None or raw > best.fan_raw:
-            fan = raw if cap is None else min(raw, cap)
-            best = HandScore(full, raw, fan, 2 ** fan, reading)
-    return best
+        if best is None or raw > best[0]:
+            best = (raw, full, reading)
+    assert best is not None
+    raw, full, chosen = best
+    fan = raw if cap is None else min(raw, cap)
+    sets = [str(m) for m in melds]
+    if chosen is not None:
+        description = {"kind": "standard", "sets": sets + chosen.describe()}
+    else:
+        pairs = [format_tiles([TILES[i]] * 2) for i, c in enumerate(concealed_counts) for _n in range(c // 2)]
+        description = {"kind": "seven_pairs", "sets": sets + [f"pair {p}" for p in pairs]}
+    return HandScore(full, raw, fan, 2 ** fan, description)
 
 
 def value_of(score: HandScore, options: dict[str, Any], *, how: str) -> int:
@@ -313,6 +316,10 @@ def _complete(concealed: list[Tile], melds: tuple[Meld, ...], options: dict[str,
 def hand_waits(void: Suit, melds: tuple[Meld, ...], waiting: list[Tile], options: dict[str, Any]) -> list[Tile]:
     """Formal waits of a waiting hand (3n+1 concealed tiles): tile kinds outside the void suit,
     not already held four times (hand and melds), that complete it under ``options``."""
+    if options["concealed_chows"] and not (melds and options["kong_as_two_pairs"]):
+        found = waits(waiting, 4 - len(melds), seven_pairs=not melds, honours=False,
+                      visible=[t for m in melds for t in m.tiles], four_as_two_pairs=options["four_as_two_pairs"])
+        return [t for t in found if t.suit is not void]
     held = count_tiles(waiting, melds)
     out = []
     for tile in TILES[:27]:
