@@ -481,3 +481,22 @@ def test_typed_ew_error_stands_next_to_ew(client, setup):
     r = post_hand(client, setup["match"], first_out="N", ns=75, ew=27)
     assert any("multiple of 5" in e for e in field_errors(r, "card_points_ew"))
     assert Hand.objects.count() == 0
+
+
+def test_enter_link_goes_to_the_entry_form(client, setup):
+    client.force_login(setup["referee"])
+    r = client.get(url("match_enter", setup["match"]))
+    assert r.status_code == 302 and r["Location"] == url("match_detail", setup["match"]) + "#entry"
+    page = client.get(r["Location"])
+    assert 'id="entry"' in page.content.decode()
+
+
+def test_bye_match_page(client, setup):
+    bye = Match.objects.create(round=setup["round"], table=2, team_ns=make_team(setup["t"], "Team Eva", "Eva", "Frits"), team_ew=None)
+    client.force_login(setup["referee"])
+    page = client.get(url("match_detail", bye))
+    assert page.status_code == 200 and "Team Eva" in page.content.decode()
+    assert not page.context["can_add"]
+    r = post_hand(client, bye, first_out="N", ns=50)
+    assert r.context["hand_form"].non_field_errors()
+    assert Hand.objects.count() == 0

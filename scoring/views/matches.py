@@ -189,11 +189,11 @@ def match_detail(request, slug, pk):
 @require_role(REFEREE)
 @require_http_methods(["GET", "POST"])
 def match_enter(request, pk, tournament):
-    """Add the next hand (POST; GET shows the match page). Engine violations stand next to their
-    field, the typed input is kept and nothing is saved."""
+    """Add the next hand (POST; GET goes to the entry form on the match page). Engine violations
+    stand next to their field, the typed input is kept and nothing is saved."""
     match = _get_match(request, tournament, pk)
     if request.method == "GET":
-        return _render_match(request, match)
+        return redirect(_detail_url(match) + "#entry")
     players = seat_players(match)
     form = HandForm(request.POST, players=players)
     if not form.is_valid():
