@@ -5,12 +5,14 @@ from scoring.views import organiser, public
 
 from scoring.views import matches  # noqa: E402  (WEB referee)
 from scoring.views import tables as four  # noqa: E402  (four-player tables)
+from scoring.views import rules_check  # noqa: E402  (Tai Pan rules check)
 
 app_name = "scoring"
 
 urlpatterns = [
     path("", public.tournament_list, name="tournament_list"),
     path("t/<slug:slug>/", public.tournament_detail, name="tournament_detail"),
+    path("rules/taipan/", rules_check.rules_check, name="rules_check"),
     # --- public + organiser pages (WEB organiser/public) ---
     path("new/", organiser.tournament_create, name="tournament_create"),
     path("t/<slug:slug>/edit/", organiser.tournament_edit, name="tournament_edit"),
