@@ -193,3 +193,85 @@ def test_bad_void_how_and_rules():
 def test_every_violation_reported_at_once():
     fields = errors_of(hand("123m 456m 789p 234p 0p", "5p", melds=["chow 123m claimed", "kong 55p exposed"]))
     assert {"concealed", "melds[0]", "melds[1]"} <= set(fields)
+
+
+# ------------------------------------------------------------------ property tests
+
+from collections import Counter  # noqa: E402
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from engines.mahjong import TILE_KINDS, TILES, format_tiles, parse_meld  # noqa: E402
+
+
+@st.composite
+def sichuan_hands(draw):
+    """A random legal Sichuan winning hand: void suit, 0-4 declared pungs/kongs, concealed chows and
+    pungs, a pair; at most four copies of any tile."""
+    void = draw(st.sampled_from("mps"))
+    kinds = [t for t in TILE_KINDS(False) if t.suit.value != void]
+    counts = Counter()
+    melds, concealed = [], []
+    n_melds = draw(st.integers(0, 4))
+    while len(melds) + len(concealed) // 3 < 4:
+        start = draw(st.sampled_from(kinds))
+        if len(melds) < n_melds:
+            size = draw(st.sampled_from([3, 4]))
+            if counts[start] + size > 4:
+                continue
+            counts[start] += size
+            melds.append(f"{'pung' if size == 3 else 'kong'} {format_tiles([start] * size)} "
+                         f"{'claimed' if size == 3 else draw(st.sampled_from(['exposed', 'concealed', 'added']))}")
+            continue
+        chow = draw(st.booleans()) and start.number <= 7
+        group = [TILES[start.index + i] for i in range(3)] if chow else [start] * 3
+        if any(counts[t] + group.count(t) > 4 for t in group):
+            continue
+        counts.update(group)
+        concealed += group
+    pair = draw(st.sampled_from([k for k in kinds if counts[k] <= 2]))
+    concealed += [pair, pair]
+    return void, melds, concealed
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.large_base_example, HealthCheck.too_slow])
+@given(sichuan_hands(), st.randoms(), st.sampled_from(["discard", "self"]))
+def test_random_legal_hand_scores_and_order_does_not_matter(hand_parts, rnd, how):
+    void, melds, concealed = hand_parts
+    win_tile = str(rnd.choice(concealed))
+    data = {"void": void, "melds": melds, "concealed": format_tiles(concealed),
+            "win": {"tile": win_tile, "how": how, "after_kong": False, "last_tile": False}}
+    out = run("sichuan", "score-hand", data)
+    assert out["fan"] == min(out["fan_raw"], 5) and out["base"] == 2 ** out["fan"]
+    assert out["fan_raw"] == sum(out["fan_items"].values())
+    assert win_tile in out["waits"]
+    shuffled = list(concealed)
+    rnd.shuffle(shuffled)
+    again = run("sichuan", "score-hand", {**data, "concealed": " ".join(str(t) for t in shuffled)})
+    assert again == out
+    # One tile more or less: a count violation on the concealed field.
+    for bad in (format_tiles(concealed[1:]), format_tiles(concealed) + " " + win_tile):
+        with pytest.raises(RuleViolation) as err:
+            run("sichuan", "score-hand", {**data, "concealed": bad})
+        assert "concealed" in err.value.by_field() or "win.tile" in err.value.by_field()
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.large_base_example, HealthCheck.too_slow])
+@given(sichuan_hands())
+def test_fifth_copy_is_rejected(hand_parts):
+    void, melds, concealed = hand_parts
+    counts = Counter(concealed)
+    for meld in melds:
+        counts.update(parse_meld(meld, "m", honours=False).tiles)
+    full = [t for t, n in counts.items() if n == 4]
+    if not full:
+        return
+    swap = next(i for i, t in enumerate(concealed) if t != full[0])
+    bad = list(concealed)
+    bad[swap] = full[0]
+    data = {"void": void, "melds": melds, "concealed": format_tiles(bad),
+            "win": {"tile": str(full[0]), "how": "discard", "after_kong": False, "last_tile": False}}
+    with pytest.raises(RuleViolation) as err:
+        run("sichuan", "score-hand", data)
+    assert any("5 copies" in m for m in err.value.by_field().get("concealed", []))
