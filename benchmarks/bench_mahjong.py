@@ -168,13 +168,13 @@ def main(argv: list[str] | None = None) -> int:
     else:
         print("Taiwanese: engines/taiwanese not present, skipped")
 
-    if importlib.util.find_spec("mahjong") is None:
+    try:
+        from mahjong.agari import Agari
+        from mahjong.hand_calculating.hand import HandCalculator
+    except ImportError:
         print("mahjong PyPI package not installed: comparison skipped (.venv/bin/pip install mahjong; not a project requirement)")
         return 0
     from importlib.metadata import version
-
-    from mahjong.agari import Agari
-    from mahjong.hand_calculating.hand import HandCalculator
 
     print(f"mahjong PyPI package {version('mahjong')} (riichi), the same 14-tile hands")
     timed("Agari.is_agari, winning hands, count array", Agari.is_agari, win_counts)

@@ -188,7 +188,7 @@ def parse_tile(text: str, field: str, *, honours: bool) -> Tile:
 def format_tiles(tiles: Iterable[Tile], *, sort: bool = False) -> str:
     """MPSZ text of ``tiles``: runs of one suit share the suit letter (``[1m, 2m, 3m, 5p]`` ->
     ``"123m 5p"``). ``sort=True`` sorts first (one group per suit)."""
-    items = sorted(tiles, key=_INDEX) if sort else tiles
+    items = sorted(tiles, key=_by_index) if sort else tiles
     out: list[str] = []
     digits = ""
     letter = ""
@@ -205,5 +205,5 @@ def format_tiles(tiles: Iterable[Tile], *, sort: bool = False) -> str:
     return " ".join(out)
 
 
-def _INDEX(tile: Tile) -> int:  # noqa: N802 - sort key
+def _by_index(tile: Tile) -> int:
     return tile.index
