@@ -172,3 +172,14 @@ def test_standings_pdf_layout_many_teams(round1, monkeypatch):
     assert all(f"Team {i:03d}" in joined for i in range(120))
     assert "Team 007 (withdrawn)" in joined
     assert "median_buchholz" in joined or "Median" in joined
+
+
+def test_round_pack_queries_do_not_grow_with_tables(round1, django_assert_max_num_queries):
+    t = round1.tournament
+    for i in range(4, 14):
+        Match.objects.create(round=round1, table=i, team_ns=make_team(t, f"Team N{i}", f"N{i}a", f"N{i}b"),
+                             team_ew=make_team(t, f"Team E{i}", f"E{i}a", f"E{i}b"))
+    with django_assert_max_num_queries(3):
+        data = pdf.round_pack_pdf(round1)
+    text, pages = text_of(data)
+    assert pages == 13 and "Team E13" in text
