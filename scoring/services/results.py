@@ -231,7 +231,7 @@ def _audit(match: Match, user, action: str, object_type: str, object_id, *, old=
 def _lock(match: Match, expected_version: int | None = None) -> Match:
     """Re-read ``match`` with a row lock (inside an atomic block) and check the version."""
     locked = (
-        Match.objects.select_for_update()
+        Match.objects.select_for_update(of=("self",))
         .select_related("round__tournament", "team_ns", "team_ew")
         .get(pk=match.pk)
     )
