@@ -258,3 +258,25 @@ def test_illegal_events():
     data = copy.deepcopy(base)
     data["events"].append(ev("S", "pass"))
     assert violation(data) == (f"events[{len(base['events'])}]", "The hand is already over.")
+
+
+def test_replay_and_play_through_the_cli(tmp_path):
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    good = tmp_path / "hand.json"
+    good.write_text(json.dumps(tailender_hand()))
+    proc = subprocess.run([sys.executable, "-m", "engines", "taipan", "replay", str(good)], capture_output=True, text=True, cwd=root)
+    assert proc.returncode == 0, proc.stderr
+    out = json.loads(proc.stdout)
+    assert out["card_points"] == {"NS": 25, "EW": 75} and out["out_order"] == ["E", "N", "W", "S"]
+    bad_data = tailender_hand()
+    bad_data["events"].insert(1, ev("S", "play", "7s"))
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(bad_data))
+    proc = subprocess.run([sys.executable, "-m", "engines", "taipan", "replay", str(bad)], capture_output=True, text=True, cwd=root)
+    assert proc.returncode == 1
+    assert [e["field"] for e in json.loads(proc.stdout)["errors"]] == ["events[1]"]
