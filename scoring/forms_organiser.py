@@ -22,9 +22,8 @@ import engines
 from engines.errors import RuleViolation
 from engines.rules import resolve_rules
 from scoring.models import Membership, Player, RoundFormat, Team, Tournament
+from scoring.tiebreaks import NSKT_DEFAULT
 
-#: DESIGN.md 3: the NSKT default order of tie-breaks (only keys present in the registry are used).
-DEFAULT_TIEBREAKS = ("point_difference", "buchholz", "points_scored", "head_to_head")
 
 
 def translate_violation(violation) -> str:
@@ -37,11 +36,9 @@ def translate_violation(violation) -> str:
 
 
 def tiebreak_registry() -> dict[str, Any]:
-    """``scoring.tiebreaks.REGISTRY`` (key -> TieBreak class), or ``{}`` while it does not exist."""
-    try:
-        from scoring.tiebreaks import REGISTRY
-    except ImportError:
-        return {}
+    """``scoring.tiebreaks.REGISTRY``: key -> TieBreak class, in registration order."""
+    from scoring.tiebreaks import REGISTRY
+
     return dict(REGISTRY)
 
 
@@ -132,7 +129,7 @@ class TournamentForm(forms.ModelForm):
         instance = self.instance
         self.registry = tiebreak_registry()
         choices = [("", "---------")] + [(key, cls.label) for key, cls in self.registry.items()]
-        current = list(instance.tiebreaks or []) if instance.pk else [k for k in DEFAULT_TIEBREAKS if k in self.registry]
+        current = list(instance.tiebreaks or NSKT_DEFAULT)  # empty: the NSKT default order
         self.tiebreak_names = []
         for i in range(1, len(self.registry) + 1):
             name = f"tiebreak_{i}"

@@ -117,13 +117,12 @@ def round_pairings(request, slug, number):
 
 def tiebreak_descriptions(tournament: Tournament) -> list[dict]:
     """The tournament's tie-breaks in order: ``[{"key", "label", "byes"}]`` (``byes``: how the
-    tie-break treats byes and withdrawals). Unknown keys are shown by key."""
-    try:
-        from scoring.tiebreaks import REGISTRY
-    except ImportError:
-        REGISTRY = {}
+    tie-break treats byes and withdrawals). Unknown keys are shown by key. An empty list means the
+    NSKT default order, as in the standings service."""
+    from scoring.tiebreaks import NSKT_DEFAULT, REGISTRY
+
     out = []
-    for key in tournament.tiebreaks or []:
+    for key in tournament.tiebreaks or NSKT_DEFAULT:  # empty: the NSKT default order (DESIGN.md 3)
         cls = REGISTRY.get(key)
         out.append({
             "key": key,
