@@ -198,6 +198,7 @@ class HandIndex:
         self.mahjong = self.specials.get(Kind.MAHJONG)
 
     def count(self, rank: int) -> int:
+        """How many suited cards of ``rank`` the hand holds."""
         return len(self.by_rank.get(rank, ()))
 
 

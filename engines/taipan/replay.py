@@ -89,6 +89,7 @@ class HandState:
 
     # -- helpers --
     def still_in(self, seat: str) -> bool:
+        """Whether ``seat`` still holds cards."""
         return seat not in self.out
 
     def next_in(self, seat: str) -> str:
