@@ -14,6 +14,8 @@ Variables (all optional for the embedded default):
 - ``CSRF_TRUSTED_ORIGINS``: comma-separated origins (``https://nskt.example.org``).
 - ``SECURE_SSL_REDIRECT``: ``1`` to redirect http to https in production (default on when not DEBUG
   and not under tests).
+- ``SECURE_COOKIES``: ``0`` sends session and CSRF cookies over plain http in production mode (only
+  for loopback benchmarks; default on).
 """
 import os
 import sys
@@ -121,7 +123,8 @@ DATABASES = {
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Wait for the write lock instead of failing at once when two requests write together.
-    DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20
+    # and take it at the start of every transaction (no read-then-upgrade deadlocks).
+    DATABASES["default"].setdefault("OPTIONS", {}).update(timeout=20, transaction_mode="IMMEDIATE")
     DATABASES["default"]["CONN_MAX_AGE"] = 0
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
@@ -187,8 +190,9 @@ X_FRAME_OPTIONS = "DENY"
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 if PRODUCTION:
-    SESSION_COOKIE_SECURE = True
-    CSRF_COOKIE_SECURE = True
+    # SECURE_COOKIES=0 only for plain-http loopback runs such as the load benchmark.
+    SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", True)
+    CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
     SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "31536000"))
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
