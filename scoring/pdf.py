@@ -296,7 +296,9 @@ def standings_pdf(tournament: Tournament, *, through_round: int | None = None) -
     """The standings of ``tournament`` (A4 landscape) from ``services.standings.standings``: rank
     (shared on ties), team, players, played, won/drawn/lost, match points, point difference,
     points scored, Buchholz and the tournament's further tie-breaks."""
-    from scoring.services.standings import standings
+    from scoring.services import standings as standings_service
+
+    standings = standings_service.standings
 
     rows_data = standings(tournament, through_round=through_round)
     styles = _styles()
@@ -345,7 +347,9 @@ def standings_pdf(tournament: Tournament, *, through_round: int | None = None) -
             ]
         )
     )
-    order = ", ".join(str(x) for x in _tiebreak_labels(list(tournament.tiebreaks or [])).values())
+    keys_of = getattr(standings_service, "tiebreak_keys", None)
+    order_keys = list(keys_of(tournament)) if keys_of else list(tournament.tiebreaks or [])
+    order = ", ".join(str(x) for x in _tiebreak_labels(order_keys).values())
     head = [_p(tournament.name, styles["title"]), _p(_("Standings") + (f" · {_('after round')} {through_round}" if through_round else ""), styles["h2"])]
     if order:
         head.append(_p(_("Order: match points, then %(tiebreaks)s.") % {"tiebreaks": order}, styles["small"]))
