@@ -31,7 +31,7 @@ def subset_mismatch(expect, got, path="$"):
     if isinstance(expect, list):
         if not isinstance(got, list) or len(got) != len(expect):
             return f"{path}: expected {expect!r}, got {got!r}"
-        for i, (e, g) in enumerate(zip(expect, got)):
+        for i, (e, g) in enumerate(zip(expect, got, strict=True)):
             err = subset_mismatch(e, g, f"{path}[{i}]")
             if err:
                 return err
