@@ -25,7 +25,6 @@ from scoring.models import Membership, Player, RoundFormat, Team, Tournament
 from scoring.tiebreaks import NSKT_DEFAULT
 
 
-
 def translate_violation(violation) -> str:
     """An engine :class:`~engines.errors.Violation` as a message in the active language."""
     template = gettext(violation.template)
@@ -300,7 +299,7 @@ class TeamForm(forms.ModelForm):
         names = (self.cleaned_data["first_player_name"].strip(), self.cleaned_data["second_player_name"].strip())
         if team.pk:
             players = [team.first_player, team.second_player]
-            for player, name in zip(players, names):
+            for player, name in zip(players, names, strict=True):
                 player.name = name
                 player.affiliation = team.affiliation
                 player.save(update_fields=["name", "affiliation"])
