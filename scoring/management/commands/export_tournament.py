@@ -1,0 +1,26 @@
+"""``manage.py export_tournament SLUG [--output FILE]``: the whole tournament as JSON
+(DESIGN.md 3; :func:`scoring.services.io.export_tournament`), canonical text on stdout or FILE."""
+from pathlib import Path
+
+from django.core.management.base import BaseCommand, CommandError
+
+from scoring.models import Tournament
+from scoring.services.io import dumps, export_tournament
+
+
+class Command(BaseCommand):
+    help = "Export a tournament as JSON (import it again with import_tournament)."
+
+    def add_arguments(self, parser):
+        parser.add_argument("slug")
+        parser.add_argument("--output", "-o", default=None, help="Write to this file instead of stdout.")
+
+    def handle(self, *args, **opts):
+        t = Tournament.objects.filter(slug=opts["slug"]).first()
+        if t is None:
+            raise CommandError(f"No tournament with slug {opts['slug']!r}.")
+        text = dumps(export_tournament(t))
+        if opts["output"]:
+            Path(opts["output"]).write_text(text, encoding="utf-8")
+        else:
+            self.stdout.write(text, ending="")

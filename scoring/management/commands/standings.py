@@ -1,0 +1,29 @@
+"""``manage.py standings SLUG --format json|csv [--round N]``: print the standings
+(:func:`scoring.services.standings.standings`)."""
+import dataclasses
+import json
+
+from django.core.management.base import BaseCommand, CommandError
+
+from scoring.models import Tournament
+from scoring.services.io import standings_dataset
+from scoring.services.standings import standings
+
+
+class Command(BaseCommand):
+    help = "Print the standings of a tournament as JSON or CSV."
+
+    def add_arguments(self, parser):
+        parser.add_argument("slug")
+        parser.add_argument("--format", choices=["json", "csv"], default="json")
+        parser.add_argument("--round", type=int, default=None, help="Standings after this round.")
+
+    def handle(self, *args, **opts):
+        t = Tournament.objects.filter(slug=opts["slug"]).first()
+        if t is None:
+            raise CommandError(f"No tournament with slug {opts['slug']!r}.")
+        if opts["format"] == "csv":
+            self.stdout.write(standings_dataset(t, through_round=opts["round"]).export("csv"), ending="")
+            return
+        rows = [dataclasses.asdict(r) for r in standings(t, through_round=opts["round"])]
+        self.stdout.write(json.dumps(rows, indent=2, ensure_ascii=False))
