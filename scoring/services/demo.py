@@ -21,6 +21,7 @@ from django.db import transaction
 import engines
 from scoring.models import Match, Membership, Player, Team, Tournament
 from scoring.services import pairing, results, rounds
+from scoring.services.io import delete_tournament
 
 DEMO_SLUG = "nskt-demo"
 DEMO_NAME = "NSKT demo"
@@ -100,8 +101,7 @@ def load_demo(*, if_empty: bool = False) -> DemoResult:
         return DemoResult(existing, False, logins)
     with transaction.atomic():
         if existing:
-            Match.objects.filter(round__tournament=existing).delete()
-            existing.delete()
+            delete_tournament(existing)
         t = Tournament.objects.create(name=DEMO_NAME, slug=DEMO_SLUG, rules={"preset": "nskt"}, seed=2024,
                                       tiebreaks=["point_difference", "buchholz", "points_scored", "head_to_head"],
                                       venue="Utrecht")

@@ -106,6 +106,15 @@ def export_tournament(t: Tournament) -> dict:
     }
 
 
+def delete_tournament(t: Tournament) -> None:
+    """Delete a tournament with everything in it (matches and teams first: their foreign keys
+    are protected so that nothing disappears by accident elsewhere)."""
+    with transaction.atomic():
+        Match.objects.filter(round__tournament=t).delete()
+        Team.objects.filter(tournament=t).delete()
+        t.delete()
+
+
 def dumps(data: dict) -> str:
     """Canonical JSON text of an export (sorted keys, 2-space indent, UTF-8, final newline)."""
     return json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n"

@@ -1,0 +1,125 @@
+"""Management commands: load_demo, pair_round, standings, rebuild_scores, export_tournament /
+import_tournament (issue 2 item 10, issue 4 item 6)."""
+from __future__ import annotations
+
+import json
+from io import StringIO
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.management import CommandError, call_command
+from django.utils import translation
+
+from scoring.models import Hand, Match, Membership, Round, Tournament
+from scoring.services.demo import HANDS_FILE, real_hand_records
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def english():
+    with translation.override("en"):
+        yield
+
+
+def run(*args) -> str:
+    out = StringIO()
+    call_command(*args, stdout=out)
+    return out.getvalue()
+
+
+def test_real_hands_become_records_with_the_same_totals():
+    """Every real hand goes through check-totals; scoring the record gives the recorded totals."""
+    from scoring.services.results import score_hand
+
+    real = json.loads(HANDS_FILE.read_text(encoding="utf-8"))["hands"]
+    records = real_hand_records()
+    assert len(records) == len(real) == 30
+    t = Tournament(rules={"preset": "nskt"})
+    for hand, record in zip(real, records):
+        out = score_hand(t, record)
+        assert (out["NS"]["total"], out["EW"]["total"]) == (hand["totals"]["NS"], hand["totals"]["EW"])
+
+
+def test_load_demo_end_to_end(tmp_path):
+    out = run("load_demo")
+    assert "organiser" in out and "nskt-organiser-demo" in out and "nskt-referee-demo" in out
+    t = Tournament.objects.get(slug="nskt-demo")
+    assert t.name == "NSKT demo" and t.teams.count() == 16
+    assert len(set(t.teams.values_list("affiliation", flat=True))) == 8
+    assert list(t.rounds.order_by("number").values_list("number", "status")) == [
+        (1, "closed"), (2, "closed"), (3, "closed"), (4, "published")]
+    played = Match.objects.filter(round__tournament=t, round__number__lte=3)
+    assert played.count() == 24 and set(played.values_list("status", flat=True)) == {"confirmed"}
+    for m in played:
+        assert max(m.total_ns, m.total_ew) >= 800 and m.total_ns != m.total_ew and m.ended == "target"
+    # the hands replay the real file in order, cycling: the first match's first hands are the first real hands
+    records = real_hand_records()
+    first = Match.objects.get(round__tournament=t, round__number=1, table=1)
+    n = first.hands.count()
+    assert [h.record for h in first.hands.order_by("number")] == records[:n]
+    total_hands = Hand.objects.filter(match__round__tournament=t).count()
+    assert total_hands > len(records)  # cycled
+    # no rematches in 4 rounds
+    pairs = [frozenset(p) for p in Match.objects.filter(round__tournament=t).values_list("team_ns", "team_ew")]
+    assert len(pairs) == len(set(pairs)) == 32
+    # logins and roles
+    users = get_user_model().objects
+    assert users.get(username="organiser").check_password("nskt-organiser-demo")
+    assert Membership.objects.get(tournament=t, user__username="referee").role == "referee"
+    assert Membership.objects.get(tournament=t, user__username="organiser").role == "organiser"
+    # --if-empty leaves it alone but prints the logins
+    out = run("load_demo", "--if-empty")
+    assert "already exists" in out and "nskt-referee-demo" in out
+    assert Tournament.objects.get(slug="nskt-demo").pk == t.pk
+
+    # standings command: JSON and CSV agree with the services
+    rows = json.loads(run("standings", "nskt-demo", "--format", "json"))
+    assert len(rows) == 16 and rows[0]["rank"] == 1 and sum(r["match_points"] for r in rows) == 48
+    csv = run("standings", "nskt-demo", "--format", "csv").splitlines()
+    assert csv[0].startswith("Rank,Team,Players") and len(csv) == 17
+    assert csv[1].split(",")[1] == rows[0]["name"]
+
+    # rebuild_scores restores tampered derived columns
+    m = Match.objects.get(round__tournament=t, round__number=2, table=3)
+    good = (m.total_ns, m.total_ew, m.points_ns, m.points_ew, m.winner_id)
+    hand = m.hands.get(number=1)
+    good_hand = (hand.ns, hand.ew)
+    Match.objects.filter(pk=m.pk).update(total_ns=5, total_ew=5, points_ns=1, points_ew=1, winner=None)
+    Hand.objects.filter(pk=hand.pk).update(ns=0, ew=0)
+    assert "Recomputed 32 matches" in run("rebuild_scores")
+    m.refresh_from_db()
+    hand.refresh_from_db()
+    assert (m.total_ns, m.total_ew, m.points_ns, m.points_ew, m.winner_id) == good and (hand.ns, hand.ew) == good_hand
+    assert m.status == "confirmed"
+
+    # export -> import -> export: byte-identical
+    first_file = tmp_path / "one.json"
+    run("export_tournament", "nskt-demo", "--output", str(first_file))
+    text = first_file.read_text(encoding="utf-8")
+    assert text == run("export_tournament", "nskt-demo")
+    out = run("import_tournament", str(first_file), "--slug", "copy")
+    assert "16 teams, 4 rounds" in out
+    data = json.loads(text)
+    data["slug"] = "copy"
+    assert run("export_tournament", "copy") == json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+    with pytest.raises(CommandError):
+        run("import_tournament", str(first_file))  # slug exists
+
+    # pair_round: round 4 is not done yet
+    with pytest.raises(CommandError, match="not confirmed"):
+        run("pair_round", "nskt-demo")
+
+
+def test_pair_round_prints_tables():
+    from tests.test_results_service import make_tournament
+
+    t, teams, rnd = make_tournament(5, slug="pr")
+    rnd.delete()
+    out = run("pair_round", "pr", "--seed", "3")
+    lines = out.splitlines()
+    assert lines[0] == "T pr - round 1 (draft)"
+    assert len(lines) == 4 and "BYE" in lines[-1]
+    assert Round.objects.get(tournament=t).status == "draft"
+    with pytest.raises(CommandError):
+        run("pair_round", "nope")
