@@ -125,7 +125,7 @@ def test_pairings_page_queries_do_not_grow_with_tables(client):
 def test_projector_pairings_view(client):
     t = build_tournament(4, 1)
     page = client.get(reverse("scoring:round_pairings", args=[t.slug, 1]) + "?projector=1").content.decode()
-    assert 'class="projector"' in page and 'http-equiv="refresh"' in page
+    assert 'class="projector"' in page and 'http-equiv="refresh" content="30;url=?projector=1&amp;page=1"' in page
 
 
 # --- standings ------------------------------------------------------------------------------------
@@ -163,11 +163,41 @@ def test_standings_shared_rank_and_tiebreak_order_printed(client):
                             "Point difference", "Points scored", "Buchholz"]
 
 
-def test_standings_projector_view(client):
-    t = build_tournament(4, 1)
-    page = client.get(reverse("scoring:standings", args=[t.slug]) + "?projector=1").content.decode()
+def test_standings_projector_view_cycles_through_screens(client):
+    """50 teams, 20 rows per screen: 3 screens (20, 20, 10 rows); each refreshes after 30 s to
+    the next one, the last back to the first."""
+    t = build_tournament(50, 1)
+    url = reverse("scoring:standings", args=[t.slug])
+    response = client.get(url + "?projector=1")
+    page = response.content.decode()
     assert 'class="projector"' in page
-    assert '<meta http-equiv="refresh" content="30">' in page
+    assert '<meta http-equiv="refresh" content="30;url=?projector=1&amp;page=2">' in page
+    assert len(response.context["table"].rows) == 20
+    response = client.get(url + "?projector=1&page=3")
+    assert len(response.context["table"].rows) == 10
+    assert 'content="30;url=?projector=1&amp;page=1"' in response.content.decode()
+    ranks = [row.record.rank for row in response.context["table"].rows]
+    assert ranks == sorted(ranks) and ranks[0] > 1  # the bottom of the table, ranks kept
+    response = client.get(url + "?projector=1&rows=100")
+    assert len(response.context["table"].rows) == 50
+
+
+def test_standings_after_a_given_round(client):
+    """Circle method, NS always wins 800-300: after round 1 Team 000 has 2 match points, after
+    round 2 it has 4 (it is NS in both rounds)."""
+    t = build_tournament(4, 2)
+    url = reverse("scoring:standings", args=[t.slug])
+    rows = {r.record.name: r.record for r in client.get(url + "?round=1").context["table"].rows}
+    assert rows["Team 000"].match_points == 2 and rows["Team 000"].played == 1
+    rows = {r.record.name: r.record for r in client.get(url).context["table"].rows}
+    assert rows["Team 000"].match_points == 4 and rows["Team 000"].played == 2
+
+
+def test_four_player_tournament_pages_redirect(client):
+    t = Tournament.objects.create(name="Mahjong", slug="mj", game="sichuan")
+    response = client.get(reverse("scoring:standings", args=[t.slug]))
+    assert response.status_code == 302 and response["Location"] == reverse("scoring:player_standings", args=[t.slug])
+    assert client.get(reverse("scoring:tournament_detail", args=[t.slug])).status_code == 200
 
 
 def test_team_breakdown_page(client):

@@ -226,7 +226,7 @@ def round_pair(request, *, tournament):
         rnd = pairing.pair_next_round(tournament)
     except PairingImpossible as exc:
         message = str(exc)
-        if exc.blocking:
+        if exc.blocking and not all(name in message for name in exc.blocking):
             message = _t("%(message)s Teams that block the pairing: %(teams)s.") % {
                 "message": message, "teams": ", ".join(exc.blocking)}
         messages.error(request, message)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from django.db.models import Count
 from django.http import Http404, HttpResponse
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.text import slugify
 from django.utils.translation import gettext as _t
 from django.utils.translation import gettext_lazy as _
@@ -47,6 +47,28 @@ def pairing_reason(note: str) -> str:
     key = note.strip()
     label = PAIRING_REASONS.get(key) or PAIRING_REASONS.get(key.lower())
     return str(label) if label else _t(key)
+
+
+#: Projector view: rows per screen (``?rows=N`` overrides, 5..200) and seconds per screen.
+PROJECTOR_ROWS = 20
+PROJECTOR_SECONDS = 30
+
+
+def projector_page(request, items: list) -> tuple[list, dict | None]:
+    """For ``?projector=1``: the slice of ``items`` shown on this screen and the projector
+    context (``page``, ``pages``, ``next_url``: the page the auto-refresh goes to, cycling back
+    to the first). Without ``?projector=1``: ``(items, None)``."""
+    if request.GET.get("projector") != "1":
+        return items, None
+    rows = request.GET.get("rows", "")
+    per_page = min(max(int(rows), 5), 200) if rows.isdigit() else PROJECTOR_ROWS
+    pages = max(1, -(-len(items) // per_page))
+    page = request.GET.get("page", "")
+    page = min(max(int(page), 1), pages) if page.isdigit() else 1
+    query = request.GET.copy()
+    query["page"] = str(page % pages + 1)
+    info = {"page": page, "pages": pages, "seconds": PROJECTOR_SECONDS, "next_url": "?" + query.urlencode()}
+    return items[(page - 1) * per_page: page * per_page], info
 
 
 def roles_context(request, tournament: Tournament) -> dict:
@@ -95,6 +117,8 @@ def round_pairings(request, slug, number):
     """The pairings of one round: table number, team NS, team EW (or bye), the result so far and
     the reason for each table (same score group, floated down, bye). A fixed number of queries."""
     tournament = get_object_or_404(Tournament, slug=slug)
+    if not tournament.is_team_game:
+        return redirect("scoring:round_tables", tournament.slug, number)
     rnd, context = visible_round(request, tournament, number)
     matches = list(
         Match.objects.filter(round=rnd)
@@ -106,11 +130,12 @@ def round_pairings(request, slug, number):
     for m in matches:
         m.reason = pairing_reason(m.pairing_note) or (str(PAIRING_REASONS["bye"]) if m.is_bye else "")
     rounds = tournament.rounds.all() if context["can_organise"] else tournament.rounds.exclude(status=Round.Status.DRAFT)
+    shown, projector = projector_page(request, matches)
     context.update(
         round=rnd,
-        matches=matches,
+        matches=shown,
         rounds=list(rounds.only("id", "number", "status")),
-        projector=request.GET.get("projector") == "1",
+        projector=projector,
     )
     return render(request, "scoring/round_pairings.html", context)
 
@@ -134,23 +159,28 @@ def tiebreak_descriptions(tournament: Tournament) -> list[dict]:
 
 def standings(request, slug):
     """The standings table (a fixed number of queries whatever the number of teams);
-    ``?projector=1``: big font, auto-refresh, no navigation; ``?round=N``: after round N."""
+    ``?projector=1``: big font, no navigation, :data:`PROJECTOR_ROWS` rows per screen, moving to
+    the next screen every :data:`PROJECTOR_SECONDS` seconds (cycling, re-reading the standings);
+    ``?round=N``: the standings after round N."""
     from scoring.services import standings as standings_service
 
     tournament = get_object_or_404(Tournament, slug=slug)
+    if not tournament.is_team_game:
+        return redirect("scoring:player_standings", tournament.slug)
     context = roles_context(request, tournament)
     through = request.GET.get("round")
     through_round = int(through) if through and through.isdigit() else None
     rows = standings_service.standings(tournament, through_round=through_round)
     tiebreaks = tiebreak_descriptions(tournament)
-    table = StandingsTable(rows, slug=tournament.slug, tiebreak_columns=[(tb["key"], tb["label"]) for tb in tiebreaks])
-    projector = request.GET.get("projector") == "1"
+    shown, projector = projector_page(request, rows)
+    table = StandingsTable(shown, slug=tournament.slug, tiebreak_columns=[(tb["key"], tb["label"]) for tb in tiebreaks])
+    played_rounds = tournament.rounds.exclude(status=Round.Status.DRAFT).values_list("number", flat=True)
     context.update(
         table=table,
         tiebreaks=tiebreaks,
         projector=projector,
         through_round=through_round,
-        refresh_seconds=30,
+        played_rounds=list(played_rounds),
     )
     return render(request, "scoring/standings.html", context)
 
