@@ -12,10 +12,13 @@ The search minimises, lexicographically:
 2. ``displacement``: how far players sit from their score group (the player ranked ``p``-th,
    0-based, belongs at table ``p // 4``; cost ``|p // 4 - table|`` summed over players).
 
-It starts from the score order (ties in score broken by a seeded random draw), improves by swapping
-two players of different tables (first improvement, in a seeded random order) until no swap helps,
-then repeats from a few seeded perturbations and keeps the best result. The same input and seed
-always give the same seating. Seat order inside a table (0..3; East, South, West, North in
+It starts from a Swiss-style greedy seating down the score order (ties in score broken by a seeded
+random draw; each table takes the best-ranked players who have not met anyone already at it),
+improves by swapping two players of different tables (first improvement, in a seeded random order;
+a player with a repeat may go to any table, others only to tables within ``NEAR``) until no swap
+helps, then repeats from seeded perturbations (until ``STALE_RESTARTS`` in a row bring nothing)
+and keeps the best result. The same input and seed always give the same seating. Speed:
+``benchmarks/bench_seating.py`` (200 players with 5 earlier rounds: about half a second). Seat order inside a table (0..3; East, South, West, North in
 mahjong) is a seeded random draw.
 """
 from __future__ import annotations
@@ -26,6 +29,8 @@ from dataclasses import dataclass, field
 from itertools import combinations
 
 TABLE_SIZE = 4
+NEAR = 2  # a player without a repeat is swapped only with tables this close (see descend)
+STALE_RESTARTS = 4  # stop after this many restarts in a row without improvement
 
 PlayerId = Hashable
 
@@ -114,38 +119,79 @@ def seat_players(
     home = {pid: r // TABLE_SIZE for pid, r in rank.items()}
     n_tables = len(ordered) // TABLE_SIZE
 
+    adjacency: dict[PlayerId, dict[PlayerId, int]] = {}
+    for key, times in met.items():
+        if times and len(key) == 2:
+            a, b = tuple(key)
+            adjacency.setdefault(a, {})[b] = times
+            adjacency.setdefault(b, {})[a] = times
+    empty: dict[PlayerId, int] = {}
+
     def weight(a: PlayerId, b: PlayerId) -> int:
-        return met.get(pair_key(a, b), 0)
+        return adjacency.get(a, empty).get(b, 0)
 
     def cost(tables: list[list[PlayerId]]) -> tuple[int, int]:
         rep = sum(weight(a, b) for t in tables for a, b in combinations(t, 2))
         disp = sum(abs(home[p] - ti) for ti, t in enumerate(tables) for p in t)
         return rep, disp
 
+    def conflicts(p: PlayerId, others: list[PlayerId]) -> int:
+        row = adjacency.get(p, empty)
+        return sum(row.get(x, 0) for x in others) if row else 0
+
     def descend(tables: list[list[PlayerId]], local: random.Random) -> None:
-        moves = [(a, i, b, j) for a in range(n_tables) for b in range(a + 1, n_tables) for i in range(TABLE_SIZE) for j in range(TABLE_SIZE)]
+        """First-improvement swaps. A player without a repeat at their table is only swapped with
+        the neighbouring tables (``NEAR``), a player with one with every table."""
+        order = list(range(n_tables))
         improved = True
         while improved:
             improved = False
-            local.shuffle(moves)
-            for a, i, b, j in moves:
-                p, q = tables[a][i], tables[b][j]
-                rest_a = [x for k, x in enumerate(tables[a]) if k != i]
-                rest_b = [x for k, x in enumerate(tables[b]) if k != j]
-                d_rep = (sum(weight(q, x) for x in rest_a) + sum(weight(p, x) for x in rest_b)) - (
-                    sum(weight(p, x) for x in rest_a) + sum(weight(q, x) for x in rest_b)
-                )
-                d_disp = (abs(home[q] - a) + abs(home[p] - b)) - (abs(home[p] - a) + abs(home[q] - b))
-                if d_rep < 0 or (d_rep == 0 and d_disp < 0):
-                    tables[a][i], tables[b][j] = q, p
-                    improved = True
+            local.shuffle(order)
+            for a in order:
+                for i in range(TABLE_SIZE):
+                    p = tables[a][i]
+                    rest_a = [x for k, x in enumerate(tables[a]) if k != i]
+                    p_here = conflicts(p, rest_a)
+                    targets = range(n_tables) if p_here else range(max(0, a - NEAR), min(n_tables, a + NEAR + 1))
+                    for b in targets:
+                        if b == a:
+                            continue
+                        for j in range(TABLE_SIZE):
+                            q = tables[b][j]
+                            rest_b = [x for k, x in enumerate(tables[b]) if k != j]
+                            d_rep = conflicts(q, rest_a) + conflicts(p, rest_b) - p_here - conflicts(q, rest_b)
+                            if d_rep > 0:
+                                continue
+                            d_disp = (abs(home[q] - a) + abs(home[p] - b)) - (abs(home[p] - a) + abs(home[q] - b))
+                            if d_rep < 0 or d_disp < 0:
+                                tables[a][i], tables[b][j] = q, p
+                                p = q
+                                rest_a = [x for k, x in enumerate(tables[a]) if k != i]
+                                p_here = conflicts(p, rest_a)
+                                improved = True
 
-    start = [[e.id for e in ordered[t * TABLE_SIZE:(t + 1) * TABLE_SIZE]] for t in range(n_tables)]
+    # Greedy start (Swiss style): down the ranking, each table takes the best-ranked players
+    # who have not met anyone already at it (the fewest meetings when nobody fits).
+    remaining = [e.id for e in ordered]
+    start: list[list[PlayerId]] = []
+    while remaining:
+        table = [remaining.pop(0)]
+        while len(table) < TABLE_SIZE:
+            best_k, best_c = 0, None
+            for k, cand in enumerate(remaining):
+                c = conflicts(cand, table)
+                if best_c is None or c < best_c:
+                    best_k, best_c = k, c
+                    if c == 0:
+                        break
+            table.append(remaining.pop(best_k))
+        start.append(table)
     best = [list(t) for t in start]
     descend(best, random.Random(rng.random()))
     best_cost = cost(best)
+    stale = 0
     for _ in range(restarts if n_tables > 1 else 0):
-        if best_cost[0] == 0 and best_cost[1] == 0:
+        if best_cost[0] == 0 and best_cost[1] == 0 or stale >= STALE_RESTARTS:
             break
         trial = [list(t) for t in best]
         local = random.Random(rng.random())
@@ -157,7 +203,9 @@ def seat_players(
         descend(trial, local)
         trial_cost = cost(trial)
         if trial_cost < best_cost:
-            best, best_cost = trial, trial_cost
+            best, best_cost, stale = trial, trial_cost, 0
+        else:
+            stale += 1
 
     # Tables ordered by strength (the table holding the best-ranked player first), players of a
     # table by rank, then the seat draw.
