@@ -168,3 +168,16 @@ def test_draft_tables_hidden_from_public(client):
     assert client.get(reverse("scoring:round_tables", args=[t.slug, rnd.number])).status_code == 404
     table = rnd.tables.first()
     assert client.get(reverse("scoring:table_detail", args=[t.slug, table.pk])).status_code == 404
+
+
+def test_rebuild_tables_restores_derived_columns():
+    from tests.test_tables_views import make_table
+
+    t, table = make_table(Game.TIENGOW, slug="tg-rebuild")
+    Deal.objects.create(table=table, number=1, record={"mode": "settle", "columns": [2, 3, 3, 0], "last_trick": {"winner": 1, "group": "ordinary"}, "immediate": []}, net=[0, 0, 0, 0])
+    assert svc.rebuild_tables(t) == 1
+    table.refresh_from_db()
+    # S-01: [-4, 10, -1, -5]; the banker passes to the last trick's winner
+    assert Deal.objects.get(table=table).net == [-4, 10, -1, -5]
+    assert [s.total for s in table.seats.order_by("seat")] == [-4, 10, -1, -5]
+    assert table.state == {"banker": 1} and table.status == Table.Status.PLAYING

@@ -66,6 +66,7 @@ __all__ = [
     "initial_state",
     "next_taiwanese_state",
     "preview_deal",
+    "rebuild_tables",
     "recompute_table",
     "seat_round",
     "seating_status",
@@ -607,3 +608,19 @@ def close_table_round(rnd: Round) -> Round:
     from scoring.services.rounds import close_round
 
     return close_round(rnd)
+
+
+def rebuild_tables(tournament: Tournament | None = None) -> int:
+    """Recompute every four-player table (of ``tournament``, or all) from its deal records: deal
+    ``net``, carried state, seat totals, status (DESIGN.md 1: derived data can always be rebuilt;
+    for ``manage.py rebuild_scores``). Returns the number of tables. Raises RuleViolation if a
+    stored record no longer passes its engine (nothing of that table is changed)."""
+    qs = Table.objects.select_related("round__tournament").order_by("pk")
+    if tournament is not None:
+        qs = qs.filter(round__tournament=tournament)
+    count = 0
+    for table in qs:
+        with transaction.atomic():
+            recompute_table(table)
+        count += 1
+    return count
