@@ -41,9 +41,9 @@ then only made stable by match points (higher first).
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from enum import Enum
-from typing import Iterable, Sequence
+from enum import StrEnum
 
 import networkx as nx
 
@@ -53,7 +53,7 @@ BYE = "BYE"  # the bye node of the matching graph
 INITIAL_CANDIDATES = 4
 
 
-class Reason(str, Enum):
+class Reason(StrEnum):
     """Why a table was paired this way."""
 
     SAME_GROUP = "same_group"  # both teams have the same match points (round 1: everyone)

@@ -36,7 +36,7 @@ def test_real_hands_become_records_with_the_same_totals():
     records = real_hand_records()
     assert len(records) == len(real) == 30
     t = Tournament(rules={"preset": "nskt"})
-    for hand, record in zip(real, records):
+    for hand, record in zip(real, records, strict=True):
         out = score_hand(t, record)
         assert (out["NS"]["total"], out["EW"]["total"]) == (hand["totals"]["NS"], hand["totals"]["EW"])
 

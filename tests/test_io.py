@@ -9,10 +9,10 @@ import tablib
 from django.utils import translation
 
 from engines.errors import RuleViolation
-from scoring.models import Confirmation, Hand, Match, Round, Team, Tournament
+from scoring.models import Confirmation, Match, Round, Team, Tournament
 from scoring.services import io, results
 from scoring.services.errors import ServiceError
-from tests.test_results_service import DV_NS_GRAND, EVEN, TP_N_75, make_tournament
+from tests.test_results_service import DV_NS_GRAND, TP_N_75, make_tournament
 
 pytestmark = pytest.mark.django_db
 

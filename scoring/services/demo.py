@@ -105,7 +105,7 @@ def load_demo(*, if_empty: bool = False) -> DemoResult:
         t = Tournament.objects.create(name=DEMO_NAME, slug=DEMO_SLUG, rules={"preset": "nskt"}, seed=2024,
                                       tiebreaks=["point_difference", "buchholz", "points_scored", "head_to_head"],
                                       venue="Utrecht")
-        for seed, (name, club, p1, p2) in enumerate(TEAMS, start=1):
+        for name, club, p1, p2 in TEAMS:
             first = Player.objects.create(tournament=t, name=p1, affiliation=club)
             second = Player.objects.create(tournament=t, name=p2, affiliation=club)
             Team.objects.create(tournament=t, name=name, affiliation=club, first_player=first, second_player=second)

@@ -299,7 +299,7 @@ def recompute_match(match: Match, *, save: bool = True) -> Match:
     hands = _records_of(match) if match.pk else []
     result = evaluate(tournament, [h.record for h in hands], ended_at_time=match.ended == Match.Ended.TIME)
     changed = []
-    for hand, out in zip(hands, result["hands"]):
+    for hand, out in zip(hands, result["hands"], strict=True):
         if hand.ns != out["NS"] or hand.ew != out["EW"]:
             hand.ns, hand.ew = out["NS"], out["EW"]
             changed.append(hand)
