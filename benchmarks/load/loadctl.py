@@ -1,0 +1,187 @@
+"""Set-up and verification of the load scenario (issue 5 item 6), run by ``run_load.sh``.
+
+    python benchmarks/load/loadctl.py setup PLAN.json [--matches 50] [--referees 50]
+    python benchmarks/load/loadctl.py verify PLAN.json EVENTS.jsonl STATS_PREFIX
+
+``setup`` builds, with the ORM in the database of ``DATABASE_URL``, a running Tai Pan tournament
+(NSKT rules) with ``2 * matches`` teams, round 1 published with ``matches`` matches and
+``referees`` users with the per-tournament role referee (``scoring.models.Membership``), and
+writes the plan (slug, match ids, credentials) the locustfile reads.
+
+``verify`` reads the hands the referees were acknowledged (``EVENTS.jsonl``, written by the
+locustfile), compares them with the ``Hand`` rows (:func:`loadkit.verify_hands`), prints
+``lost hands: N, duplicated hands: N`` and the per-endpoint latency table from locust's
+``STATS_PREFIX_stats.csv``, and exits 1 when a hand is lost or duplicated (or nothing was
+acknowledged at all).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import secrets
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent.parent
+for p in (str(ROOT), str(HERE)):
+    if p not in sys.path:
+        sys.path.insert(0, p)
+
+import loadkit  # noqa: E402
+
+SLUG = "load-taipan"
+
+
+def _django() -> None:
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "nskt.settings")
+    import django
+
+    django.setup()
+
+
+def build_tournament(*, matches: int = 50, referees: int = 50, slug: str = SLUG, password: str | None = None) -> dict:
+    """Create the load tournament (Django must be set up). Returns the plan:
+    ``{"slug", "round": 1, "matches": [pk, ...], "referees": [{"username", "password", "match"}]}``
+    (referee ``i`` enters the hands of match ``i % matches``). One password hash is computed and
+    shared by every referee (hashing 50 times would take most of a minute)."""
+    from django.contrib.auth import get_user_model
+    from django.contrib.auth.hashers import make_password
+    from django.db import transaction
+
+    from scoring.models import Match, Membership, Player, Round, Team, Tournament
+
+    password = password or secrets.token_urlsafe(12)
+    hashed = make_password(password)
+    User = get_user_model()
+    with transaction.atomic():
+        t = Tournament.objects.create(
+            name="Load test Tai Pan", slug=slug, game="taipan", rules={}, status=Tournament.Status.RUNNING
+        )
+        players = Player.objects.bulk_create(
+            [Player(tournament=t, name=f"Player {i:03d}", affiliation=f"Club {i % 10}") for i in range(4 * matches)]
+        )
+        teams = Team.objects.bulk_create(
+            [
+                Team(
+                    tournament=t,
+                    name=f"Team {i:03d}",
+                    affiliation=f"Club {i % 10}",
+                    first_player=players[2 * i],
+                    second_player=players[2 * i + 1],
+                    seed=i + 1,
+                )
+                for i in range(2 * matches)
+            ]
+        )
+        rnd = Round.objects.create(tournament=t, number=1, status=Round.Status.PUBLISHED)
+        ms = Match.objects.bulk_create(
+            [
+                Match(round=rnd, table=i + 1, team_ns=teams[2 * i], team_ew=teams[2 * i + 1], pairing_note="")
+                for i in range(matches)
+            ]
+        )
+        users = User.objects.bulk_create(
+            [User(username=f"{slug}-ref{i:03d}", password=hashed, is_active=True) for i in range(referees)]
+        )
+        Membership.objects.bulk_create(
+            [Membership(tournament=t, user=u, role=Membership.Role.REFEREE) for u in users]
+        )
+    match_ids = [m.pk for m in ms]
+    return {
+        "slug": slug,
+        "round": 1,
+        "matches": match_ids,
+        "referees": [
+            {"username": u.username, "password": password, "match": match_ids[i % len(match_ids)]}
+            for i, u in enumerate(users)
+        ],
+    }
+
+
+def read_events(path: str | Path) -> tuple[list[dict], list[dict], list[dict]]:
+    """(acks, uncertain, refused) from the locustfile's JSON-lines event file."""
+    acks, uncertain, refused = [], [], []
+    p = Path(path)
+    if not p.exists():
+        return acks, uncertain, refused
+    for line in p.read_text(encoding="utf-8").splitlines():
+        if not line.strip():
+            continue
+        event = json.loads(line)
+        {"ack": acks, "uncertain": uncertain}.get(event.get("kind"), refused).append(event)
+    return acks, uncertain, refused
+
+
+def stored_hands(slug: str = SLUG) -> dict[int, list[tuple[int, dict]]]:
+    """Match pk -> ``[(number, record)]`` of every hand of the load tournament (Django set up)."""
+    from scoring.models import Hand
+
+    out: dict[int, list[tuple[int, dict]]] = {}
+    for match_id, number, record in (
+        Hand.objects.filter(match__round__tournament__slug=slug).order_by("match_id", "number").values_list("match_id", "number", "record")
+    ):
+        out.setdefault(match_id, []).append((number, record))
+    return out
+
+
+def cmd_setup(args) -> int:
+    _django()
+    plan = build_tournament(matches=args.matches, referees=args.referees)
+    Path(args.plan).write_text(json.dumps(plan), encoding="utf-8")
+    print(f"tournament {plan['slug']}: {len(plan['matches'])} matches, {2 * len(plan['matches'])} teams, "
+          f"{len(plan['referees'])} referees")
+    return 0
+
+
+def cmd_verify(args) -> int:
+    _django()
+    plan = json.loads(Path(args.plan).read_text(encoding="utf-8"))
+    acks, uncertain, refused = read_events(args.events)
+    verdict = loadkit.verify_hands(acks, stored_hands(plan["slug"]), uncertain)
+    stats_path = Path(f"{args.stats_prefix}_stats.csv")
+    if stats_path.exists():
+        rows = loadkit.read_stats_csv(stats_path)
+        print()
+        print(loadkit.stats_table(rows))
+        total = next((r for r in rows if r.name == "Aggregated"), None)
+        if total:
+            print(f"\nrequests: {total.requests}, errors: {total.failures}")
+    failures_path = Path(f"{args.stats_prefix}_failures.csv")
+    if failures_path.exists():
+        lines = failures_path.read_text(encoding="utf-8").strip().splitlines()[1:]
+        if lines:
+            print("errors by kind (method, name, error, occurrences):")
+            for line in lines[:20]:
+                print("  " + line)
+    print()
+    print(f"hands acknowledged: {verdict.acknowledged}, stored: {verdict.stored}, "
+          f"uncertain submissions: {verdict.uncertain}, refused submissions: {len(refused)}, "
+          f"matches with number gaps: {verdict.gaps}")
+    for line in verdict.details[:20]:
+        print("  " + line)
+    print(f"lost hands: {verdict.lost}, duplicated hands: {verdict.duplicated}")
+    if verdict.acknowledged == 0:
+        print("FAIL: no hand was acknowledged; the scenario did not run")
+        return 1
+    return 0 if verdict.ok else 1
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = parser.add_subparsers(dest="cmd", required=True)
+    s = sub.add_parser("setup")
+    s.add_argument("plan")
+    s.add_argument("--matches", type=int, default=50)
+    s.add_argument("--referees", type=int, default=50)
+    v = sub.add_parser("verify")
+    v.add_argument("plan")
+    v.add_argument("events")
+    v.add_argument("stats_prefix")
+    args = parser.parse_args(argv)
+    return {"setup": cmd_setup, "verify": cmd_verify}[args.cmd](args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,239 @@
+"""Pure helpers of the load scenario (issue 5 item 6): hand records the referees post, parsing of the
+match page, the lost/duplicated hand check and the latency table. No Django, no locust imports, so
+the locustfile, ``loadctl.py`` and the tests share them.
+
+Hand records follow INTERFACES.md ("Tai Pan hand record") and the NSKT rules (DESIGN.md 2.1): a
+failed Tai Pan call costs the caller's team 100 (``failed_call: caller_team_loses``), so the two
+hands of each pair below cancel out and a match never reaches the 800 target during a run.
+"""
+from __future__ import annotations
+
+import csv
+import html
+import re
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterable
+
+#: Card points NS of the first hand of pair ``p`` (cycled); the second hand mirrors them. All are
+#: multiples of 5 with both teams in -25..125 (DESIGN.md 2.1 validation).
+CARD_POINTS_CYCLE = (50, 25, 75, 0, 100, 40, 60, 35, 65, 10, 90, 55, 45, 20, 80, 30, 70, 5, 95, 15, 85)
+
+
+def hand_record(index: int) -> dict[str, Any]:
+    """The hand record for the ``index``-th hand (0-based) of a match in the scenario.
+
+    Even ``index``: N calls Tai Pan, E goes out first, card points NS ``x`` / EW ``100 - x``
+    (NS scores ``x - 100``, EW ``100 - x``). Odd ``index``: E calls Tai Pan, N goes out first,
+    card points mirrored (NS ``100 - x``, EW ``x - 100``). Each pair sums to 0:0, so the running
+    totals stay within -100..100 and the match never finishes (NSKT target 800).
+    """
+    x = CARD_POINTS_CYCLE[(index // 2) % len(CARD_POINTS_CYCLE)]
+    if index % 2 == 0:
+        return {"calls": {"N": "tai_pan"}, "first_out": "E", "double_victory": None, "card_points": {"NS": x, "EW": 100 - x}}
+    return {"calls": {"E": "tai_pan"}, "first_out": "N", "double_victory": None, "card_points": {"NS": 100 - x, "EW": x}}
+
+
+def form_data(record: dict[str, Any], version: int, csrf_token: str, *, type_ew: bool = False) -> dict[str, str]:
+    """POST body of the hand form (``scoring.forms.HandForm``) for ``record``: calls per seat,
+    first out, double victory, card points NS (EW only when ``type_ew``; the form derives
+    100 - NS otherwise), the hidden ``version`` and the CSRF token."""
+    calls = record.get("calls") or {}
+    cp = record.get("card_points") or {}
+    data = {
+        "csrfmiddlewaretoken": csrf_token,
+        "version": str(version),
+        "first_out": record.get("first_out") or "",
+        "double_victory": record.get("double_victory") or "",
+        "card_points_ns": "" if cp.get("NS") is None else str(cp["NS"]),
+        "card_points_ew": str(cp["EW"]) if type_ew and cp.get("EW") is not None else "",
+    }
+    for seat in "NESW":
+        data[f"call_{seat.lower()}"] = calls.get(seat) or ""
+    return data
+
+
+_CSRF_RE = re.compile(r'name="csrfmiddlewaretoken"\s+value="([^"]+)"')
+_VERSION_RE = re.compile(r'<input[^>]*\bname="version"[^>]*>')
+_VALUE_RE = re.compile(r'\bvalue="(\d+)"')
+_HAND_ROW_RE = re.compile(r'<tr id="hand-(\d+)"')
+
+
+@dataclass
+class MatchPage:
+    """What a referee needs from the match page: the CSRF token, the hidden ``version`` of the
+    hand form (``None`` when the page has no entry form) and the hand numbers shown."""
+
+    csrf_token: str | None
+    version: int | None
+    hand_numbers: list[int]
+
+    @property
+    def can_add(self) -> bool:
+        return self.version is not None and self.csrf_token is not None
+
+    @property
+    def next_number(self) -> int:
+        """Number the next hand gets (services.results.add_hand: max number + 1)."""
+        return (max(self.hand_numbers) if self.hand_numbers else 0) + 1
+
+
+def parse_match_page(text: str) -> MatchPage:
+    """Parse the match page HTML (``templates/scoring/match_detail.html`` with the hand form of
+    ``partials/hand_form.html``)."""
+    csrf = _CSRF_RE.search(text)
+    version = None
+    tag = _VERSION_RE.search(text)
+    if tag:
+        value = _VALUE_RE.search(tag.group(0))
+        version = int(value.group(1)) if value else None
+    numbers = [int(n) for n in _HAND_ROW_RE.findall(text)]
+    return MatchPage(html.unescape(csrf.group(1)) if csrf else None, version, numbers)
+
+
+def csrf_from_page(text: str) -> str | None:
+    """The CSRF token of the first form of a page (login page)."""
+    found = _CSRF_RE.search(text)
+    return html.unescape(found.group(1)) if found else None
+
+
+def normalise_record(record: dict[str, Any]) -> dict[str, Any]:
+    """The comparable part of a stored or posted hand record."""
+    cp = record.get("card_points")
+    return {
+        "calls": dict(record.get("calls") or {}),
+        "first_out": record.get("first_out") or None,
+        "double_victory": record.get("double_victory") or None,
+        "card_points": {"NS": int(cp["NS"]), "EW": int(cp["EW"])} if cp else None,
+    }
+
+
+@dataclass
+class Verdict:
+    """Result of :func:`verify_hands`. ``lost``: acknowledged hands missing from the database (or
+    stored with another record); ``duplicated``: stored hands no acknowledgement or uncertain
+    submission accounts for (a hand saved twice or saved although refused); ``gaps``: matches
+    whose hand numbers are not exactly 1..n; ``uncertain``: submissions without a definite answer
+    (network error, timeout, 5xx) - such a hand may or may not be stored."""
+
+    acknowledged: int = 0
+    stored: int = 0
+    uncertain: int = 0
+    lost: int = 0
+    duplicated: int = 0
+    gaps: int = 0
+    details: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return self.lost == 0 and self.duplicated == 0 and self.gaps == 0
+
+
+def verify_hands(acks: Iterable[dict], stored: dict[int, list[tuple[int, dict]]], uncertain: Iterable[dict] = ()) -> Verdict:
+    """Check every acknowledged hand against the database.
+
+    ``acks``: ``{"match": pk, "number": n, "record": {...}}`` for every submission the server
+    acknowledged (302 to the match page); ``n`` is the number the hand must have (the page the
+    referee posted from showed hands 1..n-1 at the posted ``version``, and the version check
+    guarantees nothing changed in between). ``stored``: match pk -> ``[(number, record)]`` from
+    the database. ``uncertain``: ``{"match": pk, ...}`` submissions without a definite answer.
+    """
+    verdict = Verdict()
+    acks_by_match: dict[int, list[dict]] = defaultdict(list)
+    for ack in acks:
+        acks_by_match[int(ack["match"])].append(ack)
+    unsure = Counter(int(u["match"]) for u in uncertain)
+    verdict.uncertain = sum(unsure.values())
+    for match_pk in sorted(set(acks_by_match) | set(stored) | set(unsure)):
+        rows = stored.get(match_pk, [])
+        verdict.stored += len(rows)
+        numbers = [n for n, _ in rows]
+        if sorted(numbers) != list(range(1, len(numbers) + 1)):
+            verdict.gaps += 1
+            verdict.details.append(f"match {match_pk}: hand numbers {sorted(numbers)} are not 1..{len(numbers)}")
+        by_number: dict[int, list[dict]] = defaultdict(list)
+        for number, record in rows:
+            by_number[number].append(normalise_record(record))
+        matched: set[int] = set()
+        seen_acks: set[int] = set()
+        for ack in acks_by_match.get(match_pk, []):
+            verdict.acknowledged += 1
+            number = int(ack["number"])
+            want = normalise_record(ack["record"])
+            if number in seen_acks:
+                verdict.details.append(f"match {match_pk}: hand {number} acknowledged twice")
+                verdict.duplicated += 1
+                continue
+            seen_acks.add(number)
+            if want in by_number.get(number, []):
+                matched.add(number)
+            else:
+                verdict.lost += 1
+                verdict.details.append(f"match {match_pk}: acknowledged hand {number} {want} not stored as such")
+        extra = len(rows) - len(matched)
+        excess = max(0, extra - unsure.get(match_pk, 0))
+        if excess:
+            verdict.duplicated += excess
+            verdict.details.append(
+                f"match {match_pk}: {len(rows)} stored, {len(matched)} acknowledged, {unsure.get(match_pk, 0)} uncertain"
+            )
+    return verdict
+
+
+# --------------------------------------------------------------------------- latency table
+
+PERCENTILE_COLUMNS = ("50%", "95%", "99%")
+
+
+@dataclass
+class EndpointStats:
+    """One row of locust's ``*_stats.csv``: method, name, counts and latency percentiles (ms)."""
+
+    method: str
+    name: str
+    requests: int
+    failures: int
+    p50: float
+    p95: float
+    p99: float
+    rps: float
+
+
+def _num(value: str) -> float:
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        return 0.0
+
+
+def read_stats_csv(path: str | Path) -> list[EndpointStats]:
+    """Rows of locust's ``PREFIX_stats.csv`` (the ``Aggregated`` row last)."""
+    out = []
+    with open(path, newline="", encoding="utf-8") as fh:
+        for row in csv.DictReader(fh):
+            out.append(
+                EndpointStats(
+                    method=row.get("Type") or "",
+                    name=row.get("Name") or "",
+                    requests=int(_num(row.get("Request Count", "0"))),
+                    failures=int(_num(row.get("Failure Count", "0"))),
+                    p50=_num(row.get("50%", "0")),
+                    p95=_num(row.get("95%", "0")),
+                    p99=_num(row.get("99%", "0")),
+                    rps=_num(row.get("Requests/s", "0")),
+                )
+            )
+    return out
+
+
+def stats_table(rows: list[EndpointStats]) -> str:
+    """A Markdown table: endpoint, requests, failures, req/s, p50/p95/p99 in ms."""
+    lines = [
+        "| endpoint | requests | errors | req/s | p50 ms | p95 ms | p99 ms |",
+        "|---|---:|---:|---:|---:|---:|---:|",
+    ]
+    for r in rows:
+        label = r.name if r.name == "Aggregated" else f"{r.method} {r.name}"
+        lines.append(f"| {label} | {r.requests} | {r.failures} | {r.rps:.1f} | {r.p50:.0f} | {r.p95:.0f} | {r.p99:.0f} |")
+    return "\n".join(lines)

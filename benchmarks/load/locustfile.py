@@ -1,0 +1,173 @@
+"""Locust scenario (issue 5 item 6): referees entering Tai Pan hands and readers of the public
+pages, against gunicorn + PostgreSQL started by ``run_load.sh``.
+
+Environment (set by ``run_load.sh``):
+
+- ``LOAD_PLAN``: plan JSON written by ``loadctl.py setup`` (slug, match ids, referee logins).
+- ``LOAD_EVENTS``: JSON-lines file this scenario appends to: ``{"kind": "ack", "match", "number",
+  "record"}`` for every hand the server acknowledged (302 from ``match_enter`` to the match page,
+  see ``scoring/views/matches.py``), ``"uncertain"`` for a submission without a definite answer
+  (network error or 5xx), ``"refused"`` for a 200 (form re-shown with errors) or 409 (stale
+  version) answer.
+
+Referees (``RefereeUser``, one per plan entry): log in once through ``/accounts/login/`` with the
+CSRF token, then loop: load ``/t/<slug>/match/<pk>/enter/`` (redirects to the match page with the
+entry form), sometimes post the htmx preview, post the next hand with the page's hidden
+``version``. Readers (``ReaderUser``, anonymous): standings, round 1 pairings, a match page.
+"""
+from __future__ import annotations
+
+import itertools
+import json
+import os
+import random
+import sys
+from pathlib import Path
+
+from locust import between, events, task
+from locust.contrib.fasthttp import FastHttpUser
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import loadkit  # noqa: E402
+
+PLAN: dict = {}
+_EVENTS_FILE = None
+_referee_index = itertools.count()
+
+REFEREES = int(os.environ.get("LOAD_REFEREES", "50"))
+READERS = int(os.environ.get("LOAD_READERS", "200"))
+PREVIEW_SHARE = float(os.environ.get("LOAD_PREVIEW_SHARE", "0.3"))
+
+
+def _wait(name: str, default: str):
+    """``between(min, max)`` from ``name`` (``"min,max"`` seconds)."""
+    low, high = (float(v) for v in os.environ.get(name, default).split(","))
+    return between(low, high)
+
+
+#: Think time of a referee between two hands (a real hand takes minutes; this is much faster).
+REFEREE_WAIT = _wait("LOAD_REFEREE_WAIT", "5,15")
+#: Think time of a reader between two pages (the projector standings refresh every 30 s).
+READER_WAIT = _wait("LOAD_READER_WAIT", "10,30")
+
+
+def _load_plan() -> dict:
+    global PLAN
+    if not PLAN:
+        path = os.environ.get("LOAD_PLAN")
+        if path:
+            PLAN = json.loads(Path(path).read_text(encoding="utf-8"))
+    return PLAN
+
+
+def record_event(event: dict) -> None:
+    """Append one event line (flushed at once so a crash loses nothing acknowledged)."""
+    global _EVENTS_FILE
+    if _EVENTS_FILE is None:
+        _EVENTS_FILE = open(os.environ.get("LOAD_EVENTS", "load-events.jsonl"), "a", encoding="utf-8")  # noqa: SIM115
+    _EVENTS_FILE.write(json.dumps(event) + "\n")
+    _EVENTS_FILE.flush()
+
+
+@events.test_stop.add_listener
+def _close_events(**_kwargs):
+    global _EVENTS_FILE
+    if _EVENTS_FILE is not None:
+        _EVENTS_FILE.close()
+        _EVENTS_FILE = None
+
+
+class RefereeUser(FastHttpUser):
+    """A referee on a phone entering the hands of one match."""
+
+    fixed_count = REFEREES
+    wait_time = REFEREE_WAIT
+    network_timeout = 30.0
+    connection_timeout = 10.0
+
+    def on_start(self):
+        plan = _load_plan()
+        entry = plan["referees"][next(_referee_index) % len(plan["referees"])]
+        self.slug = plan["slug"]
+        self.match = entry["match"]
+        self.enter_url = f"/t/{self.slug}/match/{self.match}/enter/"
+        self.preview_url = f"/t/{self.slug}/match/{self.match}/preview/"
+        self.logged_in = False
+        self.login(entry["username"], entry["password"])
+
+    def login(self, username: str, password: str) -> None:
+        page = self.client.get("/accounts/login/", name="GET /accounts/login/")
+        token = loadkit.csrf_from_page(page.text or "")
+        with self.client.post(
+            "/accounts/login/",
+            data={"csrfmiddlewaretoken": token or "", "username": username, "password": password, "next": ""},
+            name="POST /accounts/login/",
+            allow_redirects=False,
+            catch_response=True,
+        ) as resp:
+            if resp.status_code == 302 and "/accounts/login/" not in (resp.headers.get("Location") or ""):
+                self.logged_in = True
+                resp.success()
+            else:
+                resp.failure(f"login refused ({resp.status_code})")
+
+    @task
+    def enter_hand(self):
+        if not self.logged_in:
+            return
+        with self.client.get(self.enter_url, name="GET match/<pk>/enter/ (-> match page)", catch_response=True) as resp:
+            page = loadkit.parse_match_page(resp.text or "")
+            if resp.status_code != 200 or not page.can_add:
+                resp.failure(f"no entry form (status {resp.status_code})")
+                return
+        number = page.next_number
+        record = loadkit.hand_record(number - 1)
+        data = loadkit.form_data(record, page.version, page.csrf_token, type_ew=random.random() < 0.5)
+        if random.random() < PREVIEW_SHARE:
+            with self.client.post(
+                self.preview_url, data=data, headers={"HX-Request": "true", "X-CSRFToken": page.csrf_token},
+                name="POST match/<pk>/preview/ (htmx)", catch_response=True,
+            ) as resp:
+                if resp.status_code != 200 or "errorlist" in (resp.text or ""):
+                    resp.failure(f"preview refused ({resp.status_code})")
+        with self.client.post(
+            self.enter_url, data=data, name="POST match/<pk>/enter/ (save hand)", allow_redirects=False, catch_response=True
+        ) as resp:
+            status = resp.status_code
+            location = (resp.headers.get("Location") or "") if resp.headers else ""
+            if status == 302 and f"/match/{self.match}/" in location and "/accounts/login/" not in location:
+                record_event({"kind": "ack", "match": self.match, "number": number, "record": record, "version": page.version})
+                resp.success()
+            elif status == 0 or status >= 500:
+                record_event({"kind": "uncertain", "match": self.match, "number": number, "status": status})
+                resp.failure(f"no definite answer ({status})")
+            else:
+                record_event({"kind": "refused", "match": self.match, "number": number, "status": status})
+                resp.failure(f"hand refused ({status})")
+
+
+class ReaderUser(FastHttpUser):
+    """An anonymous reader (phone or projector) of the standings, the pairings and match pages."""
+
+    fixed_count = READERS
+    wait_time = READER_WAIT
+    network_timeout = 30.0
+    connection_timeout = 10.0
+
+    def on_start(self):
+        plan = _load_plan()
+        self.slug = plan["slug"]
+        self.round = plan.get("round", 1)
+        self.matches = plan["matches"]
+
+    @task(3)
+    def standings(self):
+        self.client.get(f"/t/{self.slug}/standings/", name="GET standings/")
+
+    @task(2)
+    def pairings(self):
+        self.client.get(f"/t/{self.slug}/round/{self.round}/", name="GET round/<n>/ (pairings)")
+
+    @task(2)
+    def match_page(self):
+        self.client.get(f"/t/{self.slug}/match/{random.choice(self.matches)}/", name="GET match/<pk>/")

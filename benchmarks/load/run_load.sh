@@ -1,0 +1,122 @@
+#!/usr/bin/env bash
+# Load scenario (issue 5 item 6): gunicorn + PostgreSQL under 50 referees entering Tai Pan hands and
+# 200 anonymous readers of the standings, pairings and match pages, for a fixed time.
+#
+#   bash benchmarks/load/run_load.sh [SECONDS]        (default 60)
+#
+# Steps: create a fresh PostgreSQL database (127.0.0.1:5432, user postgres; dropped at the end),
+# migrate, collectstatic, build the tournament (loadctl.py setup), start gunicorn on loopback with
+# production settings (DEBUG=0, random SECRET_KEY, SECURE_SSL_REDIRECT=0 and SECURE_COOKIES=0
+# because the loopback run is plain http), run locust headless, then check in the database that
+# every hand acknowledged to a referee is stored exactly once (loadctl.py verify) and print the
+# p50/p95/p99 latency per endpoint. Exits 1 if a hand was lost or duplicated.
+#
+# Variables: LOAD_PORT (8765), LOAD_WORKERS (gunicorn workers, 4), LOAD_REFEREES (50),
+# LOAD_READERS (200), LOAD_MATCHES (50), LOAD_REFEREE_WAIT ("5,15" seconds between two hands),
+# LOAD_READER_WAIT ("10,30" seconds between two pages), LOAD_SPAWN_RATE (users started per second,
+# 25), LOAD_OUT (directory to keep the locust CSV files and logs in), PGHOST/PGPORT/PGUSER.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+PY=.venv/bin/python
+DURATION=${1:-60}
+PORT=${LOAD_PORT:-8765}
+WORKERS=${LOAD_WORKERS:-4}
+REFEREES=${LOAD_REFEREES:-50}
+READERS=${LOAD_READERS:-200}
+MATCHES=${LOAD_MATCHES:-50}
+PGHOST=${PGHOST:-127.0.0.1}; PGPORT=${PGPORT:-5432}; PGUSER=${PGUSER:-postgres}
+DB="nskt_load_$$"
+WORK=$(mktemp -d -t nskt-load.XXXXXX)
+GUNICORN_PID=""
+export PGHOST PGPORT PGUSER
+
+cleanup() {
+  set +e
+  if [ -n "$GUNICORN_PID" ] && kill -0 "$GUNICORN_PID" 2>/dev/null; then
+    kill -TERM "$GUNICORN_PID" 2>/dev/null
+    for _ in $(seq 1 20); do kill -0 "$GUNICORN_PID" 2>/dev/null || break; sleep 0.5; done
+    kill -KILL "$GUNICORN_PID" 2>/dev/null
+  fi
+  timeout 30 $PY -c "import psycopg; c = psycopg.connect(host='$PGHOST', port='$PGPORT', user='$PGUSER', \
+dbname='postgres', autocommit=True, connect_timeout=5); c.execute('DROP DATABASE IF EXISTS \"$DB\" WITH (FORCE)')" \
+    && echo "database $DB dropped" || echo "could not drop database $DB"
+  if [ -n "${LOAD_OUT:-}" ]; then mkdir -p "$LOAD_OUT" && cp "$WORK"/stats_*.csv "$WORK"/*.log "$WORK"/events.jsonl "$LOAD_OUT"/ 2>/dev/null; fi
+  rm -rf "$WORK"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+$PY - <<'PYEOF'
+import os, sys, psycopg
+try:
+    psycopg.connect(host=os.environ["PGHOST"], port=os.environ["PGPORT"], user=os.environ["PGUSER"],
+                    dbname="postgres", connect_timeout=5).close()
+except Exception as exc:
+    sys.exit(f"PostgreSQL unreachable: {exc}")
+PYEOF
+$PY - "$PORT" <<'PYEOF'
+import socket, sys
+s = socket.socket()
+if s.connect_ex(("127.0.0.1", int(sys.argv[1]))) == 0:
+    sys.exit(f"port {sys.argv[1]} is already in use; set LOAD_PORT")
+PYEOF
+$PY - "$DB" <<'PYEOF'
+import os, sys, psycopg
+with psycopg.connect(host=os.environ["PGHOST"], port=os.environ["PGPORT"], user=os.environ["PGUSER"],
+                     dbname="postgres", autocommit=True) as c:
+    c.execute(f'CREATE DATABASE "{sys.argv[1]}"')
+PYEOF
+echo "database $DB created"
+
+# Production settings (nskt/settings.py), plain http on loopback only.
+export DEBUG=0
+SECRET_KEY=$($PY -c 'import secrets; print(secrets.token_urlsafe(50))')
+export SECRET_KEY
+export ALLOWED_HOSTS=127.0.0.1
+export DATABASE_URL="postgres://${PGUSER}@${PGHOST}:${PGPORT}/${DB}"
+export SECURE_SSL_REDIRECT=0 SECURE_COOKIES=0 PROXY_COUNT=0
+export MEDIA_ROOT="$WORK/media" LOG_LEVEL=WARNING
+unset REDIS_URL
+
+$PY manage.py migrate --noinput >"$WORK/migrate.log" 2>&1 || { cat "$WORK/migrate.log"; exit 1; }
+# collectstatic (STATIC_ROOT = staticfiles/, git-ignored) only when the manifest is missing or older
+# than a project static file; its post-processing takes ~20 s.
+MANIFEST=staticfiles/staticfiles.json
+if [ ! -f "$MANIFEST" ] || [ -n "$(find static -newer "$MANIFEST" -type f | head -1)" ]; then
+  $PY manage.py collectstatic --noinput >"$WORK/collectstatic.log" 2>&1 || { cat "$WORK/collectstatic.log"; exit 1; }
+fi
+$PY benchmarks/load/loadctl.py setup "$WORK/plan.json" --matches "$MATCHES" --referees "$REFEREES"
+
+.venv/bin/gunicorn nskt.wsgi --workers "$WORKERS" --bind "127.0.0.1:$PORT" --timeout 30 --graceful-timeout 5 \
+  --worker-tmp-dir /dev/shm --error-logfile "$WORK/gunicorn.log" >"$WORK/gunicorn.out" 2>&1 &
+GUNICORN_PID=$!
+for _ in $(seq 1 60); do
+  if $PY -c "import urllib.request,sys; urllib.request.urlopen('http://127.0.0.1:$PORT/', timeout=2)" 2>/dev/null; then break; fi
+  kill -0 "$GUNICORN_PID" 2>/dev/null || { cat "$WORK/gunicorn.log"; echo "gunicorn died"; exit 1; }
+  sleep 0.5
+done
+$PY -c "import urllib.request; urllib.request.urlopen('http://127.0.0.1:$PORT/', timeout=5)" \
+  || { cat "$WORK/gunicorn.log"; echo "gunicorn does not answer"; exit 1; }
+echo "gunicorn up: $WORKERS workers on 127.0.0.1:$PORT (pid $GUNICORN_PID)"
+
+USERS=$((REFEREES + READERS))
+echo "locust: $REFEREES referees + $READERS readers for ${DURATION}s; load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+set +e
+LOAD_PLAN="$WORK/plan.json" LOAD_EVENTS="$WORK/events.jsonl" LOAD_REFEREES="$REFEREES" LOAD_READERS="$READERS" \
+  timeout -k 10 $((DURATION + 60)) .venv/bin/locust -f benchmarks/load/locustfile.py --headless \
+  -u "$USERS" -r "${LOAD_SPAWN_RATE:-25}" -t "${DURATION}s" --host "http://127.0.0.1:$PORT" --csv "$WORK/stats" \
+  --only-summary --stop-timeout 10 --loglevel WARNING >"$WORK/locust.log" 2>&1
+LOCUST_RC=$?
+set -e
+echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
+if [ ! -f "$WORK/stats_stats.csv" ]; then
+  tail -40 "$WORK/locust.log"; echo "locust did not run (exit $LOCUST_RC)"; exit 1
+fi
+if grep -q "Traceback" "$WORK/locust.log"; then
+  echo "locust reported exceptions:"; grep -A12 "Traceback" "$WORK/locust.log" | head -40
+fi
+if grep -q -E "Traceback|Error" "$WORK/gunicorn.log"; then
+  echo "gunicorn error log:"; grep -E -A5 "Traceback|Error" "$WORK/gunicorn.log" | head -40
+fi
+echo "command: bash benchmarks/load/run_load.sh $DURATION  (gunicorn $WORKERS workers, $(nproc) CPUs)"
+$PY benchmarks/load/loadctl.py verify "$WORK/plan.json" "$WORK/events.jsonl" "$WORK/stats"

@@ -1,0 +1,161 @@
+"""Smoke tests of the load scenario's helpers (benchmarks/load, issue 5 item 6): the hand records
+the referees post, the form data, the match page parsing, the tournament set-up and the
+lost/duplicated hand check. No timed tests; the scenario itself is ``benchmarks/load/run_load.sh``."""
+import json
+import py_compile
+import sys
+from pathlib import Path
+
+import pytest
+
+LOAD_DIR = Path(__file__).resolve().parent.parent / "benchmarks" / "load"
+sys.path.insert(0, str(LOAD_DIR))
+
+import loadctl  # noqa: E402
+import loadkit  # noqa: E402
+
+import engines  # noqa: E402
+
+
+def test_locustfile_compiles():
+    # Importing it would monkey-patch the process with gevent; compiling is enough here.
+    py_compile.compile(str(LOAD_DIR / "locustfile.py"), doraise=True)
+    assert (LOAD_DIR / "requirements.txt").read_text().strip() == "locust==2.47.0"
+
+
+def test_hand_records_score_by_the_nskt_rules_and_never_finish_the_match():
+    # Hand 1: N calls Tai Pan, E goes out first: the call fails, NS lose 100 (NSKT:
+    # caller_team_loses); card points 50/50 -> NS 50 - 100 = -50, EW 50.
+    first = engines.run("taipan", "score", loadkit.hand_record(0))
+    assert (first["NS"]["total"], first["EW"]["total"]) == (-50, 50)
+    # Hand 2 mirrors it: E's call fails, N out first -> NS 50, EW 50 - 100 = -50.
+    second = engines.run("taipan", "score", loadkit.hand_record(1))
+    assert (second["NS"]["total"], second["EW"]["total"]) == (50, -50)
+    # Hand 3 (pair 2, x = 25): NS 25 - 100 = -75, EW 75.
+    third = engines.run("taipan", "score", loadkit.hand_record(2))
+    assert (third["NS"]["total"], third["EW"]["total"]) == (-75, 75)
+    # 200 hands: every pair cancels, so the totals return to 0:0 and never reach the target 800.
+    out = engines.run("taipan", "match", {"hands": [loadkit.hand_record(i) for i in range(200)]})
+    assert out["finished"] is False
+    assert out["totals"] == {"NS": 0, "EW": 0}
+    assert all(abs(h["running"]["NS"]) <= 100 and abs(h["running"]["EW"]) <= 100 for h in out["hands"])
+
+
+@pytest.mark.parametrize("type_ew", [False, True])
+@pytest.mark.parametrize("index", [0, 1, 6, 7])
+def test_form_data_is_what_the_hand_form_turns_back_into_the_record(index, type_ew):
+    from scoring.forms import HandForm
+
+    record = loadkit.hand_record(index)
+    data = loadkit.form_data(record, 7, "token", type_ew=type_ew)
+    form = HandForm(data)
+    assert form.is_valid(), form.errors
+    assert form.cleaned_data["version"] == 7
+    assert form.to_record() == record
+
+
+def test_parse_match_page_reads_version_hands_and_token():
+    html = (
+        '<tr id="hand-1"><td>1</td></tr><tr id="hand-2"><td>2</td></tr>'
+        '<input type="hidden" name="csrfmiddlewaretoken" value="abc&amp;def">'
+        '<input type="hidden" name="version" value="5" id="id_version">'
+        '<input type="hidden" name="end-version" value="9" id="id_end-version">'
+    )
+    page = loadkit.parse_match_page(html)
+    assert (page.csrf_token, page.version, page.hand_numbers, page.next_number) == ("abc&def", 5, [1, 2], 3)
+    assert page.can_add
+    no_form = loadkit.parse_match_page('<input type="hidden" name="end-version" value="9">')
+    assert no_form.version is None and not no_form.can_add and no_form.next_number == 1
+
+
+def _ack(match, number, index=None):
+    return {"kind": "ack", "match": match, "number": number, "record": loadkit.hand_record(number - 1 if index is None else index)}
+
+
+def test_verify_hands_counts_lost_duplicated_and_gaps():
+    r = loadkit.hand_record
+    stored = {1: [(1, r(0)), (2, r(1))], 2: [(1, r(0))]}
+    ok = loadkit.verify_hands([_ack(1, 1), _ack(1, 2), _ack(2, 1)], stored)
+    assert (ok.acknowledged, ok.stored, ok.lost, ok.duplicated, ok.gaps, ok.ok) == (3, 3, 0, 0, 0, True)
+
+    # An acknowledged hand missing, and one stored with another record: both lost.
+    lost = loadkit.verify_hands([_ack(1, 1), _ack(1, 2), _ack(2, 1), _ack(2, 2)], {1: [(1, r(0)), (2, r(5))], 2: [(1, r(0))]})
+    assert (lost.lost, lost.duplicated, lost.ok) == (2, 1, False)  # hand 2 of match 1 is also unaccounted for
+
+    # A stored hand nobody was acknowledged: duplicated, unless an uncertain submission explains it.
+    extra = {1: [(1, r(0)), (2, r(1)), (3, r(2))]}
+    assert loadkit.verify_hands([_ack(1, 1), _ack(1, 2)], extra).duplicated == 1
+    explained = loadkit.verify_hands([_ack(1, 1), _ack(1, 2)], extra, [{"match": 1}])
+    assert (explained.duplicated, explained.uncertain, explained.ok) == (0, 1, True)
+
+    # The same hand acknowledged twice counts as duplicated; numbers not 1..n are a gap.
+    twice = loadkit.verify_hands([_ack(1, 1), _ack(1, 1)], {1: [(1, r(0))]})
+    assert twice.duplicated == 1
+    gap = loadkit.verify_hands([_ack(1, 1), _ack(1, 3, index=2)], {1: [(1, r(0)), (3, r(2))]})
+    assert (gap.gaps, gap.lost, gap.ok) == (1, 0, False)
+
+
+def test_stats_table_from_locust_csv(tmp_path):
+    path = tmp_path / "run_stats.csv"
+    path.write_text(
+        "Type,Name,Request Count,Failure Count,Median Response Time,Average Response Time,Min Response Time,"
+        "Max Response Time,Average Content Size,Requests/s,Failures/s,50%,66%,75%,80%,90%,95%,98%,99%,99.9%,99.99%,100%\n"
+        "GET,GET standings/,120,1,40,45.5,10,300,5000,2.0,0.0,40,45,50,55,60,90,120,150,300,300,300\n"
+        ",Aggregated,120,1,40,45.5,10,300,5000,2.0,0.0,40,45,50,55,60,90,120,150,300,300,300\n",
+        encoding="utf-8",
+    )
+    rows = loadkit.read_stats_csv(path)
+    assert [(r.name, r.requests, r.failures, r.p50, r.p95, r.p99) for r in rows] == [
+        ("GET standings/", 120, 1, 40, 90, 150),
+        ("Aggregated", 120, 1, 40, 90, 150),
+    ]
+    table = loadkit.stats_table(rows)
+    assert "| GET GET standings/ | 120 | 1 | 2.0 | 40 | 90 | 150 |" in table
+    assert "| Aggregated | 120 | 1 |" in table
+
+
+def test_read_events(tmp_path):
+    path = tmp_path / "events.jsonl"
+    lines = [_ack(1, 1), {"kind": "uncertain", "match": 1}, {"kind": "refused", "match": 2, "status": 409}]
+    path.write_text("\n".join(json.dumps(x) for x in lines) + "\n", encoding="utf-8")
+    acks, uncertain, refused = loadctl.read_events(path)
+    assert (len(acks), len(uncertain), len(refused)) == (1, 1, 1)
+    assert loadctl.read_events(tmp_path / "missing.jsonl") == ([], [], [])
+
+
+@pytest.mark.django_db
+def test_setup_builds_a_tournament_referees_can_enter_hands_in(client):
+    from scoring.models import Hand, Match, Membership, Round, Team
+
+    plan = loadctl.build_tournament(matches=3, referees=4, slug="load-smoke", password="load-smoke-pw-1")
+    assert Team.objects.filter(tournament__slug="load-smoke").count() == 6
+    assert Match.objects.filter(round__tournament__slug="load-smoke", round__status=Round.Status.PUBLISHED).count() == 3
+    assert Membership.objects.filter(tournament__slug="load-smoke", role=Membership.Role.REFEREE).count() == 4
+    assert [r["match"] for r in plan["referees"]] == plan["matches"] + plan["matches"][:1]
+
+    ref = plan["referees"][0]
+    login = client.post("/accounts/login/", {"username": ref["username"], "password": ref["password"], "next": ""})
+    assert login.status_code == 302 and "/accounts/login/" not in login["Location"]
+
+    enter_url = f"/t/load-smoke/match/{ref['match']}/enter/"
+    acks = []
+    for _ in range(3):
+        page = loadkit.parse_match_page(client.get(enter_url, follow=True).content.decode())
+        assert page.can_add
+        record = loadkit.hand_record(page.next_number - 1)
+        preview = client.post(f"/t/load-smoke/match/{ref['match']}/preview/", loadkit.form_data(record, page.version, page.csrf_token), HTTP_HX_REQUEST="true")
+        assert preview.status_code == 200 and b"errorlist" not in preview.content
+        resp = client.post(enter_url, loadkit.form_data(record, page.version, page.csrf_token, type_ew=True))
+        assert resp.status_code == 302 and f"/match/{ref['match']}/" in resp["Location"]
+        acks.append({"match": ref["match"], "number": page.next_number, "record": record})
+
+    page = loadkit.parse_match_page(client.get(enter_url, follow=True).content.decode())
+    assert page.hand_numbers == [1, 2, 3] and page.version == 3
+    # A stale version is refused (409) and stores nothing.
+    stale = client.post(enter_url, loadkit.form_data(loadkit.hand_record(3), 0, page.csrf_token))
+    assert stale.status_code == 409
+
+    stored = loadctl.stored_hands("load-smoke")
+    assert Hand.objects.filter(match_id=ref["match"]).count() == 3
+    verdict = loadkit.verify_hands(acks, stored)
+    assert (verdict.acknowledged, verdict.stored, verdict.lost, verdict.duplicated, verdict.ok) == (3, 3, 0, 0, True)
