@@ -12,9 +12,10 @@ import csv
 import html
 import re
 from collections import Counter, defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 #: Card points NS of the first hand of pair ``p`` (cycled); the second hand mirrors them. All are
 #: multiples of 5 with both teams in -25..125 (DESIGN.md 2.1 validation).
