@@ -126,3 +126,14 @@ def test_every_tiebreak_documents_labels_and_byes():
                              "points_scored", "head_to_head", "wins"}
     for key, cls in REGISTRY.items():
         assert cls.key == key and str(cls.label) and str(cls.byes_and_withdrawals)
+
+
+def test_breakdown_parts_add_up(ctx_a):
+    for key, cls in REGISTRY.items():
+        tb = cls()
+        for tid, team in ctx_a.teams.items():
+            parts = tb.explain(team, ctx_a)
+            if parts:
+                assert sum(p["value"] for p in parts) == tb.value(team, ctx_a, frozenset()), (key, tid)
+    # median Buchholz of A: opponents B 4 (R1), D 4 (R2), E 2 (R3): the lowest (E) and the later of the highest (D) dropped
+    assert REGISTRY["median_buchholz"]().explain(ctx_a.teams[A], ctx_a) == [{"round": 1, "value": 4}]
