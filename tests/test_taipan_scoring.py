@@ -194,3 +194,15 @@ def test_match_hand_after_finish_and_bad_hand_fields():
 def test_match_rules_preset_target():
     hands = [hand({"N": "grand_tai_pan"}, dv="NS")] * 2
     assert run("match", {"hands": hands, "rules": "standard"})["finished"] is False
+
+
+def test_check_totals_follows_the_rules_preset():
+    # variant: N's failed Tai Pan gives EW 100; cards 60:40 -> 60:140 (first out E, S or W)
+    out = run("check-totals", {"calls": {"N": "tai_pan"}, "totals": {"NS": 60, "EW": 140}, "rules": "variant"})
+    assert [e["first_out"] for e in out["explanations"]] == ["E", "S", "W"]
+    assert all(e["card_points"] == {"NS": 60, "EW": 40} for e in out["explanations"])
+    with pytest.raises(RuleViolation):  # under nskt those totals are impossible (sum 200 needs N out first)
+        run("check-totals", {"calls": {"N": "tai_pan"}, "totals": {"NS": 60, "EW": 140}})
+    # atp: a double victory is worth 100
+    out = run("check-totals", {"calls": {}, "totals": {"NS": 0, "EW": 100}, "rules": "atp"})
+    assert {(e["first_out"], e["double_victory"]) for e in out["explanations"] if e["double_victory"]} == {("E", "EW"), ("W", "EW")}
