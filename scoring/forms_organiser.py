@@ -144,7 +144,7 @@ class TournamentForm(forms.ModelForm):
             raw = dict(raw or {})
             self.fields["rules_preset"].initial = raw.pop("preset", "")
             self.fields["rules_overrides"].initial = json.dumps(raw, ensure_ascii=False) if raw else ""
-            self.fields["status"] = forms.ChoiceField(label=_("status"), choices=Tournament.Status.choices, initial=instance.status)
+            self.fields["status"] = forms.ChoiceField(label=_("Status"), choices=Tournament.Status.choices, initial=instance.status)
         self._describe_presets()
         self.locked = bool(instance.pk) and instance.rounds.exists()
         if self.locked:

@@ -57,8 +57,11 @@ WRITE_VIEWS = [
     ("team_edit", ["{team}"], "get", None),
     ("team_edit", ["{team}"], "post", {"action": "withdraw"}),
     ("teams_import", [], "get", None),
+    ("teams_import", [], "post", {}),
+    ("members", [], "post", {"remove": "{referee_membership}"}),
     ("round_pair", [], "post", {}),
     ("round_edit", ["{round}"], "get", None),
+    ("round_edit", ["{round}"], "post", {"t-TOTAL_FORMS": "0", "t-INITIAL_FORMS": "0"}),
     ("round_publish", ["{round}"], "post", {}),
     ("round_start", ["{round}"], "post", {}),
     ("round_close", ["{round}"], "post", {}),
@@ -77,6 +80,8 @@ def test_write_views_check_the_role(client, setup, name, args, method, data):
     t, organiser, referee = setup
     draft_round(t)
     url = resolve(t, name, args)
+    if data and data.get("remove") == "{referee_membership}":
+        data = {"remove": Membership.objects.get(tournament=t, user=referee).pk}
     call = getattr(client, method)
     response = call(url, data) if method == "post" else call(url)
     assert response.status_code == 302 and response["Location"].startswith(reverse("login")), (name, method)
