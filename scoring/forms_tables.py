@@ -137,6 +137,26 @@ class SeatRoundForm(forms.Form):
     seed = forms.IntegerField(label=_("seed"), required=False)
 
 
+class ConfirmTableForm(forms.Form):
+    """Confirm a table's result; with blind confirmation the confirmer re-types the four totals."""
+
+    def __init__(self, *args, labels=None, blind=False, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.blind = blind
+        for i, label in enumerate(labels or ["1", "2", "3", "4"]):
+            self.fields[f"total_{i}"] = forms.IntegerField(label=label, required=blind)
+
+    def totals(self) -> list[int] | None:
+        values = [self.cleaned_data.get(f"total_{i}") for i in range(4)]
+        return None if all(v is None for v in values) else [v or 0 for v in values]
+
+
+class ReopenTableForm(forms.Form):
+    """Reopen a confirmed table (organiser), with the reason kept in the audit trail."""
+
+    reason = forms.CharField(label=_("reason"), max_length=500)
+
+
 # --------------------------------------------------------------------------------------------
 # Deal entry common part
 

@@ -120,7 +120,7 @@ def test_next_round_needs_the_previous_closed_and_draft_can_be_reseated():
     svc.publish_table_round(again.round)
     with pytest.raises(NotAllowed, match="not closed"):
         svc.seat_round(t)
-    with pytest.raises(NotAllowed, match="no deals"):
+    with pytest.raises(NotAllowed, match="not confirmed"):
         svc.close_table_round(again.round)
 
 

@@ -382,6 +382,8 @@ def write_requests(t, table, player):
         ("deal preview", reverse("scoring:deal_preview", args=[t.slug, table.pk]), "post", tw_post("draw"), "referee"),
         ("deal edit", reverse("scoring:deal_edit", args=[t.slug, table.pk, 1]), "post", tw_post("draw"), "referee"),
         ("deal delete", reverse("scoring:deal_delete", args=[t.slug, table.pk, 1]), "post", {}, "referee"),
+        ("table confirm", reverse("scoring:table_confirm", args=[t.slug, table.pk]), "post", {}, "referee"),
+        ("table reopen", reverse("scoring:table_reopen", args=[t.slug, table.pk]), "post", {"reason": "typo"}, "organiser"),
     ]
 
 
@@ -564,3 +566,62 @@ def test_sichuan_wall_exhaustion_ready_hand_payment(client, users):
     r = client.post(reverse("scoring:table_enter", args=[t.slug, table.pk]), sc_rows(rows, exhausted=True, ex=ex_bad))
     assert r.status_code == 400 and "concealed_S" in r.context["entry"].form.errors
     assert Deal.objects.count() == 1
+
+
+def test_confirm_by_a_second_person_locks_and_reopen(client, users):
+    t, table = make_table(Game.TAIWANESE)
+    members(t, users)
+    client.force_login(users["referee"])
+    client.post(reverse("scoring:table_enter", args=[t.slug, table.pk]), tw_post("S", **T01))
+    confirm = reverse("scoring:table_confirm", args=[t.slug, table.pk])
+    # the person who entered the deals cannot confirm
+    r = client.post(confirm, {})
+    assert r.status_code == 400 and "different person" in r.content.decode()
+    client.force_login(users["organiser"])
+    assert client.get(confirm).status_code == 200
+    # totals re-typed wrongly: refused, nothing confirmed
+    r = client.post(confirm, {"total_0": "-17", "total_1": "47", "total_2": "-15", "total_3": "-16"})
+    assert r.status_code == 400
+    table.refresh_from_db()
+    assert table.status == Table.Status.PLAYING
+    r = client.post(confirm, {"total_0": "-17", "total_1": "47", "total_2": "-15", "total_3": "-15"})
+    assert r.status_code == 302
+    table.refresh_from_db()
+    assert table.status == Table.Status.CONFIRMED
+    assert table.confirmations.get(active=True).totals == [-17, 47, -15, -15]
+    # locked: no more deals
+    client.force_login(users["referee"])
+    r = client.post(reverse("scoring:table_enter", args=[t.slug, table.pk]), tw_post("draw"))
+    assert r.status_code == 400 and Deal.objects.count() == 1
+    # the referee may not reopen; the organiser may, with a reason
+    assert client.post(reverse("scoring:table_reopen", args=[t.slug, table.pk]), {"reason": "typo"}).status_code == 403
+    client.force_login(users["organiser"])
+    r = client.post(reverse("scoring:table_reopen", args=[t.slug, table.pk]), {"reason": ""})
+    assert r.status_code == 400
+    r = client.post(reverse("scoring:table_reopen", args=[t.slug, table.pk]), {"reason": "N paid, not W"})
+    assert r.status_code == 302
+    table.refresh_from_db()
+    assert table.status == Table.Status.PLAYING
+    old = table.confirmations.get()
+    assert not old.active and old.reopen_reason == "N paid, not W"
+    assert AuditEntry.objects.filter(table=table, action=AuditEntry.Action.REOPEN).exists()
+
+
+def test_blind_confirmation_needs_the_totals(client, users):
+    t, table = make_table(Game.TIENGOW)
+    t.blind_confirmation = True
+    t.save()
+    members(t, users)
+    client.force_login(users["referee"])
+    client.post(reverse("scoring:table_enter", args=[t.slug, table.pk]), tg_settle([2, 3, 3, 0], 1))
+    client.force_login(users["organiser"])
+    page = client.get(reverse("scoring:table_confirm", args=[t.slug, table.pk])).content.decode()
+    assert "-5" not in page  # the totals are not shown on the confirmation page
+    r = client.post(reverse("scoring:table_confirm", args=[t.slug, table.pk]), {})
+    assert r.status_code == 400 and "total_0" in r.context["confirm_form"].errors
+    r = client.post(reverse("scoring:table_confirm", args=[t.slug, table.pk]), {"total_0": "-4", "total_1": "10", "total_2": "-1", "total_3": "-5"})
+    assert r.status_code == 302
+    # every table confirmed: the round can be closed
+    r = client.post(reverse("scoring:round_tables_close", args=[t.slug, 1]))
+    table.round.refresh_from_db()
+    assert table.round.status == Round.Status.CLOSED

@@ -29,9 +29,10 @@ import copy
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.db.models import Count, IntegerField, Q, Sum, Value
 from django.db.models.functions import Coalesce
+from django.utils import timezone
 from django.utils.translation import gettext as _g
 from django.utils.translation import gettext_lazy as _
 
@@ -40,6 +41,7 @@ from engines.errors import RuleViolation, Violation
 from scoring.models import (
     FOUR_PLAYER_GAMES,
     AuditEntry,
+    Confirmation,
     Deal,
     Game,
     Player,
@@ -61,6 +63,8 @@ __all__ = [
     "StandingRow",
     "active_players",
     "add_deal",
+    "confirm_table",
+    "reopen_table",
     "delete_deal",
     "evaluate_deal",
     "initial_state",
@@ -599,12 +603,16 @@ def publish_table_round(rnd: Round) -> Round:
 
 
 def close_table_round(rnd: Round) -> Round:
-    """Close a published or running round of tables once every table has at least one deal
-    (``services.rounds.close_round`` does the state change). Raises :class:`NotAllowed` naming the
-    tables without deals."""
-    empty = list(rnd.tables.filter(deals__isnull=True).order_by("number").values_list("number", flat=True))
-    if empty:
-        raise NotAllowed(_("Round {number} cannot be closed: table(s) {tables} have no deals yet.").format(number=rnd.number, tables=", ".join(str(t) for t in empty)))
+    """Close a published or running round of tables once every table is confirmed (DESIGN.md 3:
+    "a round closes only when every match is confirmed"; ``services.rounds.close_round`` does the
+    state change). Raises :class:`NotAllowed` naming the tables still open."""
+    open_tables = list(rnd.tables.exclude(status=Table.Status.CONFIRMED).order_by("number").values_list("number", flat=True))
+    if open_tables:
+        raise NotAllowed(
+            _("Round {number} cannot be closed: the result of table(s) {tables} is not confirmed yet.").format(
+                number=rnd.number, tables=", ".join(str(t) for t in open_tables)
+            )
+        )
     from scoring.services.rounds import close_round
 
     return close_round(rnd)
@@ -624,3 +632,97 @@ def rebuild_tables(tournament: Tournament | None = None) -> int:
             recompute_table(table)
         count += 1
     return count
+
+
+# --------------------------------------------------------------------------------------------
+# Confirmation by a second person
+
+
+def entered_by_users(table: Table) -> set[int]:
+    """Ids of the users who entered, edited or deleted deals of ``table``."""
+    users = set(table.deals.exclude(entered_by=None).values_list("entered_by_id", flat=True))
+    users |= set(
+        AuditEntry.objects.filter(table=table, object_type="deal").exclude(user=None).values_list("user_id", flat=True)
+    )
+    return users
+
+
+def confirm_table(table: Table, user, *, totals: list[int] | None = None) -> Confirmation:
+    """Confirm a table's result as a second person (DESIGN.md 3; the four-player counterpart of
+    ``services.results.confirm_match``).
+
+    The table needs deals and must not be confirmed; ``user`` must differ from everyone who
+    entered or changed its deals; ``totals`` (4 ints by seat, re-typed from the score sheet) is
+    required when the tournament asks for blind confirmation and must equal the seat totals.
+    Raises :class:`NotAllowed` (``field="totals"`` for the totals) and saves nothing then.
+    Afterwards the table is locked until reopened. Audit: ``confirm``."""
+    if not getattr(user, "is_authenticated", False):
+        raise NotAllowed(_("Log in to confirm a result."))
+    with transaction.atomic():
+        locked = Table.objects.select_for_update().select_related("round__tournament").get(pk=table.pk)
+        if locked.status == Table.Status.CONFIRMED:
+            raise NotAllowed(_("This table is already confirmed."))
+        if not locked.deals.exists():
+            raise NotAllowed(_("A table without deals cannot be confirmed."))
+        if locked.round.status in (Round.Status.DRAFT, Round.Status.CLOSED):
+            raise NotAllowed(_("Only a table of a published or running round can be confirmed."))
+        if user.pk in entered_by_users(locked):
+            raise NotAllowed(_("A different person must confirm the result than the one who entered the deals."))
+        seat_totals = [s.total for s in locked.seats.order_by("seat")]
+        if totals is None and locked.round.tournament.blind_confirmation:
+            raise ServiceError(_("Type the final totals from the score sheet."), field="totals")
+        if totals is not None and list(totals) != seat_totals:
+            raise NotAllowed(
+                _("The totals you typed ({typed}) do not match the entered deals. Check the score sheet and the deals.").format(
+                    typed=" / ".join(str(x) for x in totals)
+                ),
+                field="totals",
+            )
+        try:
+            with transaction.atomic():
+                confirmation = Confirmation.objects.create(table=locked, confirmed_by=user, totals=seat_totals)
+        except IntegrityError:
+            raise NotAllowed(_("This table is already confirmed.")) from None
+        locked.status = Table.Status.CONFIRMED
+        locked.version += 1
+        locked.save(update_fields=["status", "version", "updated_at"])
+        _audit_table(locked, user, AuditEntry.Action.CONFIRM, new={"totals": seat_totals})
+    table.refresh_from_db()
+    return confirmation
+
+
+def reopen_table(table: Table, user, reason: str) -> Table:
+    """Reopen a confirmed table (organiser; the view checks the role) with a ``reason``: the
+    confirmation is kept with who/when/why, the table can be edited again. Raises
+    :class:`NotAllowed` when it is not confirmed, the round is closed, or the reason is empty."""
+    if not (reason or "").strip():
+        raise NotAllowed(_("Give a reason for reopening."), field="reason")
+    with transaction.atomic():
+        locked = Table.objects.select_for_update().select_related("round__tournament").get(pk=table.pk)
+        if locked.status != Table.Status.CONFIRMED:
+            raise NotAllowed(_("Only a confirmed table can be reopened."))
+        if locked.round.status == Round.Status.CLOSED:
+            raise NotAllowed(_("The round is closed; its tables cannot be reopened."))
+        Confirmation.objects.filter(table=locked, active=True).update(
+            active=False, reopened_by=user, reopened_at=timezone.now(), reopen_reason=reason
+        )
+        locked.status = Table.Status.PLAYING
+        recompute_table(locked)
+        locked.version += 1
+        locked.save(update_fields=["version", "updated_at"])
+        _audit_table(locked, user, AuditEntry.Action.REOPEN, reason=reason)
+    table.refresh_from_db()
+    return table
+
+
+def _audit_table(table: Table, user, action: str, *, new=None, reason: str = "") -> None:
+    AuditEntry.objects.create(
+        tournament=table.round.tournament,
+        table=table,
+        user=user if getattr(user, "is_authenticated", False) else None,
+        action=action,
+        object_type="table",
+        object_id=table.pk,
+        reason=reason,
+        new=new,
+    )

@@ -19,7 +19,9 @@ from django.views.decorators.http import require_POST
 from engines.errors import RuleViolation
 from scoring.forms_tables import (
     SEAT_NAMES,
+    ConfirmTableForm,
     PlayerForm,
+    ReopenTableForm,
     SeatRoundForm,
     WithdrawForm,
     entry_for,
@@ -296,23 +298,76 @@ def _state_text(tournament: Tournament, state: dict) -> str:
     return ""
 
 
+def _detail_context(request, tournament, table, *, reopen_form=None, error=None):
+    deals = list(table.deals.order_by("number"))
+    labels = seat_labels(tournament)
+    seats = list(table.seats.all())
+    return _context(
+        request,
+        tournament,
+        table=table,
+        seats=seats,
+        rows=_rows(table, deals),
+        labels=labels,
+        state_text=_state_text(tournament, table.state),
+        confirmation=table.confirmations.filter(active=True).select_related("confirmed_by").first(),
+        reopen_form=reopen_form or ReopenTableForm(),
+        error=error,
+    )
+
+
 def table_detail(request, slug, pk):
-    """A table: seats with players, every deal with per-seat results and running totals."""
+    """A table: seats with players, every deal with per-seat results and running totals, and the
+    confirmation (confirm / reopen forms for members)."""
     tournament = get_object_or_404(Tournament, slug=slug)
     _four_player(tournament)
     table = _table(tournament, pk)
     _visible(request, table)
-    deals = list(table.deals.order_by("number"))
-    ctx = _context(
-        request,
-        tournament,
-        table=table,
-        seats=list(table.seats.all()),
-        rows=_rows(table, deals),
-        labels=seat_labels(tournament),
-        state_text=_state_text(tournament, table.state),
+    return render(request, "scoring/table_detail.html", _detail_context(request, tournament, table))
+
+
+@require_role(REFEREE)
+def table_confirm(request, pk, *, tournament):
+    """Confirm a table's result as a second person. The page shows the seats but not the deals or
+    totals, so that with blind confirmation the confirmer re-types the totals from the sheet."""
+    _four_player(tournament)
+    table = _table(tournament, pk)
+    labels = seat_labels(tournament)
+    form = ConfirmTableForm(
+        request.POST if request.method == "POST" else None,
+        labels=[f"{lab} {s.player.name}" for lab, s in zip(labels, table.seats.all(), strict=False)],
+        blind=tournament.blind_confirmation,
     )
-    return render(request, "scoring/table_detail.html", ctx)
+    ctx = _context(request, tournament, table=table, confirm_form=form)
+    if request.method != "POST":
+        return render(request, "scoring/table_confirm.html", ctx)
+    if form.is_valid():
+        try:
+            svc.confirm_table(table, request.user, totals=form.totals())
+        except ServiceError as err:
+            form.add_error(None, err.message)
+        else:
+            messages.success(request, _g("Table {number} confirmed.").format(number=table.number))
+            return redirect("scoring:table_detail", tournament.slug, table.pk)
+    return render(request, "scoring/table_confirm.html", ctx, status=400)
+
+
+@require_POST
+@require_role(ORGANISER)
+def table_reopen(request, pk, *, tournament):
+    """Reopen a confirmed table (organiser), with a reason."""
+    _four_player(tournament)
+    table = _table(tournament, pk)
+    form = ReopenTableForm(request.POST)
+    if form.is_valid():
+        try:
+            svc.reopen_table(table, request.user, form.cleaned_data["reason"])
+        except ServiceError as err:
+            form.add_error(err.field if err.field in form.fields else None, err.message)
+        else:
+            messages.success(request, _g("Table {number} reopened.").format(number=table.number))
+            return redirect("scoring:table_detail", tournament.slug, table.pk)
+    return render(request, "scoring/table_detail.html", _detail_context(request, tournament, table, reopen_form=form), status=400)
 
 
 def _entry_context(request, tournament, table, entry, *, deal=None, preview=None):
@@ -548,7 +603,9 @@ __all__ = [
     "round_tables",
     "round_tables_close",
     "round_tables_publish",
+    "table_confirm",
     "table_detail",
+    "table_reopen",
     "table_enter",
     "table_sheet",
 ]
