@@ -64,5 +64,7 @@ urlpatterns = [
     path("t/<slug:slug>/table/<int:pk>/deal/<int:number>/edit/", four.deal_edit, name="deal_edit"),
     path("t/<slug:slug>/table/<int:pk>/deal/<int:number>/delete/", four.deal_delete, name="deal_delete"),
     path("t/<slug:slug>/table/<int:pk>/sheet.pdf", four.table_sheet, name="table_sheet_pdf"),
+    path("t/<slug:slug>/table/<int:pk>/confirm/", four.table_confirm, name="table_confirm"),
+    path("t/<slug:slug>/table/<int:pk>/reopen/", four.table_reopen, name="table_reopen"),
     # --- end four-player ---
 ]
