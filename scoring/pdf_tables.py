@@ -19,9 +19,9 @@ from reportlab.lib.styles import ParagraphStyle, getSampleStyleSheet
 from reportlab.lib.units import mm
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
-from reportlab.platypus import KeepTogether, Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
+from reportlab.platypus import KeepTogether, PageBreak, Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 
-from scoring.models import Game
+from scoring.models import Deal, Game, TableSeat
 from scoring.models import Table as TableModel
 
 FONT = "NSKTTables"
@@ -54,15 +54,47 @@ def _seat_label(game: str, seat: int) -> str:
 
 
 def table_sheet_pdf(table: TableModel) -> bytes:
-    """The score sheet of ``table`` as PDF bytes (A4 portrait). Four queries at most (table with
-    round and tournament, seats with players, deals)."""
+    """The score sheet of ``table`` as PDF bytes (A4 portrait). Three queries (table with round
+    and tournament, seats with players, deals)."""
+    table = TableModel.objects.select_related("round__tournament").get(pk=table.pk)
+    seats = list(table.seats.select_related("player").order_by("seat"))
+    deals = list(table.deals.order_by("number"))
+    title = f"{table.round.tournament.name} - {_('Round %(n)s') % {'n': table.round.number}} - {_('Table %(n)s') % {'n': table.number}}"
+    return _build(_sheet_story(table, seats, deals), title)
+
+
+def round_tables_pdf(rnd) -> bytes:
+    """Every table sheet of round ``rnd`` in one PDF (one table per page), in three queries."""
+    tables = list(rnd.tables.select_related("round__tournament").order_by("number"))
+    seats: dict[int, list] = {}
+    for s in TableSeat.objects.filter(table__round=rnd).select_related("player").order_by("table_id", "seat"):
+        seats.setdefault(s.table_id, []).append(s)
+    deals: dict[int, list] = {}
+    for d in Deal.objects.filter(table__round=rnd).order_by("table_id", "number"):
+        deals.setdefault(d.table_id, []).append(d)
+    story: list = []
+    for k, table in enumerate(tables):
+        if k:
+            story.append(PageBreak())
+        story += _sheet_story(table, seats.get(table.pk, []), deals.get(table.pk, []))
+    if not story:
+        story = [Spacer(1, 1)]
+    return _build(story, f"{rnd.tournament.name} - {_('Round %(n)s') % {'n': rnd.number}}")
+
+
+def _build(story: list, title: str) -> bytes:
+    buffer = io.BytesIO()
+    doc = SimpleDocTemplate(buffer, pagesize=A4, leftMargin=12 * mm, rightMargin=12 * mm, topMargin=12 * mm, bottomMargin=12 * mm, title=title)
+    doc.build(story)
+    return buffer.getvalue()
+
+
+def _sheet_story(table: TableModel, seats: list, deals: list) -> list:
+    """The flowables of one table's sheet."""
     from scoring.views.tables import deal_summary  # the same one-line deal description as the web page
 
     _fonts()
-    table = TableModel.objects.select_related("round__tournament").get(pk=table.pk)
     tournament = table.round.tournament
-    seats = list(table.seats.select_related("player").order_by("seat"))
-    deals = list(table.deals.order_by("number"))
 
     styles = getSampleStyleSheet()
     normal = ParagraphStyle("n", parent=styles["Normal"], fontName=FONT, fontSize=9, leading=11)
@@ -153,16 +185,5 @@ def table_sheet_pdf(table: TableModel) -> bytes:
         )
     )
     story.append(KeepTogether([sg]))
+    return story
 
-    buffer = io.BytesIO()
-    doc = SimpleDocTemplate(
-        buffer,
-        pagesize=A4,
-        leftMargin=12 * mm,
-        rightMargin=12 * mm,
-        topMargin=12 * mm,
-        bottomMargin=12 * mm,
-        title=f"{tournament.name} - {_('Round %(n)s') % {'n': table.round.number}} - {_('Table %(n)s') % {'n': table.number}}",
-    )
-    doc.build(story)
-    return buffer.getvalue()

@@ -58,6 +58,7 @@ urlpatterns = [
     path("t/<slug:slug>/round/<int:number>/tables/", four.round_tables, name="round_tables"),
     path("t/<slug:slug>/round/<int:number>/tables/publish/", four.round_tables_publish, name="round_tables_publish"),
     path("t/<slug:slug>/round/<int:number>/tables/close/", four.round_tables_close, name="round_tables_close"),
+    path("t/<slug:slug>/round/<int:number>/tables.pdf", four.round_tables_sheets, name="round_tables_pdf"),
     path("t/<slug:slug>/table/<int:pk>/", four.table_detail, name="table_detail"),
     path("t/<slug:slug>/table/<int:pk>/enter/", four.table_enter, name="table_enter"),
     path("t/<slug:slug>/table/<int:pk>/preview/", four.deal_preview, name="deal_preview"),

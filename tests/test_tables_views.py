@@ -625,3 +625,14 @@ def test_blind_confirmation_needs_the_totals(client, users):
     r = client.post(reverse("scoring:round_tables_close", args=[t.slug, 1]))
     table.round.refresh_from_db()
     assert table.round.status == Round.Status.CLOSED
+
+
+def test_round_tables_pdf_one_page_per_table(client):
+    from pypdf import PdfReader
+
+    t = field_with_results(3, "pack3")
+    r = client.get(reverse("scoring:round_tables_pdf", args=[t.slug, 1]))
+    assert r.status_code == 200 and r["Content-Type"] == "application/pdf"
+    reader = PdfReader(io.BytesIO(r.content))
+    assert len(reader.pages) == 3
+    assert "P2-3" in reader.pages[2].extract_text()

@@ -591,6 +591,20 @@ def table_sheet(request, slug, pk):
     return response
 
 
+def round_tables_sheets(request, slug, number):
+    """Every table score sheet of a round in one PDF (``scoring.pdf_tables.round_tables_pdf``)."""
+    from scoring.pdf_tables import round_tables_pdf
+
+    tournament = get_object_or_404(Tournament, slug=slug)
+    _four_player(tournament)
+    rnd = get_object_or_404(Round.objects.select_related("tournament"), tournament=tournament, number=number)
+    if rnd.status == Round.Status.DRAFT and not can_referee(request.user, tournament):
+        raise Http404(_g("This round is not published yet."))
+    response = HttpResponse(round_tables_pdf(rnd), content_type="application/pdf")
+    response["Content-Disposition"] = f'inline; filename="{tournament.slug}-r{rnd.number}-tables.pdf"'
+    return response
+
+
 __all__ = [
     "deal_delete",
     "deal_edit",
@@ -601,6 +615,7 @@ __all__ = [
     "players",
     "round_seat",
     "round_tables",
+    "round_tables_sheets",
     "round_tables_close",
     "round_tables_publish",
     "table_confirm",
