@@ -636,3 +636,21 @@ def test_round_tables_pdf_one_page_per_table(client):
     reader = PdfReader(io.BytesIO(r.content))
     assert len(reader.pages) == 3
     assert "P2-3" in reader.pages[2].extract_text()
+
+
+def test_tiengow_tile_names_follow_the_engine_and_the_catalogue():
+    from django.utils import translation
+
+    from engines.tiengow.names import TILE_NAMES
+    from scoring.forms_tables import TIENGOW_NAME_MSGIDS, tiengow_tile_names
+
+    names = tiengow_tile_names()
+    assert set(names) == set(TILE_NAMES)  # all 21 tile kinds
+    for english, _dutch in TILE_NAMES.values():
+        assert english in TIENGOW_NAME_MSGIDS  # every English name is a marked msgid
+    with translation.override("en"):
+        assert str(names["6-6"]) == "Heaven" and str(names["1-5"]) == "Big Head Six"
+    with translation.override("nl"):
+        for code, (english, dutch) in TILE_NAMES.items():
+            # once the Dutch catalogue has the names they are those of the rule text
+            assert str(names[code]) in (english, dutch), code
