@@ -551,7 +551,7 @@ class TienGowForm(forms.Form):
     IMMEDIATE_GROUPS = [("", "---"), ("supreme", _("Supreme")), ("quartet", _("quartet"))]
     IMMEDIATE_ROWS = 4
 
-    mode = forms.ChoiceField(label=_("entry"), choices=MODES, initial="settle")
+    mode = forms.ChoiceField(label=_("entry mode"), choices=MODES, initial="settle")
     last_winner = forms.ChoiceField(label=_("last trick won by"), required=False)
     last_group = forms.ChoiceField(label=_("last trick won with"), choices=LAST_GROUPS, required=False)
     last_leader = forms.ChoiceField(label=_("last trick led by"), required=False)
