@@ -28,6 +28,7 @@ from scoring.forms_tables import (
     tiengow_tile_names,
     translate_violation,
 )
+from scoring.labels import item_label
 from scoring.models import FOUR_PLAYER_GAMES, Deal, Game, Player, Round, Table, TableSeat, Tournament
 from scoring.roles import ORGANISER, REFEREE, can_organise, can_referee, require_role
 from scoring.services import tables as svc
@@ -499,7 +500,7 @@ def _payments(game: str, output: dict, table: Table) -> list[dict]:
     names = {svc.SEAT_LABELS[s.seat]: s.player.name for s in seats}
     rows = []
     for p in output.get("payments") or []:
-        rows.append({"from": names.get(p.get("from"), p.get("from")), "to": names.get(p.get("to"), p.get("to")), "amount": p.get("amount"), "reason": p.get("reason", "")})
+        rows.append({"from": names.get(p.get("from"), p.get("from")), "to": names.get(p.get("to"), p.get("to")), "amount": p.get("amount"), "reason": item_label(p.get("reason", "")) if p.get("reason") else ""})
     return rows
 
 
@@ -513,8 +514,8 @@ def _collect_errors(entry) -> list[str]:
 
 
 def _pretty(name: str) -> str:
-    """``"half_flush"`` -> ``"half flush"`` (engine item identifiers are English terms)."""
-    return str(name).replace("_", " ")
+    """The translated label of an engine item identifier (``"half_flush"`` -> ``"half flush"``)."""
+    return item_label(name)
 
 
 def _items(game: str, output: dict) -> list[tuple[str, object]]:
