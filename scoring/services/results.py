@@ -575,7 +575,7 @@ def restore_audit_entry(entry: AuditEntry, user, reason: str = "") -> None:
     - Hand entries (``create``/``update``/``restore``): hand number N gets that entry's new record
       back (created again if it no longer exists).
     - Hand ``delete`` entries: the deleted hand is put back at its number (later hands move down).
-    - Match ``end`` entries: the match is ended at the time limit again.
+    - Match ``end`` entries (and restores of them): the match is ended at the time limit again.
     Not possible for confirmed matches (:class:`MatchLocked`) or confirm/reopen entries
     (:class:`NotAllowed`). Engine violations (e.g. a hand after the end) raise
     :class:`engines.errors.RuleViolation` and nothing changes. Audit: ``restore``."""
@@ -585,7 +585,7 @@ def restore_audit_entry(entry: AuditEntry, user, reason: str = "") -> None:
         locked = _lock(entry.match)
         _ensure_editable(locked)
         if entry.object_type == "match":
-            if entry.action != AuditEntry.Action.END:
+            if entry.action not in (AuditEntry.Action.END, AuditEntry.Action.RESTORE):
                 raise NotAllowed(_("Confirmations and reopenings cannot be restored; confirm or reopen the match instead."))
             if locked.status == Match.Status.FINISHED:
                 raise MatchLocked(_("This match is already finished."))
