@@ -301,3 +301,39 @@ def test_rebuild_scores_restores_tampering(setup):
     m.refresh_from_db()
     assert (m.total_ns, m.total_ew, m.points_ns, m.status) == (235, -35, 0, "playing")
     assert m.hands.get(number=2).ns == 60 and m.hands.get(number=2).ew == -60
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_users_confirming_at_once_give_one_confirmation(django_user_model):
+    """Two confirmers race (threads, each with its own database connection): at most one succeeds
+    and exactly one active confirmation exists (row lock + the one_active_confirmation_per_match
+    constraint). Runs on SQLite and, under ``make test-services``, on PostgreSQL."""
+    import threading
+
+    from django.db import OperationalError, connections
+
+    ref = django_user_model.objects.create(username="ref")
+    confirmers = [django_user_model.objects.create(username=f"c{i}") for i in range(2)]
+    t, teams, rnd = make_tournament(slug="race")
+    m = Match.objects.create(round=rnd, table=1, team_ns=teams[0], team_ew=teams[1])
+    add(m, [DV_NS_GRAND, DV_NS_GRAND], ref)
+    barrier = threading.Barrier(2)
+    outcomes = []
+
+    def confirm(user):
+        try:
+            barrier.wait(timeout=10)
+            results.confirm_match(Match.objects.get(pk=m.pk), user)
+            outcomes.append("ok")
+        except (NotAllowed, OperationalError) as exc:  # SQLite may refuse the second writer as locked
+            outcomes.append(type(exc).__name__)
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=confirm, args=(u,)) for u in confirmers]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    assert sorted(outcomes)[-1] == "ok" and outcomes.count("ok") == 1, outcomes
+    assert Confirmation.objects.filter(match=m, active=True).count() == 1
