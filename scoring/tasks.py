@@ -1,5 +1,11 @@
 """Celery tasks of the scoring app.
 
+:func:`refresh_standings` recomputes a tournament's standings after a result is confirmed (or
+reopened, or a finished match changes) and stores them in the Django cache under a key with a
+fingerprint of the results (:mod:`scoring.services.standings_cache`), with a :class:`TaskState`
+row per key. It is queued after the commit by :mod:`scoring.signals` through
+:func:`enqueue_standings_refresh`.
+
 :func:`build_round_pack` writes a round's score sheets as one PDF to ``MEDIA_ROOT`` in the
 background and stores its progress (tables done / total) in :class:`scoring.models.TaskState`.
 It is idempotent by key: the key names the round and a fingerprint of its matches (ids, tables,
@@ -10,17 +16,46 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import threading
 from pathlib import Path
 
 from celery import shared_task
 from django.conf import settings
 from django.db import DatabaseError
 
-from scoring.models import Match, Round, TaskState
+from scoring.models import Match, Round, TaskState, Tournament
 
 log = logging.getLogger(__name__)
 
 KIND_ROUND_PACK = "round_pack"
+KIND_STANDINGS = "standings"
+
+try:  # the cache is Redis in production: its connection errors are worth a retry too
+    from redis.exceptions import RedisError
+except ImportError:  # pragma: no cover - redis is in requirements.txt
+    RETRY_ON: tuple[type[BaseException], ...] = (DatabaseError, OSError)
+else:
+    RETRY_ON = (DatabaseError, OSError, RedisError)
+
+_eager_lock = threading.RLock()
+
+
+def apply_eagerly(task, args: tuple = (), kwargs: dict | None = None):
+    """Run ``task`` in-process (no ``REDIS_URL``) the way a worker would: with Celery's retries
+    and without raising; a final failure is left in the task's :class:`TaskState`. Returns the
+    ``EagerResult``.
+
+    Celery's eager retry re-applies the task with ``task_eager_propagates``, which the settings
+    turn on (tests see exceptions); it is switched off for the duration of this call (under a lock,
+    as the setting is process-wide)."""
+    conf = task.app.conf
+    with _eager_lock:
+        old = conf.task_eager_propagates
+        conf.task_eager_propagates = False
+        try:
+            return task.apply(args=args, kwargs=kwargs or {}, throw=False)
+        finally:
+            conf.task_eager_propagates = old
 
 
 def round_pack_key(rnd: Round) -> str:
@@ -62,18 +97,11 @@ def run_round_pack_eagerly(round_id: int, *, base_url: str = ""):
     Celery's retries and without raising into the request; a final failure is left as status
     ``failed`` with the error (shown on the progress page). Returns the ``EagerResult``.
 
-    Celery's eager retry re-applies the task with ``task_eager_propagates``, which the settings
-    turn on (tests see exceptions); it is switched off for the duration of this call."""
-    conf = build_round_pack.app.conf
-    old = conf.task_eager_propagates
-    conf.task_eager_propagates = False
-    try:
-        return build_round_pack.apply(args=(round_id,), kwargs={"base_url": base_url}, throw=False)
-    finally:
-        conf.task_eager_propagates = old
+    See :func:`apply_eagerly`."""
+    return apply_eagerly(build_round_pack, (round_id,), {"base_url": base_url})
 
 
-@shared_task(bind=True, autoretry_for=(DatabaseError, OSError), retry_backoff=2, retry_jitter=False, max_retries=3)
+@shared_task(bind=True, autoretry_for=RETRY_ON, retry_backoff=2, retry_jitter=False, max_retries=3)
 def build_round_pack(self, round_id: int, base_url: str = "") -> str:
     """Build the round pack PDF of round ``round_id`` into ``MEDIA_ROOT/packs/`` and return its
     path relative to ``MEDIA_ROOT``. Progress (``progress``/``total`` = tables) is saved after
@@ -102,9 +130,62 @@ def build_round_pack(self, round_id: int, base_url: str = "") -> str:
         tmp.write_bytes(data)
         tmp.replace(target)
     except Exception as exc:
-        last = self.request.retries >= (self.max_retries or 0)
+        last = not isinstance(exc, RETRY_ON) or self.request.retries >= (self.max_retries or 0)
         TaskState.objects.filter(pk=state.pk).update(status="failed" if last else "pending", error=f"{type(exc).__name__}: {exc}")
         log.warning("round pack %s failed (try %s): %s", key, self.request.retries + 1, exc)
         raise
     TaskState.objects.filter(pk=state.pk).update(status="done", progress=total, total=total, result_path=relative, error="")
     return relative
+
+
+# --------------------------------------------------------------------------- standings refresh
+
+
+def enqueue_standings_refresh(tournament_id: int) -> None:
+    """Queue :func:`refresh_standings` for a tournament: on a worker when there is a broker,
+    otherwise run it here eagerly with retries (:func:`apply_eagerly`). Never raises: a refresh
+    that cannot be queued or fails only costs the next standings page a recompute (the stored
+    standings are keyed by their data, so nothing stale is ever served). Call it after the
+    commit (``transaction.on_commit``), as :mod:`scoring.signals` does."""
+    try:
+        if refresh_standings.app.conf.task_always_eager:
+            apply_eagerly(refresh_standings, (tournament_id,))
+        else:
+            refresh_standings.delay(tournament_id)
+    except Exception as exc:  # noqa: BLE001 - see docstring
+        log.warning("standings refresh of tournament %s not queued: %s", tournament_id, exc)
+
+
+@shared_task(bind=True, autoretry_for=RETRY_ON, retry_backoff=2, retry_jitter=False, max_retries=3)
+def refresh_standings(self, tournament_id: int) -> str:
+    """Recompute the standings of tournament ``tournament_id`` (every played round) and store them
+    in the cache under :func:`scoring.services.standings_cache.cache_key` (fingerprint of the
+    results, teams and tie-breaks); returns that key. State in :class:`TaskState` (same key, kind
+    ``standings``; ``total`` = teams): ``running``, then ``done``; when the key is already done
+    and its rows are still in the cache nothing is recomputed (idempotent). Retried on database,
+    file and Redis errors (at most 3 retries, backoff 2, 4, 8 s) with the state back to
+    ``pending``; after the last failure the state is ``failed`` with the error. Older finished
+    states of the tournament are removed when a refresh is done. A tournament that no longer
+    exists returns ``""``."""
+    from scoring.services import standings_cache
+
+    tournament = Tournament.objects.filter(pk=tournament_id).first()
+    if tournament is None:
+        return ""
+    key, teams, match_rows = standings_cache.load(tournament)
+    state, _ = TaskState.objects.get_or_create(key=key, defaults={"kind": KIND_STANDINGS})
+    if state.status == "done" and standings_cache.stored(key) is not None:
+        return key
+    TaskState.objects.filter(pk=state.pk).update(status="running", progress=0, total=len(teams), error="")
+    try:
+        if standings_cache.stored(key) is None:
+            rows = standings_cache.compute(tournament, teams, match_rows)
+            standings_cache.cache.set(key, rows, standings_cache.TIMEOUT)
+    except Exception as exc:
+        last = not isinstance(exc, RETRY_ON) or self.request.retries >= (self.max_retries or 0)
+        TaskState.objects.filter(pk=state.pk).update(status="failed" if last else "pending", error=f"{type(exc).__name__}: {exc}")
+        log.warning("standings refresh %s failed (try %s): %s", key, self.request.retries + 1, exc)
+        raise
+    TaskState.objects.filter(pk=state.pk).update(status="done", progress=len(teams), total=len(teams), error="")
+    TaskState.objects.filter(kind=KIND_STANDINGS, key__startswith=standings_cache.key_prefix(tournament_id), status__in=("done", "failed")).exclude(pk=state.pk).delete()
+    return key
