@@ -347,11 +347,16 @@ def test_edit_draft_pairing_with_rematch_warning(client, setup):
     assert response.status_code == 200
     pairs = set(Round.objects.get(tournament=t, number=2).matches.values_list("team_ns__name", "team_ew__name"))
     assert pairs == {("Team 0", "Team 2"), ("Team 1", "Team 3")}
-    # now a rematch of round 1: saved with a warning
+    # now a rematch of round 1: saved with a warning, shown again on the draft and edit pages
     data.update({"t-0-team_ew": teams[1].pk, "t-1-team_ns": teams[2].pk})
     response = client.post(url, data, follow=True)
-    levels = [m.level_tag for m in response.context["messages"]]
-    assert "warning" in levels
+    assert [str(m) for m in response.context["messages"]] == ["Draft pairing saved with 2 warnings."]
+    warnings = ["Rematch: Team 0 - Team 1 have already played each other.",
+                "Rematch: Team 2 - Team 3 have already played each other."]
+    assert response.context["draft_warnings"] == warnings
+    assert "Rematch: Team 0 - Team 1" in response.content.decode()
+    assert client.get(url).context["draft_warnings"] == warnings
+    assert client.get(reverse("scoring:round_pairings", args=[t.slug, 2])).context["draft_warnings"] == warnings
 
 
 def test_same_team_twice_in_a_row_is_a_field_error(client, setup):

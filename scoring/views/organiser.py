@@ -16,6 +16,7 @@ from django.db.models import Q
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _t
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from scoring.forms_organiser import DraftPairingFormSet, MembershipForm, TeamForm, TeamsImportForm, TournamentForm
@@ -23,6 +24,7 @@ from scoring.models import Membership, Round, Team
 from scoring.roles import ORGANISER, require_role
 from scoring.services.errors import NotAllowed, PairingImpossible, ServiceError
 from scoring.tables import TeamTable
+from scoring.views.public import draft_warnings
 
 
 def _context(tournament, **extra) -> dict:
@@ -259,11 +261,15 @@ def round_edit(request, number, *, tournament):
         except ServiceError as exc:
             formset._non_form_errors = formset.error_class([str(exc)])
         else:
-            for warning in warnings or []:
-                messages.warning(request, str(warning))
-            messages.success(request, _t("Draft pairing saved."))
+            if warnings:  # listed on the round page (draft warnings) after the redirect
+                messages.warning(request, ngettext(
+                    "Draft pairing saved with %(count)d warning.", "Draft pairing saved with %(count)d warnings.",
+                    len(warnings)) % {"count": len(warnings)})
+            else:
+                messages.success(request, _t("Draft pairing saved."))
             return redirect("scoring:round_pairings", tournament.slug, rnd.number)
-    return render(request, "scoring/round_edit.html", _context(tournament, round=rnd, formset=formset))
+    warnings = draft_warnings(rnd) if request.method == "GET" else []
+    return render(request, "scoring/round_edit.html", _context(tournament, round=rnd, formset=formset, draft_warnings=warnings))
 
 
 def _round_action(request, tournament, number, action, done_message):

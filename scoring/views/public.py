@@ -132,12 +132,31 @@ def round_pairings(request, slug, number):
     rounds = tournament.rounds.all() if context["can_organise"] else tournament.rounds.exclude(status=Round.Status.DRAFT)
     shown, projector = projector_page(request, matches)
     context.update(
+        draft_warnings=draft_warnings(rnd) if rnd.status == Round.Status.DRAFT and not projector else [],
         round=rnd,
         matches=shown,
         rounds=list(rounds.only("id", "number", "status")),
         projector=projector,
     )
     return render(request, "scoring/round_pairings.html", context)
+
+
+def draft_warnings(rnd: Round) -> list[str]:
+    """Translated warnings of a draft round's current tables (rematch, double booking, missing
+    team, second bye, absent team), from the pairing service's own check
+    (``scoring.pairing_core.check_pairing``, messages ``pairing.WARNING_TEXTS``)."""
+    from scoring.pairing_core import check_pairing
+    from scoring.services import pairing
+
+    entrants = pairing.entrants_for(rnd.tournament, before_round=rnd.number)
+    names = {e.id: e.name for e in entrants}
+    pairs = list(rnd.matches.order_by("table").values_list("team_ns_id", "team_ew_id"))
+    out = []
+    for w in check_pairing(entrants, pairs, rnd.number):
+        template = pairing.WARNING_TEXTS.get(w.code)
+        teams = " - ".join(names.get(t, str(t)) for t in w.teams)
+        out.append(str(template).format(teams=teams) if template else f"{w.code}: {teams}")
+    return out
 
 
 def tiebreak_descriptions(tournament: Tournament) -> list[dict]:
