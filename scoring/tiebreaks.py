@@ -182,7 +182,8 @@ class SonnebornBerger(TieBreak):
     )
 
     def value(self, team, ctx, group):
-        return sum(ctx.points_of(g.opponent) * g.points for g in team.played) / 2
+        total = sum(ctx.points_of(g.opponent) * g.points for g in team.played)
+        return total // 2 if total % 2 == 0 else total / 2
 
     def explain(self, team, ctx):
         return [{"round": g.round, "value": (ctx.points_of(g.opponent) * g.points / 2) if not g.is_bye else 0} for g in team.games]

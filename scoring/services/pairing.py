@@ -93,6 +93,8 @@ def pair_next_round(tournament: Tournament, *, seed: int | None = None, method: 
     has a seed number). Later rounds: Swiss (:func:`scoring.pairing_core.pair_round`). No pairing
     without a rematch: :class:`PairingImpossible` with ``blocking`` (team names). Tables by rank;
     each match gets a ``pairing_note``; a bye is saved finished (a win, 0:0)."""
+    if not tournament.is_team_game:
+        raise NotAllowed(_("Swiss pairing of teams is only for Tai Pan tournaments; seat four-player games instead."))
     with transaction.atomic():
         Tournament.objects.select_for_update().filter(pk=tournament.pk).first()
         last = _previous_round_done(tournament)

@@ -88,7 +88,8 @@ def standings(tournament: Tournament, *, through_round: int | None = None) -> li
     (ordered by name within a shared rank)."""
     teams = list(_team_queryset(tournament))
     rows = list(_match_rows(tournament, through_round))
-    withdrawn = {t.pk: t.withdrawn_after_round is not None for t in teams}
+    withdrawn = {t.pk: t.withdrawn_after_round is not None and (through_round is None or t.withdrawn_after_round < through_round)
+                 for t in teams}
     ctx = build_context([t.pk for t in teams], rows, withdrawn)
     return standings_from(ctx, tiebreak_keys(tournament), teams, withdrawn)
 
