@@ -69,6 +69,7 @@ class StandingsTable(tables.Table):
     class Meta:
         orderable = False
         attrs = {"class": "standings"}
+        empty_text = _("No teams yet.")
         row_attrs = {"class": lambda record: "withdrawn" if getattr(record, "withdrawn", False) else ""}
 
     def __init__(self, data, *, slug: str, tiebreak_columns=(), **kwargs):
@@ -97,6 +98,7 @@ class TeamTable(tables.Table):
 
     class Meta:
         attrs = {"class": "teams"}
+        empty_text = _("No teams registered yet.")
         row_attrs = {"class": lambda record: "withdrawn" if record.withdrawn_after_round is not None else ""}
 
     def __init__(self, data, *, slug: str, **kwargs):

@@ -260,6 +260,21 @@ def test_edit_and_withdraw_team(client, setup):
     assert "Team One" in page and "X &amp; Y" in page
 
 
+def test_delete_team_only_when_never_paired(client, setup):
+    t, organiser, _referee = setup
+    client.force_login(organiser)
+    paired = t.teams.get(name="Team 0")
+    draft_round(t)  # pairs Team 0 - Team 1, Team 2 - Team 3
+    spare = add_team(t, "Spare")  # registered after the pairing: never paired
+    response = client.post(reverse("scoring:team_edit", args=[t.slug, paired.pk]), {"action": "delete"}, follow=True)
+    assert Team.objects.filter(pk=paired.pk).exists()
+    assert [m.level_tag for m in response.context["messages"]] == ["error"]
+    players = [spare.first_player_id, spare.second_player_id]
+    client.post(reverse("scoring:team_edit", args=[t.slug, spare.pk]), {"action": "delete"})
+    assert not Team.objects.filter(pk=spare.pk).exists()
+    assert not Player.objects.filter(pk__in=players).exists()
+
+
 def test_team_list_query_count_does_not_grow(client, setup, django_assert_max_num_queries):
     t, organiser, _referee = setup
     client.force_login(organiser)

@@ -20,7 +20,7 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from scoring.forms_organiser import DraftPairingFormSet, MembershipForm, TeamForm, TeamsImportForm, TournamentForm
-from scoring.models import Membership, Round, Team
+from scoring.models import Match, Membership, Round, Team
 from scoring.roles import ORGANISER, require_role
 from scoring.services.errors import NotAllowed, PairingImpossible, ServiceError
 from scoring.tables import TeamTable
@@ -126,8 +126,8 @@ def team_create(request, *, tournament):
 @require_role(ORGANISER)
 @require_http_methods(["GET", "POST"])
 def team_edit(request, pk, *, tournament):
-    """Edit a team; ``action=withdraw`` withdraws it after the last round paired so far (it is not
-    paired again; its results are kept)."""
+    """Edit a team; ``action=withdraw`` withdraws it after the last round played so far (it is not
+    paired again; its results are kept); ``action=delete`` deletes a team that was never paired."""
     team = get_object_or_404(Team.objects.select_related("first_player", "second_player"), tournament=tournament, pk=pk)
     if request.method == "POST" and request.POST.get("action") == "withdraw":
         # After the last round that is (being) played; a draft round is re-paired without the team.
@@ -141,6 +141,18 @@ def team_edit(request, pk, *, tournament):
         for rnd in drafts:
             messages.warning(request, _t("%(name)s is still in the draft pairing of round %(round)d: edit or re-pair it.") % {
                 "name": team.name, "round": rnd.number})
+        return redirect("scoring:team_list", tournament.slug)
+    if request.method == "POST" and request.POST.get("action") == "delete":
+        # Only a team that was never paired (a mistaken registration); otherwise withdraw it.
+        if Match.objects.filter(Q(team_ns=team) | Q(team_ew=team)).exists():
+            messages.error(request, _t("%(name)s has been paired already: withdraw it instead.") % {"name": team.name})
+            return redirect("scoring:team_edit", tournament.slug, team.pk)
+        with transaction.atomic():
+            players = [team.first_player, team.second_player]
+            team.delete()
+            for player in players:
+                player.delete()
+        messages.success(request, _t("Team %(name)s deleted.") % {"name": team.name})
         return redirect("scoring:team_list", tournament.slug)
     form = TeamForm(request.POST or None, instance=team, tournament=tournament)
     if request.method == "POST" and form.is_valid():
