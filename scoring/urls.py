@@ -16,6 +16,7 @@ urlpatterns = [
     # --- public + organiser pages (WEB organiser/public) ---
     path("new/", organiser.tournament_create, name="tournament_create"),
     path("t/<slug:slug>/edit/", organiser.tournament_edit, name="tournament_edit"),
+    path("t/<slug:slug>/export.json", organiser.tournament_export, name="tournament_export"),
     path("t/<slug:slug>/members/", organiser.members, name="members"),
     path("t/<slug:slug>/teams/", organiser.team_list, name="team_list"),
     path("t/<slug:slug>/teams/new/", organiser.team_create, name="team_create"),

@@ -4,6 +4,8 @@ CSV import all-or-nothing), pairing the next round, draft edits with warnings, a
 lifecycle buttons (issue 2 item 9, issue 4 items 1, 2, 5 and 6)."""
 from __future__ import annotations
 
+import json
+
 import pytest
 from django.urls import reverse
 
@@ -56,6 +58,7 @@ WRITE_VIEWS = [
     ("team_create", [], "post", {"name": "New", "first_player_name": "P", "second_player_name": "Q", "joined_round": 1}),
     ("team_edit", ["{team}"], "get", None),
     ("team_edit", ["{team}"], "post", {"action": "withdraw"}),
+    ("tournament_export", [], "get", None),
     ("teams_import", [], "get", None),
     ("teams_import", [], "post", {}),
     ("members", [], "post", {"remove": "{referee_membership}"}),
@@ -190,6 +193,15 @@ def test_edit_tournament_and_settings_fixed_once_round_1_exists(client, setup):
     assert t.name == "Renamed" and t.status == "running"
     assert t.rules == {"preset": "standard", "target": 900}  # fixed: the posted preset is ignored
     assert t.tiebreaks == ["point_difference", "buchholz"]
+
+
+def test_tournament_json_download(client, setup):
+    t, organiser, _referee = setup
+    client.force_login(organiser)
+    response = client.get(reverse("scoring:tournament_export", args=[t.slug]))
+    assert response.status_code == 200 and response["Content-Type"].startswith("application/json")
+    data = json.loads(response.content)
+    assert data["slug"] == "nskt" and sorted(team["name"] for team in data["teams"]) == ["Team 0", "Team 1", "Team 2", "Team 3"]
 
 
 # --- members --------------------------------------------------------------------------------------

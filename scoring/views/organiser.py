@@ -13,6 +13,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.db.models import Q
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _t
@@ -97,6 +98,17 @@ def members(request, *, tournament):
                 return redirect("scoring:members", tournament.slug)
     memberships = tournament.memberships.select_related("user").order_by("role", "user__username")
     return render(request, "scoring/members.html", _context(tournament, form=form, memberships=memberships))
+
+
+@require_role(ORGANISER)
+def tournament_export(request, *, tournament):
+    """Download the whole tournament as JSON (DESIGN.md 3; the same text as
+    ``manage.py export_tournament SLUG``, re-importable with ``import_tournament``): a backup."""
+    from scoring.services import io
+
+    response = HttpResponse(io.dumps(io.export_tournament(tournament)), content_type="application/json; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{tournament.slug}.json"'
+    return response
 
 
 # --- teams ------------------------------------------------------------------------------------
