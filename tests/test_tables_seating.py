@@ -181,3 +181,21 @@ def test_rebuild_tables_restores_derived_columns():
     assert Deal.objects.get(table=table).net == [-4, 10, -1, -5]
     assert [s.total for s in table.seats.order_by("seat")] == [-4, 10, -1, -5]
     assert table.state == {"banker": 1} and table.status == Table.Status.PLAYING
+
+
+def test_rebuild_scores_command_also_rebuilds_four_player_tables():
+    """``manage.py rebuild_scores`` restores tampered four-player derived columns (DESIGN.md 1)."""
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    from tests.test_tables_views import make_table
+
+    t, table = make_table(Game.TIENGOW, slug="tg-rebuild-cmd")
+    Deal.objects.create(table=table, number=1, record={"mode": "settle", "columns": [2, 3, 3, 0], "last_trick": {"winner": 1, "group": "ordinary"}, "immediate": []}, net=[9, 9, 9, 9])
+    out = StringIO()
+    call_command("rebuild_scores", t.slug, stdout=out)
+    assert "1 four-player tables" in out.getvalue()
+    # Tien Gow case S-01: net [-4, 10, -1, -5]
+    assert Deal.objects.get(table=table).net == [-4, 10, -1, -5]
+    assert [s.total for s in table.seats.order_by("seat")] == [-4, 10, -1, -5]

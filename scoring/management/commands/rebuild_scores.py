@@ -1,17 +1,19 @@
-"""``manage.py rebuild_scores [SLUG]``: recompute every derived number (hand scores, match
-totals, status, winner, match points) from the hand records
-(:func:`scoring.services.results.rebuild_scores`)."""
+"""``manage.py rebuild_scores [SLUG]``: recompute every derived number from the entered records:
+Tai Pan hand scores, match totals, status, winner and match points
+(:func:`scoring.services.results.rebuild_scores`), and four-player deal results, seat totals and
+carried state (:func:`scoring.services.tables.rebuild_tables`)."""
 from django.core.management.base import BaseCommand, CommandError
 
 from scoring.models import Tournament
 from scoring.services.results import rebuild_scores
+from scoring.services.tables import rebuild_tables
 
 
 class Command(BaseCommand):
     help = "Recompute every derived score from the entered hand records."
 
     def add_arguments(self, parser):
-        parser.add_argument("slug", nargs="?", default=None, help="Only this tournament (default: every Tai Pan tournament).")
+        parser.add_argument("slug", nargs="?", default=None, help="Only this tournament (default: every tournament).")
 
     def handle(self, *args, **opts):
         t = None
@@ -20,4 +22,5 @@ class Command(BaseCommand):
             if t is None:
                 raise CommandError(f"No tournament with slug {opts['slug']!r}.")
         count = rebuild_scores(t)
-        self.stdout.write(f"Recomputed {count} matches.")
+        tables = rebuild_tables(t)
+        self.stdout.write(f"Recomputed {count} matches and {tables} four-player tables.")
