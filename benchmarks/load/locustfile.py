@@ -24,6 +24,7 @@ import random
 import sys
 from pathlib import Path
 
+import gevent
 from locust import between, events, task
 from locust.contrib.fasthttp import FastHttpUser
 
@@ -46,9 +47,13 @@ def _wait(name: str, default: str):
 
 
 #: Think time of a referee between two hands (a real hand takes minutes; this is much faster).
-REFEREE_WAIT = _wait("LOAD_REFEREE_WAIT", "5,15")
-#: Think time of a reader between two pages (the projector standings refresh every 30 s).
-READER_WAIT = _wait("LOAD_READER_WAIT", "10,30")
+REFEREE_WAIT = _wait("LOAD_REFEREE_WAIT", "10,20")
+#: Think time of a reader between two pages: 30 s on average, as the projector standings refresh.
+READER_WAIT = _wait("LOAD_READER_WAIT", "15,45")
+#: Referees log in at a random moment within this many seconds of their start (a password check
+#: costs about half a CPU second: PBKDF2, Django's default), and every user waits a random part of
+#: its think time before its first page, so the run does not start with a burst of identical clicks.
+LOGIN_SPREAD = float(os.environ.get("LOAD_LOGIN_SPREAD", "20"))
 
 
 def _load_plan() -> dict:
@@ -93,6 +98,7 @@ class RefereeUser(FastHttpUser):
         self.enter_url = f"/t/{self.slug}/match/{self.match}/enter/"
         self.preview_url = f"/t/{self.slug}/match/{self.match}/preview/"
         self.logged_in = False
+        gevent.sleep(random.uniform(0, LOGIN_SPREAD))
         self.login(entry["username"], entry["password"])
 
     def login(self, username: str, password: str) -> None:
@@ -159,8 +165,9 @@ class ReaderUser(FastHttpUser):
         self.slug = plan["slug"]
         self.round = plan.get("round", 1)
         self.matches = plan["matches"]
+        gevent.sleep(random.uniform(0, self.wait_time()))
 
-    @task(3)
+    @task(2)
     def standings(self):
         self.client.get(f"/t/{self.slug}/standings/", name="GET standings/")
 
@@ -168,6 +175,6 @@ class ReaderUser(FastHttpUser):
     def pairings(self):
         self.client.get(f"/t/{self.slug}/round/{self.round}/", name="GET round/<n>/ (pairings)")
 
-    @task(2)
+    @task(1)
     def match_page(self):
         self.client.get(f"/t/{self.slug}/match/{random.choice(self.matches)}/", name="GET match/<pk>/")

@@ -12,9 +12,10 @@
 # p50/p95/p99 latency per endpoint. Exits 1 if a hand was lost or duplicated.
 #
 # Variables: LOAD_PORT (8765), LOAD_WORKERS (gunicorn workers, 4), LOAD_REFEREES (50),
-# LOAD_READERS (200), LOAD_MATCHES (50), LOAD_REFEREE_WAIT ("5,15" seconds between two hands),
-# LOAD_READER_WAIT ("10,30" seconds between two pages), LOAD_SPAWN_RATE (users started per second,
-# 25), LOAD_OUT (directory to keep the locust CSV files and logs in), PGHOST/PGPORT/PGUSER.
+# LOAD_READERS (200), LOAD_MATCHES (50), LOAD_REFEREE_WAIT ("10,20" seconds between two hands),
+# LOAD_READER_WAIT ("15,45" seconds between two pages), LOAD_SPAWN_RATE (users started per second,
+# 25), LOAD_LOGIN_SPREAD (referees log in within this many seconds, 20), LOAD_OUT (directory to
+# keep the locust CSV files and logs in), PGHOST/PGPORT/PGUSER.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 PY=.venv/bin/python
