@@ -116,10 +116,15 @@ def test_stats_table_from_locust_csv(tmp_path):
 
 def test_read_events(tmp_path):
     path = tmp_path / "events.jsonl"
-    lines = [_ack(1, 1), {"kind": "uncertain", "match": 1}, {"kind": "refused", "match": 2, "status": 409}]
+    lines = [
+        _ack(1, 1),
+        {"kind": "uncertain", "match": 1},
+        {"kind": "stale", "match": 2, "status": 409},
+        {"kind": "refused", "match": 2, "status": 200},
+    ]
     path.write_text("\n".join(json.dumps(x) for x in lines) + "\n", encoding="utf-8")
-    acks, uncertain, refused = loadctl.read_events(path)
-    assert (len(acks), len(uncertain), len(refused)) == (1, 1, 1)
+    acks, uncertain, others = loadctl.read_events(path)
+    assert (len(acks), len(uncertain), [e["kind"] for e in others]) == (1, 1, ["stale", "refused"])
     assert loadctl.read_events(tmp_path / "missing.jsonl") == ([], [], [])
 
 

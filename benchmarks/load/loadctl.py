@@ -101,17 +101,18 @@ def build_tournament(*, matches: int = 50, referees: int = 50, slug: str = SLUG,
 
 
 def read_events(path: str | Path) -> tuple[list[dict], list[dict], list[dict]]:
-    """(acks, uncertain, refused) from the locustfile's JSON-lines event file."""
-    acks, uncertain, refused = [], [], []
+    """(acks, uncertain, others) from the locustfile's JSON-lines event file; ``others`` are the
+    ``stale`` (409) and ``refused`` submissions, which stored nothing."""
+    acks, uncertain, others = [], [], []
     p = Path(path)
     if not p.exists():
-        return acks, uncertain, refused
+        return acks, uncertain, others
     for line in p.read_text(encoding="utf-8").splitlines():
         if not line.strip():
             continue
         event = json.loads(line)
-        {"ack": acks, "uncertain": uncertain}.get(event.get("kind"), refused).append(event)
-    return acks, uncertain, refused
+        {"ack": acks, "uncertain": uncertain}.get(event.get("kind"), others).append(event)
+    return acks, uncertain, others
 
 
 def stored_hands(slug: str = SLUG) -> dict[int, list[tuple[int, dict]]]:
@@ -138,7 +139,8 @@ def cmd_setup(args) -> int:
 def cmd_verify(args) -> int:
     _django()
     plan = json.loads(Path(args.plan).read_text(encoding="utf-8"))
-    acks, uncertain, refused = read_events(args.events)
+    acks, uncertain, others = read_events(args.events)
+    stale = sum(1 for e in others if e.get("kind") == "stale")
     verdict = loadkit.verify_hands(acks, stored_hands(plan["slug"]), uncertain)
     stats_path = Path(f"{args.stats_prefix}_stats.csv")
     if stats_path.exists():
@@ -157,7 +159,8 @@ def cmd_verify(args) -> int:
                 print("  " + line)
     print()
     print(f"hands acknowledged: {verdict.acknowledged}, stored: {verdict.stored}, "
-          f"uncertain submissions: {verdict.uncertain}, refused submissions: {len(refused)}, "
+          f"uncertain submissions: {verdict.uncertain}, stale (409) submissions: {stale}, "
+          f"refused submissions: {len(others) - stale}, "
           f"matches with number gaps: {verdict.gaps}")
     for line in verdict.details[:20]:
         print("  " + line)

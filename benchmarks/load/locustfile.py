@@ -7,8 +7,9 @@ Environment (set by ``run_load.sh``):
 - ``LOAD_EVENTS``: JSON-lines file this scenario appends to: ``{"kind": "ack", "match", "number",
   "record"}`` for every hand the server acknowledged (302 from ``match_enter`` to the match page,
   see ``scoring/views/matches.py``), ``"uncertain"`` for a submission without a definite answer
-  (network error or 5xx), ``"refused"`` for a 200 (form re-shown with errors) or 409 (stale
-  version) answer.
+  (network error or 5xx), ``"stale"`` for a 409 (another referee of the same match saved first;
+  only when matches are shared, ``LOAD_MATCHES`` < ``LOAD_REFEREES``), ``"refused"`` for anything
+  else (form re-shown with errors).
 
 Referees (``RefereeUser``, one per plan entry): log in once through ``/accounts/login/`` with the
 CSRF token, then loop: load ``/t/<slug>/match/<pk>/enter/`` (redirects to the match page with the
@@ -102,12 +103,12 @@ class RefereeUser(FastHttpUser):
         self.login(entry["username"], entry["password"])
 
     def login(self, username: str, password: str) -> None:
-        page = self.client.get("/accounts/login/", name="GET /accounts/login/")
+        page = self.client.get("/accounts/login/", name="/accounts/login/")
         token = loadkit.csrf_from_page(page.text or "")
         with self.client.post(
             "/accounts/login/",
             data={"csrfmiddlewaretoken": token or "", "username": username, "password": password, "next": ""},
-            name="POST /accounts/login/",
+            name="/accounts/login/",
             allow_redirects=False,
             catch_response=True,
         ) as resp:
@@ -121,7 +122,7 @@ class RefereeUser(FastHttpUser):
     def enter_hand(self):
         if not self.logged_in:
             return
-        with self.client.get(self.enter_url, name="GET match/<pk>/enter/ (-> match page)", catch_response=True) as resp:
+        with self.client.get(self.enter_url, name="match/<pk>/enter/ (-> match page)", catch_response=True) as resp:
             page = loadkit.parse_match_page(resp.text or "")
             if resp.status_code != 200 or not page.can_add:
                 resp.failure(f"no entry form (status {resp.status_code})")
@@ -132,17 +133,22 @@ class RefereeUser(FastHttpUser):
         if random.random() < PREVIEW_SHARE:
             with self.client.post(
                 self.preview_url, data=data, headers={"HX-Request": "true", "X-CSRFToken": page.csrf_token},
-                name="POST match/<pk>/preview/ (htmx)", catch_response=True,
+                name="match/<pk>/preview/ (htmx)", catch_response=True,
             ) as resp:
                 if resp.status_code != 200 or "errorlist" in (resp.text or ""):
                     resp.failure(f"preview refused ({resp.status_code})")
         with self.client.post(
-            self.enter_url, data=data, name="POST match/<pk>/enter/ (save hand)", allow_redirects=False, catch_response=True
+            self.enter_url, data=data, name="match/<pk>/enter/ (save hand)", allow_redirects=False, catch_response=True
         ) as resp:
             status = resp.status_code
             location = (resp.headers.get("Location") or "") if resp.headers else ""
             if status == 302 and f"/match/{self.match}/" in location and "/accounts/login/" not in location:
                 record_event({"kind": "ack", "match": self.match, "number": number, "record": record, "version": page.version})
+                resp.success()
+            elif status == 409:
+                # Another referee of the same match saved first (only when LOAD_MATCHES <
+                # LOAD_REFEREES): the "this match changed, reload" answer, nothing stored.
+                record_event({"kind": "stale", "match": self.match, "number": number, "status": status})
                 resp.success()
             elif status == 0 or status >= 500:
                 record_event({"kind": "uncertain", "match": self.match, "number": number, "status": status})
@@ -169,12 +175,12 @@ class ReaderUser(FastHttpUser):
 
     @task(2)
     def standings(self):
-        self.client.get(f"/t/{self.slug}/standings/", name="GET standings/")
+        self.client.get(f"/t/{self.slug}/standings/", name="standings/")
 
     @task(2)
     def pairings(self):
-        self.client.get(f"/t/{self.slug}/round/{self.round}/", name="GET round/<n>/ (pairings)")
+        self.client.get(f"/t/{self.slug}/round/{self.round}/", name="round/<n>/ (pairings)")
 
     @task(1)
     def match_page(self):
-        self.client.get(f"/t/{self.slug}/match/{random.choice(self.matches)}/", name="GET match/<pk>/")
+        self.client.get(f"/t/{self.slug}/match/{random.choice(self.matches)}/", name="match/<pk>/")
