@@ -10,7 +10,8 @@ web views, management commands and PDFs (DESIGN.md section 2).
 from __future__ import annotations
 
 import importlib
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from engines.errors import RuleViolation, Violation
 

@@ -6,7 +6,8 @@ An input's ``"rules"`` is absent (the game's default preset), a preset name, or
 """
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from engines.errors import Collector
 from engines.i18n import _

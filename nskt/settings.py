@@ -136,6 +136,10 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 
+if TESTING:
+    # Fast hashing in tests only; production keeps Django's default (PBKDF2).
+    PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "scoring:tournament_list"
 LOGOUT_REDIRECT_URL = "scoring:tournament_list"

@@ -6,8 +6,8 @@ context.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import wraps
-from typing import Callable
 
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied

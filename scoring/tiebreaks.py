@@ -163,7 +163,7 @@ class MedianBuchholz(TieBreak):
 
     def explain(self, team, ctx):
         """The opponents that count (highest and lowest dropped), so the parts add up to the value."""
-        parts = sorted(((ctx.points_of(g.opponent), g.round) for g in team.played))
+        parts = sorted((ctx.points_of(g.opponent), g.round) for g in team.played)
         if len(parts) >= 3:
             parts = parts[1:-1]
         return [{"round": rnd, "value": pts} for pts, rnd in sorted(parts, key=lambda p: p[1])]

@@ -1,11 +1,13 @@
 """URLs of the scoring app. Each feature module adds its patterns in its own block below."""
 from django.urls import path
 
-from scoring.views import organiser, public
-
-from scoring.views import matches  # noqa: E402  (WEB referee)
+from scoring.views import (
+    matches,  # noqa: E402  (WEB referee)
+    organiser,
+    public,
+    rules_check,  # noqa: E402  (Tai Pan rules check)
+)
 from scoring.views import tables as four  # noqa: E402  (four-player tables)
-from scoring.views import rules_check  # noqa: E402  (Tai Pan rules check)
 
 app_name = "scoring"
 
