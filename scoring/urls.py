@@ -1,13 +1,8 @@
 """URLs of the scoring app. Each feature module adds its patterns in its own block below."""
 from django.urls import path
 
-from scoring.views import (
-    matches,  # noqa: E402  (WEB referee)
-    organiser,
-    public,
-    rules_check,  # noqa: E402  (Tai Pan rules check)
-)
-from scoring.views import tables as four  # noqa: E402  (four-player tables)
+from scoring.views import matches, organiser, public, rules_check
+from scoring.views import tables as four
 
 app_name = "scoring"
 
