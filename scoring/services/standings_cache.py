@@ -41,22 +41,28 @@ def _row_shape() -> str:
     return ",".join(f.name for f in dataclasses.fields(standings_service.StandingRow))
 
 
-def _fields(obj) -> tuple:
-    return tuple(getattr(obj, f.attname) for f in obj._meta.concrete_fields)
+def _attnames(model) -> tuple[str, ...]:
+    return tuple(f.attname for f in model._meta.concrete_fields)
 
 
 def fingerprint(tournament: Tournament, teams: list, match_rows: list, through_round: int | None = None) -> str:
     """16 hex digits over the standings' inputs (pure, no queries): ``teams`` are
     :class:`~scoring.models.Team` objects with ``first_player``/``second_player`` loaded,
     ``match_rows`` the counted result tuples as read by the standings service."""
-    digest = hashlib.sha1()
-    digest.update(repr((_row_shape(), tournament.pk, through_round, standings_service.tiebreak_keys(tournament))).encode())
-    for team in teams:
-        digest.update(repr((_fields(team), _fields(team.first_player), _fields(team.second_player))).encode())
-    digest.update(b"|")
-    for row in match_rows:
-        digest.update(repr(tuple(row)).encode())
-    return digest.hexdigest()[:16]
+    if not teams:
+        team_names = player_names = ()
+    else:
+        team_names, player_names = _attnames(type(teams[0])), _attnames(type(teams[0].first_player))
+    team_data = [
+        (
+            [team.__dict__.get(n) for n in team_names],
+            [team.first_player.__dict__.get(n) for n in player_names],
+            [team.second_player.__dict__.get(n) for n in player_names],
+        )
+        for team in teams
+    ]
+    head = (_row_shape(), tournament.pk, through_round, standings_service.tiebreak_keys(tournament))
+    return hashlib.sha1(repr((head, team_data, match_rows)).encode()).hexdigest()[:16]
 
 
 def cache_key(tournament: Tournament, fp: str, through_round: int | None = None) -> str:
