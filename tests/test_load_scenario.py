@@ -117,14 +117,21 @@ def test_stats_table_from_locust_csv(tmp_path):
 def test_read_events(tmp_path):
     path = tmp_path / "events.jsonl"
     lines = [
-        _ack(1, 1),
-        {"kind": "uncertain", "match": 1},
-        {"kind": "stale", "match": 2, "status": 409},
-        {"kind": "refused", "match": 2, "status": 200},
+        {"kind": "sent", "id": "a#1", "match": 1, "number": 1},
+        {**_ack(1, 1), "id": "a#1"},
+        {"kind": "sent", "id": "a#2", "match": 1, "number": 2},
+        {"kind": "uncertain", "id": "a#2", "match": 1, "status": 0},
+        {"kind": "sent", "id": "b#1", "match": 2, "number": 1},
+        {"kind": "stale", "id": "b#1", "match": 2, "status": 409},
+        {"kind": "sent", "id": "b#2", "match": 2, "number": 1},
+        {"kind": "refused", "id": "b#2", "match": 2, "status": 200},
+        {"kind": "sent", "id": "b#3", "match": 2, "number": 1},  # still in flight at the end
     ]
     path.write_text("\n".join(json.dumps(x) for x in lines) + "\n", encoding="utf-8")
     acks, uncertain, others = loadctl.read_events(path)
-    assert (len(acks), len(uncertain), [e["kind"] for e in others]) == (1, 1, ["stale", "refused"])
+    assert len(acks) == 1
+    assert [(e["kind"], e["match"]) for e in uncertain] == [("uncertain", 1), ("unanswered", 2)]
+    assert [e["kind"] for e in others] == ["stale", "refused"]
     assert loadctl.read_events(tmp_path / "missing.jsonl") == ([], [], [])
 
 

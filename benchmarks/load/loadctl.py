@@ -101,9 +101,14 @@ def build_tournament(*, matches: int = 50, referees: int = 50, slug: str = SLUG,
 
 
 def read_events(path: str | Path) -> tuple[list[dict], list[dict], list[dict]]:
-    """(acks, uncertain, others) from the locustfile's JSON-lines event file; ``others`` are the
-    ``stale`` (409) and ``refused`` submissions, which stored nothing."""
+    """(acks, uncertain, others) from the locustfile's JSON-lines event file.
+
+    ``uncertain``: submissions answered by a network error or 5xx, plus every ``sent`` submission
+    without any answer (still in flight when the run stopped): the server may have stored them.
+    ``others``: ``stale`` (409) and ``refused`` submissions, which stored nothing."""
     acks, uncertain, others = [], [], []
+    sent: dict[str, dict] = {}
+    answered: set[str] = set()
     p = Path(path)
     if not p.exists():
         return acks, uncertain, others
@@ -111,7 +116,14 @@ def read_events(path: str | Path) -> tuple[list[dict], list[dict], list[dict]]:
         if not line.strip():
             continue
         event = json.loads(line)
-        {"ack": acks, "uncertain": uncertain}.get(event.get("kind"), others).append(event)
+        kind = event.get("kind")
+        if kind == "sent":
+            sent[event["id"]] = event
+            continue
+        if "id" in event:
+            answered.add(event["id"])
+        {"ack": acks, "uncertain": uncertain}.get(kind, others).append(event)
+    uncertain.extend({**e, "kind": "unanswered"} for sid, e in sent.items() if sid not in answered)
     return acks, uncertain, others
 
 
@@ -141,6 +153,7 @@ def cmd_verify(args) -> int:
     plan = json.loads(Path(args.plan).read_text(encoding="utf-8"))
     acks, uncertain, others = read_events(args.events)
     stale = sum(1 for e in others if e.get("kind") == "stale")
+    unanswered = sum(1 for e in uncertain if e.get("kind") == "unanswered")
     verdict = loadkit.verify_hands(acks, stored_hands(plan["slug"]), uncertain)
     stats_path = Path(f"{args.stats_prefix}_stats.csv")
     if stats_path.exists():
@@ -159,7 +172,8 @@ def cmd_verify(args) -> int:
                 print("  " + line)
     print()
     print(f"hands acknowledged: {verdict.acknowledged}, stored: {verdict.stored}, "
-          f"uncertain submissions: {verdict.uncertain}, stale (409) submissions: {stale}, "
+          f"uncertain submissions: {verdict.uncertain} ({unanswered} in flight at the end), "
+          f"stale (409) submissions: {stale}, "
           f"refused submissions: {len(others) - stale}, "
           f"matches with number gaps: {verdict.gaps}")
     for line in verdict.details[:20]:

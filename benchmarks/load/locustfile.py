@@ -4,8 +4,9 @@ pages, against gunicorn + PostgreSQL started by ``run_load.sh``.
 Environment (set by ``run_load.sh``):
 
 - ``LOAD_PLAN``: plan JSON written by ``loadctl.py setup`` (slug, match ids, referee logins).
-- ``LOAD_EVENTS``: JSON-lines file this scenario appends to: ``{"kind": "ack", "match", "number",
-  "record"}`` for every hand the server acknowledged (302 from ``match_enter`` to the match page,
+- ``LOAD_EVENTS``: JSON-lines file this scenario appends to: ``{"kind": "sent", "id", "match",
+  "number"}`` before every hand submission, then its outcome with the same ``id``:
+  ``{"kind": "ack", "match", "number", "record"}`` for every hand the server acknowledged (302 from ``match_enter`` to the match page,
   see ``scoring/views/matches.py``), ``"uncertain"`` for a submission without a definite answer
   (network error or 5xx), ``"stale"`` for a 409 (another referee of the same match saved first;
   only when matches are shared, ``LOAD_MATCHES`` < ``LOAD_REFEREES``), ``"refused"`` for anything
@@ -99,6 +100,8 @@ class RefereeUser(FastHttpUser):
         self.enter_url = f"/t/{self.slug}/match/{self.match}/enter/"
         self.preview_url = f"/t/{self.slug}/match/{self.match}/preview/"
         self.logged_in = False
+        self.username = entry["username"]
+        self.sent = 0
         gevent.sleep(random.uniform(0, LOGIN_SPREAD))
         self.login(entry["username"], entry["password"])
 
@@ -137,24 +140,30 @@ class RefereeUser(FastHttpUser):
             ) as resp:
                 if resp.status_code != 200 or "errorlist" in (resp.text or ""):
                     resp.failure(f"preview refused ({resp.status_code})")
+        # "sent" first: a submission still in flight when the run stops has no answer, so the
+        # check counts it as uncertain (the server may have stored it) instead of unexplained.
+        self.sent += 1
+        sid = f"{self.username}#{self.sent}"
+        record_event({"kind": "sent", "id": sid, "match": self.match, "number": number})
         with self.client.post(
             self.enter_url, data=data, name="match/<pk>/enter/ (save hand)", allow_redirects=False, catch_response=True
         ) as resp:
             status = resp.status_code
             location = (resp.headers.get("Location") or "") if resp.headers else ""
+            event = {"id": sid, "match": self.match, "number": number, "status": status}
             if status == 302 and f"/match/{self.match}/" in location and "/accounts/login/" not in location:
-                record_event({"kind": "ack", "match": self.match, "number": number, "record": record, "version": page.version})
+                record_event({**event, "kind": "ack", "record": record, "version": page.version})
                 resp.success()
             elif status == 409:
                 # Another referee of the same match saved first (only when LOAD_MATCHES <
                 # LOAD_REFEREES): the "this match changed, reload" answer, nothing stored.
-                record_event({"kind": "stale", "match": self.match, "number": number, "status": status})
+                record_event({**event, "kind": "stale"})
                 resp.success()
             elif status == 0 or status >= 500:
-                record_event({"kind": "uncertain", "match": self.match, "number": number, "status": status})
+                record_event({**event, "kind": "uncertain"})
                 resp.failure(f"no definite answer ({status})")
             else:
-                record_event({"kind": "refused", "match": self.match, "number": number, "status": status})
+                record_event({**event, "kind": "refused"})
                 resp.failure(f"hand refused ({status})")
 
 
