@@ -105,6 +105,17 @@ def test_organiser_of_another_tournament_gets_403(client, setup, user_factory):
     assert client.get(reverse("scoring:team_list", args=[t.slug])).status_code == 403
 
 
+def test_team_pages_of_a_four_player_tournament_redirect(client, user_factory):
+    t = Tournament.objects.create(name="Mahjong", slug="mj", game="sichuan")
+    org = user_factory("org")
+    Membership.objects.create(tournament=t, user=org, role=Membership.Role.ORGANISER)
+    client.force_login(org)
+    response = client.get(reverse("scoring:team_list", args=[t.slug]))
+    assert response.status_code == 302 and response["Location"] == reverse("scoring:players", args=[t.slug])
+    assert client.post(reverse("scoring:round_pair", args=[t.slug])).status_code == 302
+    assert not t.rounds.exists()
+
+
 def test_round_actions_refuse_get(client, setup):
     t, organiser, _referee = setup
     draft_round(t)

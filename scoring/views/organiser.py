@@ -8,6 +8,8 @@ views accept POST only (CSRF-protected). The work is done by ``scoring.services`
 """
 from __future__ import annotations
 
+from functools import wraps
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
@@ -15,7 +17,7 @@ from django.db import transaction
 from django.db.models import Q
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import reverse
+from django.urls import NoReverseMatch, reverse
 from django.utils.translation import gettext as _t
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST
@@ -31,6 +33,22 @@ from scoring.views.public import draft_warnings
 def _context(tournament, **extra) -> dict:
     """Organiser pages are only rendered for organisers: both flags are true."""
     return {"tournament": tournament, "can_organise": True, "can_referee": True, **extra}
+
+
+def team_game_only(view):
+    """Teams and Swiss pairing are for Tai Pan (team) tournaments; four-player tournaments are
+    sent to their players page (FOUR-PLAYER pages) or the overview."""
+    @wraps(view)
+    def wrapped(request, *args, tournament, **kwargs):
+        if not tournament.is_team_game:
+            messages.info(request, _t("This tournament has individual players, not teams."))
+            try:
+                return redirect("scoring:players", tournament.slug)
+            except NoReverseMatch:
+                return redirect("scoring:tournament_detail", tournament.slug)
+        return view(request, *args, tournament=tournament, **kwargs)
+
+    return wrapped
 
 
 # --- tournaments -----------------------------------------------------------------------------
@@ -114,6 +132,7 @@ def tournament_export(request, *, tournament):
 # --- teams ------------------------------------------------------------------------------------
 
 @require_role(ORGANISER)
+@team_game_only
 def team_list(request, *, tournament):
     """All teams with players, affiliation, seed, late entry and withdrawal."""
     teams = tournament.teams.select_related("first_player", "second_player").order_by("name")
@@ -122,6 +141,7 @@ def team_list(request, *, tournament):
 
 
 @require_role(ORGANISER)
+@team_game_only
 @require_http_methods(["GET", "POST"])
 def team_create(request, *, tournament):
     """Register a team of two players."""
@@ -136,6 +156,7 @@ def team_create(request, *, tournament):
 
 
 @require_role(ORGANISER)
+@team_game_only
 @require_http_methods(["GET", "POST"])
 def team_edit(request, pk, *, tournament):
     """Edit a team; ``action=withdraw`` withdraws it after the last round played so far (it is not
@@ -175,6 +196,7 @@ def team_edit(request, pk, *, tournament):
 
 
 @require_role(ORGANISER)
+@team_game_only
 @require_http_methods(["GET", "POST"])
 def teams_import(request, *, tournament):
     """Import teams from CSV: a row-by-row error report, and nothing imported when any row is wrong
@@ -242,6 +264,7 @@ def _next_round_number(tournament) -> int:
 
 
 @require_role(ORGANISER)
+@team_game_only
 @require_POST
 def round_pair(request, *, tournament):
     """Pair the next round as a draft (``pairing.pair_next_round``); shows which teams block the
@@ -265,6 +288,7 @@ def round_pair(request, *, tournament):
 
 
 @require_role(ORGANISER)
+@team_game_only
 @require_http_methods(["GET", "POST"])
 def round_edit(request, number, *, tournament):
     """Edit a draft round's pairing by hand (``pairing.set_draft_pairing``); warnings (rematch,
