@@ -9,8 +9,10 @@ scores 200 + 200 = 400 : 0; two of them reach the target 800, so the match is fi
 and NS wins (DESIGN.md 3: match points win 2, loss 0)."""
 from __future__ import annotations
 
+import uuid
+
 import pytest
-from django.core.cache import cache
+from django.core.cache import cache, caches
 from django.db import OperationalError, transaction
 
 from scoring import signals, tasks
@@ -25,10 +27,11 @@ EVEN = {"calls": {}, "first_out": "N", "double_victory": None, "card_points": {"
 
 
 @pytest.fixture(autouse=True)
-def _clear_cache():
-    cache.clear()
-    yield
-    cache.clear()
+def _own_cache(settings):
+    """A fresh in-process cache per test (never ``cache.clear()``: under ``make test-services``
+    the default cache is the Redis database that is also the Celery broker)."""
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": uuid.uuid4().hex}}
+    assert type(caches["default"]).__name__ == "LocMemCache"
 
 
 def make_tournament(n_teams: int, slug: str = "cup") -> tuple[Tournament, list[Team], Round]:
@@ -68,7 +71,6 @@ def standings_states(t):
 def test_confirm_triggers_refresh_storing_the_service_standings(setup, django_capture_on_commit_callbacks):
     t = setup["t"]
     finish(setup["m1"], setup["ref"])
-    cache.clear()
     TaskState.objects.all().delete()
     with django_capture_on_commit_callbacks(execute=True) as callbacks:
         results.confirm_match(setup["m1"], setup["ref2"])
