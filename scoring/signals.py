@@ -29,6 +29,7 @@ class RefreshStandingsOnCommit:
 
     def __init__(self, tournament_id: int):
         self.tournament_id = tournament_id
+        self.ran = False
 
     def __eq__(self, other):
         return isinstance(other, RefreshStandingsOnCommit) and other.tournament_id == self.tournament_id
@@ -39,21 +40,20 @@ class RefreshStandingsOnCommit:
     def __call__(self) -> None:
         from scoring.tasks import enqueue_standings_refresh
 
+        self.ran = True
         enqueue_standings_refresh(self.tournament_id)
 
 
 def _already_queued(callback: RefreshStandingsOnCommit, using: str) -> bool:
-    """Whether the same refresh is already registered in this transaction at this savepoint or
-    an enclosing one (so it runs at the same commit, or is rolled back with this one)."""
+    """Whether this transaction already registered a refresh of the same tournament that has not
+    run yet. That one is enough: it runs at the same commit (unless its own savepoint is rolled
+    back, which removes it and lets the next save register again) and reads the data as
+    committed, so it sees this change too."""
     connection = connections[using]
     if not connection.in_atomic_block:
         return False
-    current = set(connection.savepoint_ids)
     # Django keeps (savepoint ids, func, robust) tuples; rolled-back savepoints drop theirs.
-    for item in getattr(connection, "run_on_commit", ()):
-        if len(item) > 1 and item[1] == callback and set(item[0]) <= current:
-            return True
-    return False
+    return any(len(item) > 1 and item[1] == callback and not item[1].ran for item in getattr(connection, "run_on_commit", ()))
 
 
 def schedule_standings_refresh(tournament_id: int, using: str = DEFAULT_DB_ALIAS) -> None:

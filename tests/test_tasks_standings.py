@@ -55,23 +55,34 @@ def setup(django_user_model):
     return {"t": t, "teams": teams, "round": rnd, "m1": m1, "m2": m2, "ref": ref, "ref2": ref2}
 
 
-def finish(match, user):
-    """Two hands of 400 : 0: the match is finished 800 : 0 (NS wins)."""
-    for record in (DV_NS_GRAND, DV_NS_GRAND):
-        results.add_hand(match, record, user)
-    match.refresh_from_db()
-    assert (match.status, match.total_ns, match.total_ew) == (Match.Status.FINISHED, 800, 0)
-    return match
+@pytest.fixture
+def finish(django_capture_on_commit_callbacks):
+    """``finish(match, user)``: two hands of 400 : 0, the match is finished 800 : 0 (NS wins);
+    the refresh queued at the commit runs (as outside a test transaction)."""
+    def run(match, user):
+        with django_capture_on_commit_callbacks(execute=True):
+            for record in (DV_NS_GRAND, DV_NS_GRAND):
+                results.add_hand(match, record, user)
+        match.refresh_from_db()
+        assert (match.status, match.total_ns, match.total_ew) == (Match.Status.FINISHED, 800, 0)
+        return match
+    return run
+
+
+def forget(t):
+    """Drop the stored standings and states (so the next refresh computes)."""
+    cache.delete(standings_cache.current_key(t))
+    TaskState.objects.all().delete()
 
 
 def standings_states(t):
     return TaskState.objects.filter(kind="standings", key__startswith=standings_cache.key_prefix(t.pk))
 
 
-def test_confirm_triggers_refresh_storing_the_service_standings(setup, django_capture_on_commit_callbacks):
+def test_confirm_triggers_refresh_storing_the_service_standings(setup, django_capture_on_commit_callbacks, finish):
     t = setup["t"]
     finish(setup["m1"], setup["ref"])
-    TaskState.objects.all().delete()
+    forget(t)
     with django_capture_on_commit_callbacks(execute=True) as callbacks:
         results.confirm_match(setup["m1"], setup["ref2"])
     assert len(callbacks) == 1  # one refresh for the confirmation
@@ -86,15 +97,20 @@ def test_confirm_triggers_refresh_storing_the_service_standings(setup, django_ca
     assert summary == [(1, "Team 0", 2, 800), (2, "Team 2", 0, 0), (2, "Team 3", 0, 0), (4, "Team 1", 0, -800)]
 
 
-def test_finishing_reopening_and_correcting_refresh(setup, django_capture_on_commit_callbacks):
+def test_finishing_reopening_and_correcting_refresh(setup, django_capture_on_commit_callbacks, finish):
     t, m1, ref, ref2 = setup["t"], setup["m1"], setup["ref"], setup["ref2"]
+    with django_capture_on_commit_callbacks(execute=True) as first_hand:
+        results.add_hand(m1, DV_NS_GRAND, ref)
+    assert first_hand == []  # the match is still being played: not counted
     with django_capture_on_commit_callbacks(execute=True) as finished:
-        finish(m1, ref)
-    assert len(finished) == 1  # the hand that finished the match; the first hand (playing) queues nothing
-    with django_capture_on_commit_callbacks(execute=True) as reopened:
+        results.add_hand(m1, DV_NS_GRAND, ref)
+    assert len(finished) == 1  # the hand that finished the match
+    with django_capture_on_commit_callbacks(execute=True) as confirmed:
         results.confirm_match(m1, ref2)
+    assert len(confirmed) == 1
+    with django_capture_on_commit_callbacks(execute=True) as reopened:
         results.reopen_match(m1, ref2, "card points of hand 2")
-    assert len(reopened) == 2
+    assert len(reopened) == 1  # two saves of the match, one refresh
     with django_capture_on_commit_callbacks(execute=True) as corrected:
         results.update_hand(m1.hands.get(number=2), EVEN, ref, reason="fix")
     assert len(corrected) == 1  # finished -> playing (450 : 50): no longer counted
@@ -107,7 +123,7 @@ def test_finishing_reopening_and_correcting_refresh(setup, django_capture_on_com
     assert list(standings_states(t).values_list("key", flat=True)) == [key]
 
 
-def test_version_only_save_and_rollback_queue_nothing(setup, django_capture_on_commit_callbacks):
+def test_version_only_save_and_rollback_queue_nothing(setup, django_capture_on_commit_callbacks, finish):
     m1 = finish(setup["m1"], setup["ref"])
     with django_capture_on_commit_callbacks() as callbacks:
         m1.version += 1
@@ -119,7 +135,7 @@ def test_version_only_save_and_rollback_queue_nothing(setup, django_capture_on_c
     assert callbacks == []
 
 
-def test_one_refresh_per_transaction(setup, django_capture_on_commit_callbacks):
+def test_one_refresh_per_transaction(setup, django_capture_on_commit_callbacks, finish):
     for m in (setup["m1"], setup["m2"]):
         finish(m, setup["ref"])
     with django_capture_on_commit_callbacks() as callbacks, transaction.atomic():
@@ -129,7 +145,20 @@ def test_one_refresh_per_transaction(setup, django_capture_on_commit_callbacks):
     assert callbacks == [signals.RefreshStandingsOnCommit(setup["t"].pk)]
 
 
-def test_idempotent_same_fingerprint_no_recompute(setup, monkeypatch):
+def test_one_refresh_for_many_service_calls_in_one_transaction(setup, django_capture_on_commit_callbacks):
+    """As ``load_demo``/imports do: many results in one outer transaction, one refresh."""
+    with django_capture_on_commit_callbacks(execute=True) as callbacks, transaction.atomic():
+        for m in (setup["m1"], setup["m2"]):
+            for record in (DV_NS_GRAND, DV_NS_GRAND):
+                results.add_hand(m, record, setup["ref"])
+            results.confirm_match(m, setup["ref2"])
+    assert len(callbacks) == 1
+    key = standings_cache.current_key(setup["t"])
+    assert TaskState.objects.get(key=key).status == "done"
+    assert [r.match_points for r in cache.get(key)] == [2, 2, 0, 0]
+
+
+def test_idempotent_same_fingerprint_no_recompute(setup, monkeypatch, finish):
     t = setup["t"]
     finish(setup["m1"], setup["ref"])
     key = tasks.refresh_standings.delay(t.pk).get()
@@ -151,9 +180,10 @@ def test_idempotent_same_fingerprint_no_recompute(setup, monkeypatch):
     assert calls == [1, 1]
 
 
-def test_retried_on_failure_then_done(setup, monkeypatch):
+def test_retried_on_failure_then_done(setup, monkeypatch, finish):
     t = setup["t"]
     finish(setup["m1"], setup["ref"])
+    forget(t)
     real = standings_cache.compute
     attempts = []
 
@@ -172,9 +202,10 @@ def test_retried_on_failure_then_done(setup, monkeypatch):
     assert cache.get(key) == standings_service.standings(t)
 
 
-def test_failed_state_after_max_retries(setup, monkeypatch):
+def test_failed_state_after_max_retries(setup, monkeypatch, finish):
     t = setup["t"]
     finish(setup["m1"], setup["ref"])
+    forget(t)
     attempts = []
 
     def broken(*args):
@@ -189,9 +220,10 @@ def test_failed_state_after_max_retries(setup, monkeypatch):
     assert state.status == "failed" and state.error == "OperationalError: connection lost"
 
 
-def test_failing_refresh_never_breaks_the_confirmation(setup, monkeypatch, django_capture_on_commit_callbacks):
+def test_failing_refresh_never_breaks_the_confirmation(setup, monkeypatch, django_capture_on_commit_callbacks, finish):
     t = setup["t"]
     finish(setup["m1"], setup["ref"])
+    forget(t)
 
     def broken(*args):
         raise ValueError("bug")  # not retried
@@ -235,7 +267,7 @@ def test_missing_tournament_is_a_no_op():
 # --- cached_standings -------------------------------------------------------------------------------
 
 
-def test_cached_standings_equal_service_and_skip_the_ranking(setup, monkeypatch, django_assert_num_queries):
+def test_cached_standings_equal_service_and_skip_the_ranking(setup, monkeypatch, django_assert_num_queries, finish):
     t = setup["t"]
     finish(setup["m1"], setup["ref"])
     with django_assert_num_queries(2):  # miss: the standings' own two queries
@@ -248,7 +280,7 @@ def test_cached_standings_equal_service_and_skip_the_ranking(setup, monkeypatch,
     assert calls == []
 
 
-def test_cached_standings_follow_every_input(setup):
+def test_cached_standings_follow_every_input(setup, finish):
     """A stale table is never served: results, team names, players, withdrawals and the
     tie-break order are all in the key."""
     t, teams = setup["t"], setup["teams"]
@@ -268,7 +300,7 @@ def test_cached_standings_follow_every_input(setup):
     assert standings_cache.cached_standings(t) == standings_service.standings(t)
 
 
-def test_cached_standings_through_round(setup):
+def test_cached_standings_through_round(setup, finish):
     t = setup["t"]
     finish(setup["m1"], setup["ref"])
     assert standings_cache.cached_standings(t, through_round=0) == standings_service.standings(t, through_round=0)
