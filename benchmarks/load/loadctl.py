@@ -163,6 +163,10 @@ def cmd_verify(args) -> int:
         total = next((r for r in rows if r.name == "Aggregated"), None)
         if total:
             print(f"\nrequests: {total.requests}, errors: {total.failures}")
+            if args.server_cpu is not None and total.requests:
+                print(f"gunicorn CPU during the run: {args.server_cpu:.1f} s"
+                      + (f" ({100 * args.server_cpu / args.duration:.0f}% of one core over {args.duration:.0f} s)" if args.duration else "")
+                      + f", {1000 * args.server_cpu / total.requests:.0f} ms per request on average (logins included)")
     failures_path = Path(f"{args.stats_prefix}_failures.csv")
     if failures_path.exists():
         lines = failures_path.read_text(encoding="utf-8").strip().splitlines()[1:]
@@ -196,6 +200,8 @@ def main(argv=None) -> int:
     v.add_argument("plan")
     v.add_argument("events")
     v.add_argument("stats_prefix")
+    v.add_argument("--server-cpu", type=float, default=None, help="CPU seconds gunicorn used during the run")
+    v.add_argument("--duration", type=float, default=None, help="run time in seconds")
     args = parser.parse_args(argv)
     return {"setup": cmd_setup, "verify": cmd_verify}[args.cmd](args)
 

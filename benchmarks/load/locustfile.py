@@ -55,7 +55,7 @@ READER_WAIT = _wait("LOAD_READER_WAIT", "15,45")
 #: Referees log in at a random moment within this many seconds of their start (a password check
 #: costs about half a CPU second: PBKDF2, Django's default), and every user waits a random part of
 #: its think time before its first page, so the run does not start with a burst of identical clicks.
-LOGIN_SPREAD = float(os.environ.get("LOAD_LOGIN_SPREAD", "20"))
+LOGIN_SPREAD = float(os.environ.get("LOAD_LOGIN_SPREAD", "30"))
 
 
 def _load_plan() -> dict:

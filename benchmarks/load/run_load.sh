@@ -14,7 +14,7 @@
 # Variables: LOAD_PORT (8765), LOAD_WORKERS (gunicorn workers, 4), LOAD_REFEREES (50),
 # LOAD_READERS (200), LOAD_MATCHES (50), LOAD_REFEREE_WAIT ("10,20" seconds between two hands),
 # LOAD_READER_WAIT ("15,45" seconds between two pages), LOAD_SPAWN_RATE (users started per second,
-# 25), LOAD_LOGIN_SPREAD (referees log in within this many seconds, 20), LOAD_OUT (directory to
+# 25), LOAD_LOGIN_SPREAD (referees log in within this many seconds, 30), LOAD_OUT (directory to
 # keep the locust CSV files and logs in), PGHOST/PGPORT/PGUSER.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -45,6 +45,23 @@ dbname='postgres', autocommit=True, connect_timeout=5); c.execute('DROP DATABASE
   rm -rf "$WORK"
 }
 trap cleanup EXIT
+
+# CPU seconds (user + system) used so far by gunicorn's master and workers (/proc).
+server_cpu() {
+  $PY - "$GUNICORN_PID" <<'PYEOF'
+import os, sys
+root, total = int(sys.argv[1]), 0
+for pid in filter(str.isdigit, os.listdir("/proc")):
+    try:
+        stat = open(f"/proc/{pid}/stat").read()
+    except OSError:
+        continue
+    fields = stat[stat.rindex(")") + 2:].split()
+    if int(pid) == root or int(fields[1]) == root:
+        total += int(fields[11]) + int(fields[12])
+print(f"{total / os.sysconf('SC_CLK_TCK'):.2f}")
+PYEOF
+}
 trap 'exit 130' INT TERM
 
 $PY - <<'PYEOF'
@@ -101,6 +118,7 @@ $PY -c "import urllib.request; urllib.request.urlopen('http://127.0.0.1:$PORT/',
 echo "gunicorn up: $WORKERS workers on 127.0.0.1:$PORT (pid $GUNICORN_PID)"
 
 USERS=$((REFEREES + READERS))
+CPU_BEFORE=$(server_cpu)
 echo "locust: $REFEREES referees + $READERS readers for ${DURATION}s; load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 set +e
 LOAD_PLAN="$WORK/plan.json" LOAD_EVENTS="$WORK/events.jsonl" LOAD_REFEREES="$REFEREES" LOAD_READERS="$READERS" \
@@ -109,6 +127,7 @@ LOAD_PLAN="$WORK/plan.json" LOAD_EVENTS="$WORK/events.jsonl" LOAD_REFEREES="$REF
   --only-summary --stop-timeout 10 --loglevel WARNING >"$WORK/locust.log" 2>&1
 LOCUST_RC=$?
 set -e
+CPU_AFTER=$(server_cpu)
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
 if [ ! -f "$WORK/stats_stats.csv" ]; then
   tail -40 "$WORK/locust.log"; echo "locust did not run (exit $LOCUST_RC)"; exit 1
@@ -120,4 +139,5 @@ if grep -q -E "Traceback|Error" "$WORK/gunicorn.log"; then
   echo "gunicorn error log:"; grep -E -A5 "Traceback|Error" "$WORK/gunicorn.log" | head -40
 fi
 echo "command: bash benchmarks/load/run_load.sh $DURATION  (gunicorn $WORKERS workers, $(nproc) CPUs)"
-$PY benchmarks/load/loadctl.py verify "$WORK/plan.json" "$WORK/events.jsonl" "$WORK/stats"
+$PY benchmarks/load/loadctl.py verify "$WORK/plan.json" "$WORK/events.jsonl" "$WORK/stats" \
+  --server-cpu "$($PY -c "print(round($CPU_AFTER - $CPU_BEFORE, 2))")" --duration "$DURATION"
