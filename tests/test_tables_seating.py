@@ -10,6 +10,17 @@ from scoring.models import Deal, Game, Membership, Player, Round, Table, TableSe
 from scoring.services import tables as svc
 from scoring.services.errors import NotAllowed
 
+
+@pytest.fixture(autouse=True)
+def _english(settings):
+    """These tests read English messages; Dutch is the site default (tests/test_i18n.py)."""
+    from django.utils import translation
+
+    settings.LANGUAGE_CODE = "en"
+    with translation.override("en"):
+        yield
+
+
 pytestmark = pytest.mark.django_db
 
 

@@ -11,6 +11,17 @@ from django.urls import reverse
 
 from scoring.models import AuditEntry, Deal, Game, Membership, Player, Round, Table, TableSeat, Tournament
 
+
+@pytest.fixture(autouse=True)
+def _english(settings):
+    """These tests read English messages; Dutch is the site default (tests/test_i18n.py)."""
+    from django.utils import translation
+
+    settings.LANGUAGE_CODE = "en"
+    with translation.override("en"):
+        yield
+
+
 pytestmark = pytest.mark.django_db
 
 NAMES = ["Anna", "Bart", "Cees", "Dirk"]

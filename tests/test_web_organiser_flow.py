@@ -11,6 +11,17 @@ from django.urls import reverse
 from scoring.models import Match, Membership, Round, Tournament
 from scoring.services import results
 
+
+@pytest.fixture(autouse=True)
+def _english(settings):
+    """These tests read English messages; Dutch is the site default (tests/test_i18n.py)."""
+    from django.utils import translation
+
+    settings.LANGUAGE_CODE = "en"
+    with translation.override("en"):
+        yield
+
+
 pytestmark = pytest.mark.django_db
 
 DV_NS = {"calls": {}, "first_out": "N", "double_victory": "NS", "card_points": None}
