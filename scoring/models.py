@@ -15,6 +15,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.urls import reverse
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 
@@ -232,6 +233,7 @@ class Match(models.Model):
     winner = models.ForeignKey(Team, on_delete=models.PROTECT, related_name="+", null=True, blank=True)
     ended = models.CharField(_("ended by"), max_length=10, choices=Ended.choices, blank=True)
     pairing_note = models.CharField(_("pairing note"), max_length=200, blank=True)
+    pairing_reason = models.JSONField(_("pairing reason"), default=dict, blank=True)
     version = models.PositiveIntegerField(default=0)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -247,6 +249,15 @@ class Match(models.Model):
     @property
     def is_bye(self) -> bool:
         return self.team_ew_id is None
+
+    def pairing_reason_text(self) -> str:
+        """Why this table was paired, in the active language. ``pairing_reason`` holds the
+        untranslated message ``{"template": str, "params": dict}``; ``pairing_note`` the same text
+        in the site's default language (exports, older rows)."""
+        template = (self.pairing_reason or {}).get("template")
+        if not template:
+            return self.pairing_note
+        return gettext(template).format(**(self.pairing_reason.get("params") or {}))
 
     @property
     def is_draw(self) -> bool:

@@ -39,3 +39,15 @@ def test_catalogue_is_complete():
     po = polib.pofile(str(Path(__file__).resolve().parent.parent / "locale/nl/LC_MESSAGES/django.po"))
     assert po.percent_translated() == 100
     assert not po.fuzzy_entries()
+
+
+def test_pairing_reason_is_translated_when_shown():
+    """The pairing service stores the untranslated reason; each reader sees their own language."""
+    from scoring.models import Match
+
+    m = Match(pairing_note="x", pairing_reason={"template": "Same score group ({points} match points)", "params": {"points": 4}})
+    with translation.override("en"):
+        assert m.pairing_reason_text() == "Same score group (4 match points)"
+    with translation.override("nl"):
+        text = m.pairing_reason_text()
+    assert "4" in text and text != "Same score group (4 match points)"

@@ -48,7 +48,8 @@ def build_tournament(n_teams: int, n_rounds: int, *, slug: str = "t", status=Rou
             matches.append(Match(
                 round=rnd, table=table, team_ns=teams[a], team_ew=teams[b], status=Match.Status.CONFIRMED,
                 total_ns=800, total_ew=300, points_ns=2, points_ew=0, winner=teams[a], ended=Match.Ended.TARGET,
-                pairing_note="same_group",
+                pairing_note="Same score group (0 match points)",
+                pairing_reason={"template": "Same score group ({points} match points)", "params": {"points": 0}},
             ))
     Match.objects.bulk_create(matches)
     return t
@@ -103,13 +104,16 @@ def test_pairings_page_shows_tables_teams_players_and_reasons(client):
         tournament=t, name="Lonely", first_player=Player.objects.create(tournament=t, name="Lo"),
         second_player=Player.objects.create(tournament=t, name="Ne"),
     )
-    Match.objects.create(round=rnd, table=3, team_ns=bye_team, team_ew=None, pairing_note="bye", status=Match.Status.CONFIRMED)
-    Match.objects.filter(round=rnd, table=2).update(pairing_note="floated_down")
+    Match.objects.create(round=rnd, table=3, team_ns=bye_team, team_ew=None, pairing_note="Bye (odd number of teams)",
+                         pairing_reason={"template": "Bye (odd number of teams)", "params": {}}, status=Match.Status.CONFIRMED)
+    Match.objects.filter(round=rnd, table=2).update(pairing_reason={
+        "template": "{team} floated down from {high} to {low} match points", "params": {"team": "Team 001", "high": 2, "low": 0}})
     page = client.get(reverse("scoring:round_pairings", args=[t.slug, 1])).content.decode()
     # circle method, round 0 of 4 teams: (0, 3) at table 1, (1, 2) at table 2
     assert page.index("Team 000") < page.index("Team 003") < page.index("Team 001") < page.index("Team 002") < page.index("Lonely")
     assert "Player 000 &amp; Player 001" in page
-    assert "same score group" in page and "floated down" in page and "bye" in page
+    assert "Same score group (0 match points)" in page
+    assert "Team 001 floated down from 2 to 0 match points" in page and "Bye (odd number of teams)" in page
     assert "800 – 300" in page
 
 

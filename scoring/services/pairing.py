@@ -10,9 +10,12 @@ Ranking for the Swiss pairing is the standings order (:func:`scoring.services.st
 """
 from __future__ import annotations
 
+from django.conf import settings
 from django.db import transaction
+from django.utils import translation
 from django.utils.translation import gettext as _t
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import gettext_noop
 
 from scoring.models import Match, Round, Team, Tournament
 from scoring.pairing_core import Entrant, NoPairing, Reason, Table, check_pairing, pair_round
@@ -52,20 +55,28 @@ def entrants_for(tournament: Tournament, *, before_round: int | None = None) -> 
     return out
 
 
-def _note(table: Table, names: dict, round_number: int, method: str, seed: int) -> str:
+def _note(table: Table, names: dict, round_number: int, method: str, seed: int) -> dict:
+    """Why ``table`` was paired: ``{"template", "params"}`` with an untranslated message (marked
+    with ``gettext_noop``), translated when shown (:meth:`Match.pairing_reason_text`)."""
     if table.reason == Reason.BYE:
         if round_number == 1:
-            text = _t("Bye (odd number of teams)")
-        else:
-            text = _t("Bye: lowest-ranked team without a bye so far ({points} match points)").format(points=table.ns_points)
-    elif round_number == 1 and table.ns_points == 0 and table.ew_points == 0 and method:
-        text = _t("Round 1: by seed numbers") if method == "seeded" else _t("Round 1: random draw (seed {seed})").format(seed=seed)
-    elif table.reason == Reason.SAME_GROUP:
-        text = _t("Same score group ({points} match points)").format(points=table.ns_points)
-    else:
-        text = _t("{team} floated down from {high} to {low} match points").format(
-            team=names.get(table.ns, "?"), high=table.ns_points, low=table.ew_points)
-    return text[:NOTE_LENGTH]
+            return {"template": gettext_noop("Bye (odd number of teams)"), "params": {}}
+        return {"template": gettext_noop("Bye: lowest-ranked team without a bye so far ({points} match points)"),
+                "params": {"points": table.ns_points}}
+    if round_number == 1 and table.ns_points == 0 and table.ew_points == 0 and method:
+        if method == "seeded":
+            return {"template": gettext_noop("Round 1: by seed numbers"), "params": {}}
+        return {"template": gettext_noop("Round 1: random draw (seed {seed})"), "params": {"seed": seed}}
+    if table.reason == Reason.SAME_GROUP:
+        return {"template": gettext_noop("Same score group ({points} match points)"), "params": {"points": table.ns_points}}
+    return {"template": gettext_noop("{team} floated down from {high} to {low} match points"),
+            "params": {"team": names.get(table.ns, "?"), "high": table.ns_points, "low": table.ew_points}}
+
+
+def _note_text(reason: dict) -> str:
+    """The reason in the site's default language, for ``Match.pairing_note`` (exports, commands)."""
+    with translation.override(settings.LANGUAGE_CODE):
+        return _t(reason["template"]).format(**reason["params"])[:NOTE_LENGTH]
 
 
 def _previous_round_done(tournament: Tournament) -> Round | None:
@@ -123,8 +134,8 @@ def pair_next_round(tournament: Tournament, *, seed: int | None = None, method: 
 
 def _save_tables(rnd: Round, rows: list[tuple]) -> None:
     matches = Match.objects.bulk_create([
-        Match(round=rnd, table=i, team_ns_id=ns, team_ew_id=ew, pairing_note=note)
-        for i, (ns, ew, note) in enumerate(rows, start=1)
+        Match(round=rnd, table=i, team_ns_id=ns, team_ew_id=ew, pairing_note=_note_text(reason), pairing_reason=reason)
+        for i, (ns, ew, reason) in enumerate(rows, start=1)
     ])
     for match in matches:
         if match.team_ew_id is None:
@@ -169,8 +180,8 @@ def set_draft_pairing(rnd: Round, pairs: list[tuple]) -> list[str]:
         names = {e.id: e.name for e in entrants}
         warnings = check_pairing(entrants, normal, locked.number)
         locked.matches.all().delete()
-        note = _t("Edited by hand")
-        _save_tables(locked, [(ns, ew, note) for ns, ew in normal])
+        reason = {"template": gettext_noop("Edited by hand"), "params": {}}
+        _save_tables(locked, [(ns, ew, reason) for ns, ew in normal])
     texts = []
     for w in warnings:
         teams = " - ".join(names.get(t, str(t)) for t in w.teams)

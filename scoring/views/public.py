@@ -11,7 +11,6 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.text import slugify
 from django.utils.translation import gettext as _t
-from django.utils.translation import gettext_lazy as _
 
 from scoring.models import Match, Round, Team, Tournament
 from scoring.roles import can_organise, can_referee
@@ -22,32 +21,6 @@ EXPORT_FORMATS = {
     "csv": ("csv", "text/csv; charset=utf-8", "csv"),
     "xlsx": ("xlsx", "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", "xlsx"),
 }
-
-#: Pairing reasons as stored in ``Match.pairing_note`` by the pairing service -> label shown.
-PAIRING_REASONS = {
-    "same_group": _("same score group"),
-    "same_score_group": _("same score group"),
-    "same score group": _("same score group"),
-    "floated_down": _("floated down"),
-    "floated down": _("floated down"),
-    "float": _("floated down"),
-    "floated": _("floated down"),
-    "bye": _("bye"),
-    "random": _("random (round 1)"),
-    "round_1": _("random (round 1)"),
-    "seeded": _("by seed (round 1)"),
-    "manual": _("set by hand"),
-}
-
-
-def pairing_reason(note: str) -> str:
-    """The translated reason of a table's pairing (``Match.pairing_note``)."""
-    if not note:
-        return ""
-    key = note.strip()
-    label = PAIRING_REASONS.get(key) or PAIRING_REASONS.get(key.lower())
-    return str(label) if label else _t(key)
-
 
 #: Projector view: rows per screen (``?rows=N`` overrides, 5..200) and seconds per screen.
 PROJECTOR_ROWS = 20
@@ -128,7 +101,7 @@ def round_pairings(request, slug, number):
         .order_by("table")
     )
     for m in matches:
-        m.reason = pairing_reason(m.pairing_note) or (str(PAIRING_REASONS["bye"]) if m.is_bye else "")
+        m.reason = m.pairing_reason_text() or (_t("bye") if m.is_bye else "")
     rounds = tournament.rounds.all() if context["can_organise"] else tournament.rounds.exclude(status=Round.Status.DRAFT)
     shown, projector = projector_page(request, matches)
     context.update(
