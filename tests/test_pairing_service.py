@@ -10,6 +10,16 @@ from scoring.models import Match, Player, Round, Team, Tournament
 from scoring.services import pairing, rounds
 from scoring.services.errors import NotAllowed, PairingImpossible
 
+
+@pytest.fixture(autouse=True)
+def _english():
+    """Pairing reasons are read in English here (they are shown in the reader's language)."""
+    from django.utils import translation
+
+    with translation.override("en"):
+        yield
+
+
 pytestmark = pytest.mark.django_db
 
 
@@ -47,7 +57,7 @@ def test_round_one_draft_and_determinism():
     matches = list(rnd.matches.order_by("table"))
     assert [m.table for m in matches] == [1, 2, 3, 4, 5, 6]
     assert sorted(x for m in matches for x in (m.team_ns_id, m.team_ew_id)) == sorted(t.pk for t in teams)
-    assert all(m.pairing_note == "Round 1: random draw (seed 42)" for m in matches)
+    assert all(m.pairing_reason_text() == "Round 1: random draw (seed 42)" for m in matches)
     first = [(m.team_ns_id, m.team_ew_id) for m in matches]
     rnd.delete()
     rnd = pairing.pair_next_round(t)
@@ -72,7 +82,7 @@ def test_next_round_needs_the_previous_closed_then_swiss():
     # winners (2 points) meet winners at tables 1-2, losers at tables 3-4
     tables = list(r2.matches.order_by("table"))
     assert {tables[0].team_ns_id, tables[0].team_ew_id, tables[1].team_ns_id, tables[1].team_ew_id} == winners
-    assert tables[0].pairing_note == "Same score group (2 match points)"
+    assert tables[0].pairing_reason_text() == "Same score group (2 match points)"
 
 
 def test_odd_field_gets_a_bye_saved_as_a_win():
@@ -84,7 +94,7 @@ def test_odd_field_gets_a_bye_saved_as_a_win():
     r2 = pairing.pair_next_round(t)
     bye2 = r2.matches.get(team_ew=None)
     assert bye2.team_ns_id != bye.team_ns_id
-    assert bye2.pairing_note.startswith("Bye: lowest-ranked team without a bye")
+    assert bye2.pairing_reason_text().startswith("Bye: lowest-ranked team without a bye")
 
 
 def test_withdrawn_and_late_teams():

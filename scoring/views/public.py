@@ -154,7 +154,7 @@ def standings(request, slug):
     ``?projector=1``: big font, no navigation, :data:`PROJECTOR_ROWS` rows per screen, moving to
     the next screen every :data:`PROJECTOR_SECONDS` seconds (cycling, re-reading the standings);
     ``?round=N``: the standings after round N."""
-    from scoring.services import standings as standings_service
+    from scoring.services import standings_cache
 
     tournament = get_object_or_404(Tournament, slug=slug)
     if not tournament.is_team_game:
@@ -162,7 +162,7 @@ def standings(request, slug):
     context = roles_context(request, tournament)
     through = request.GET.get("round")
     through_round = int(through) if through and through.isdigit() else None
-    rows = standings_service.standings(tournament, through_round=through_round)
+    rows = standings_cache.cached_standings(tournament, through_round=through_round)
     tiebreaks = tiebreak_descriptions(tournament)
     shown, projector = projector_page(request, rows)
     table = StandingsTable(shown, slug=tournament.slug, tiebreak_columns=[(tb["key"], tb["label"]) for tb in tiebreaks])
