@@ -23,8 +23,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         text = sys.stdin.read() if source == "-" else open(source, encoding="utf-8").read()
         data = json.loads(text)
-    except (OSError, ValueError) as exc:
-        print(f"cannot read JSON input: {exc}", file=sys.stderr)
+    except (OSError, ValueError, RecursionError) as exc:
+        print(f"cannot read JSON input: {type(exc).__name__}: {exc}", file=sys.stderr)
         return 2
     try:
         result = run(game, command, data)

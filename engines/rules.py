@@ -32,7 +32,7 @@ def resolve_rules(
     if not isinstance(raw, dict):
         _raise_one("rules", _("Rules must be a preset name or an object."))
     name = raw.get("preset", default)
-    if name not in presets:
+    if not isinstance(name, str) or name not in presets:
         errors.add("rules.preset", _("Unknown rules preset {name!r}; known: {known}."), name=name, known=", ".join(presets))
         errors.raise_if_any()
     options = dict(presets[name])

@@ -20,3 +20,23 @@ def test_unreadable_json_exits_2():
 
 def test_usage_exits_2():
     assert _run("taipan").returncode == 2
+
+
+def test_deeply_nested_json_is_unreadable_not_a_crash():
+    proc = _run("taipan", "score", stdin="[" * 100000)
+    assert proc.returncode == 2
+    assert "Traceback" not in proc.stderr
+
+
+def test_non_string_preset_is_a_violation_for_every_game():
+    import json
+
+    commands = {"taipan": ["score", "check-totals", "match", "play", "replay"], "sichuan": ["score-hand", "settle"],
+                "taiwanese": ["score"], "tiengow": ["check", "deal", "settle"]}
+    for game, names in commands.items():
+        for command in names:
+            for preset in (["nskt"], {}, 3, None):
+                proc = _run(game, command, stdin=json.dumps({"rules": {"preset": preset}}))
+                assert proc.returncode == 1, (game, command, preset, proc.stderr[-300:])
+                errors = json.loads(proc.stdout)["errors"]
+                assert errors and all(e["field"] and e["message"] for e in errors)
