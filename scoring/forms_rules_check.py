@@ -49,11 +49,11 @@ class RulesCheckForm(forms.Form):
                                      help_text=_("Leave empty for a pass."))
     phoenix_as = forms.ChoiceField(label=_("Phoenix played as"), choices=PHOENIX_CHOICES, required=False)
     wish = forms.ChoiceField(label=_("Wish"), choices=WISH_CHOICES, required=False)
-    turn = forms.ChoiceField(label=_("Turn"), choices=TURN_CHOICES, initial="in_turn", widget=forms.RadioSelect)
+    turn = forms.ChoiceField(label=_("Turn"), choices=TURN_CHOICES, initial="in_turn", widget=forms.RadioSelect, required=False)
     hand = forms.MultipleChoiceField(label=_("The player's hand (optional)"), choices=CARD_CHOICES, required=False,
                                      help_text=_("Needed to check the wish. The cards played are added automatically."))
     preset = forms.ChoiceField(label=_("Rules"), choices=[(name, PRESET_LABELS.get(name, name)) for name in PRESETS],
-                               initial="nskt")
+                               initial="nskt", required=False)
 
     # engine field (prefix) -> form field
     FIELD_MAP = (("current.phoenix_as", "current_phoenix_as"), ("current", "current"), ("play", "play"),
@@ -69,7 +69,7 @@ class RulesCheckForm(forms.Form):
             "play": sorted(data["play"], key=order.__getitem__),
             "wish": int(data["wish"]) if data.get("wish") else None,
             "in_turn": data["turn"] != "out_of_turn",
-            "rules": data["preset"],
+            "rules": data["preset"] or "nskt",  # a link without the preset: the NSKT default
         }
         if data["current"]:
             data_in["current"] = {"cards": sorted(data["current"], key=order.__getitem__)}

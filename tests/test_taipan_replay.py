@@ -235,6 +235,11 @@ def test_exchange_moves_cards_and_the_lead():
     with pytest.raises(RuleViolation) as info:
         replay({**data, "exchange": bad})
     assert [v.field for v in info.value.violations] == ["exchange.N.S", "exchange.W.E"]  # W gives 2p to N and E
+    missing = copy.deepcopy(exchange)
+    del missing["N"]["S"]
+    with pytest.raises(RuleViolation) as info:
+        replay({**data, "exchange": missing})
+    assert [(v.field, v.message) for v in info.value.violations] == [("exchange.N.S", "N must give one card to S.")]
 
 
 def test_illegal_events():

@@ -137,3 +137,24 @@ def test_reason_goes_through_gettext_with_params(get, monkeypatch):
     response = get({"current": ["Qs", "Qj"], "play": ["Js", "Jj"], "turn": "in_turn", "preset": "nskt"})
     assert "A {type} of rank {rank} does not beat a {current} of rank {current_rank}." in seen
     assert response.context["result"]["reason"] == "NL: A pair of rank J does not beat a pair of rank Q."
+
+
+def test_link_without_turn_or_preset_uses_the_defaults(client):
+    """A shared link with only the cards falls back to in turn and the NSKT rules (DESIGN.md 2)."""
+    from django.utils import translation
+
+    with translation.override("en"):
+        response = client.get("/rules/taipan/?play=5s", HTTP_ACCEPT_LANGUAGE="en")
+    page = response.content.decode()
+    assert response.status_code == 200
+    assert "This field is required" not in page
+
+
+def test_straight_flush_length_reason():
+    """NSKT rules, bombs: a longer straight flush is only beaten by a longer one (length first)."""
+    import engines
+
+    out = engines.run("taipan", "play", {"current": {"cards": ["3j", "4j", "5j", "6j", "7j", "8j"]},
+                                         "play": ["9s", "10s", "Js", "Qs", "Ks"], "wish": None, "in_turn": True})
+    assert out["legal"] is False
+    assert out["reason_params"] == {"length": 5, "needed": 6}

@@ -153,6 +153,10 @@ def judge(
         if combo.length != current.length and not combo.is_bomb:
             return Judgement(False, combo, _("The play has {length} cards but must have {needed}, as many as the {current} on the table."),
                              {"length": combo.length, "needed": current.length, "current": _describe(current)["type"]}, wish_after=wish)
+        if combo.type is CombinationType.STRAIGHT_FLUSH and combo.length < current.length:
+            # NSKT rules, bombs: a straight flush is first compared by length, then by its top card.
+            return Judgement(False, combo, _("A straight flush of {length} cards does not beat a longer straight flush ({needed} cards)."),
+                             {"length": combo.length, "needed": current.length}, wish_after=wish)
         return Judgement(False, combo, _("A {type} of rank {rank} does not beat a {current} of rank {current_rank}."),
                          {**_describe(combo), "current": _describe(current)["type"], "current_rank": rank_name(current.rank)},
                          wish_after=wish)

@@ -329,7 +329,10 @@ def deal_hands(data: dict[str, Any], rules: dict[str, Any]) -> tuple[dict[str, s
                         continue
                     code = row.get(other)
                     field = f"exchange.{seat}.{other}"
-                    if code not in BY_CODE:
+                    if code is None:
+                        errors.add(field, _("{seat} must give one card to {other}."), seat=seat, other=other)
+                        continue
+                    if not isinstance(code, str) or code not in BY_CODE:
                         errors.add(field, _("Unknown card {code!r}."), code=code)
                         continue
                     c = BY_CODE[code]
