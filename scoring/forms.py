@@ -95,7 +95,22 @@ class VersionForm(forms.Form):
     """Base of every write form: carries the ``Match.version`` the page was built from, so a stale
     save is refused (``scoring.services.errors.StaleVersion``)."""
 
-    version = forms.IntegerField(widget=forms.HiddenInput, required=False, min_value=0)
+    version = forms.IntegerField(
+        widget=forms.HiddenInput, required=True, min_value=0,
+        error_messages={
+            "required": _("This page is out of date: reload the match and try again."),
+            "invalid": _("This page is out of date: reload the match and try again."),
+            "min_value": _("This page is out of date: reload the match and try again."),
+        },
+    )
+
+    def clean(self):
+        """A missing or forged version is shown at the top of the form (the field is hidden)."""
+        data = super().clean()
+        errors = self._errors.pop("version", None) if self._errors else None
+        if errors:
+            self.add_error(None, errors)
+        return data
 
 
 class HandForm(VersionForm):

@@ -500,3 +500,16 @@ def test_bye_match_page(client, setup):
     r = post_hand(client, bye, first_out="N", ns=50)
     assert r.context["hand_form"].non_field_errors()
     assert Hand.objects.count() == 0
+
+
+@pytest.mark.parametrize("version", [None, "", "abc", "-1"])
+def test_a_write_without_a_valid_version_is_refused(client, setup, version):
+    """Every web write carries the match version it was built from; a missing or forged one is
+    refused like a stale page and nothing is saved (issue 5: no lost updates)."""
+    client.force_login(setup["referee"])
+    data = hand_data(version, first_out="N", ns=50)
+    if version is None:
+        del data["version"]
+    response = client.post(url("match_enter", setup["match"]), data)
+    assert "This page is out of date" in response.content.decode()
+    assert setup["match"].hands.count() == 0
