@@ -8,6 +8,7 @@ from io import StringIO
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
+from django.urls import reverse
 from django.utils import translation
 
 from scoring.models import Hand, Match, Membership, Round, Tournament
@@ -123,3 +124,16 @@ def test_pair_round_prints_tables():
     assert Round.objects.get(tournament=t).status == "draft"
     with pytest.raises(CommandError):
         run("pair_round", "nope")
+
+
+@pytest.mark.django_db
+def test_demo_organiser_may_create_a_tournament(client):
+    from django.contrib.auth import get_user_model
+
+    call_command("load_demo", stdout=StringIO())
+    organiser = get_user_model().objects.get(username="organiser")
+    assert organiser.is_staff and not organiser.is_superuser
+    client.force_login(organiser)
+    assert client.get(reverse("scoring:tournament_create")).status_code == 200
+    client.force_login(get_user_model().objects.get(username="referee"))
+    assert client.get(reverse("scoring:tournament_create")).status_code == 403

@@ -84,7 +84,9 @@ def _users():
         user, created = User.objects.get_or_create(username=username)
         if created or not user.has_usable_password():
             user.set_password(password)
-            user.save()
+        # Organisers are staff: they may create tournaments (issue 2 item 9); not superusers.
+        user.is_staff = _role == Membership.Role.ORGANISER
+        user.save()
         users[username] = user
     return users
 
