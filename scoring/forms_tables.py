@@ -116,25 +116,92 @@ def split_melds(text: str) -> list[str]:
 # Players
 
 
+#: Highest round number a player form accepts (sane bound; a tournament has a handful of rounds).
+MAX_ROUND = 999
+
+#: Highest seating seed (a signed 32-bit integer: fits every database's integer column and
+#: ``random.Random``; larger values used to overflow into a server error).
+MAX_SEED = 2**31 - 1
+
+
+def same_name_exists(tournament, name: str, exclude_pk: int | None = None) -> bool:
+    """True if another player of ``tournament`` has ``name`` (case and surrounding spaces ignored)."""
+    if tournament is None or not name:
+        return False
+    qs = Player.objects.filter(tournament=tournament, name__iexact=name.strip())
+    if exclude_pk is not None:
+        qs = qs.exclude(pk=exclude_pk)
+    return qs.exists()
+
+
 class PlayerForm(forms.ModelForm):
-    """Register or edit an individual player (organiser)."""
+    """Register or edit an individual player (organiser).
+
+    Bounds: the name is unique within the tournament (case-insensitive), so that standings,
+    seatings and score sheets are unambiguous; ``joined_round`` is 1..:data:`MAX_ROUND` (round 1
+    is the first round; there is no round 0); when the player is already withdrawn after round
+    W, ``joined_round`` is at most W + 1 (joining after the withdrawal would never seat them).
+    Pass the player's tournament as ``instance=Player(tournament=...)`` when registering.
+    """
+
+    joined_round = forms.IntegerField(label=_("joined in round"), min_value=1, max_value=MAX_ROUND, initial=1)
 
     class Meta:
         model = Player
         fields = ["name", "affiliation", "seed", "joined_round", "is_substitute"]
 
+    def clean_name(self):
+        name = (self.cleaned_data.get("name") or "").strip()
+        tournament = getattr(self.instance, "tournament", None) if self.instance.tournament_id else None
+        if same_name_exists(tournament, name, exclude_pk=self.instance.pk):
+            raise forms.ValidationError(gettext("A player named {name} is already registered in this tournament.").format(name=name))
+        return name
+
+    def clean(self):
+        data = super().clean()
+        joined, withdrawn = data.get("joined_round"), self.instance.withdrawn_after_round
+        if joined is not None and withdrawn is not None and joined > withdrawn + 1:
+            self.add_error("joined_round", gettext("This player is withdrawn after round {number}; they cannot join later than round {last}.").format(number=withdrawn, last=withdrawn + 1))
+        return data
+
 
 class WithdrawForm(forms.Form):
-    """Withdraw a player after a round (kept in the standings, never seated again)."""
+    """Withdraw a player after a round (kept in the standings, never seated again).
 
-    after_round = forms.IntegerField(label=_("withdrawn after round"), min_value=0)
+    Bounds for ``after_round``: at least 1 (there is no round 0: a player who will not play at all
+    is simply edited or never registered) and at least ``joined_round - 1`` of ``player`` (a late
+    entrant may still withdraw before their first round, "after round joined - 1"); at most
+    :data:`MAX_ROUND`. When ``reinstate`` is ticked the round is not checked.
+    """
+
+    after_round = forms.IntegerField(label=_("withdrawn after round"), min_value=1, max_value=MAX_ROUND)
     reinstate = forms.BooleanField(label=_("reinstate instead"), required=False)
+
+    def __init__(self, *args, player: Player | None = None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.player = player
+
+    def clean(self):
+        data = super().clean()
+        if data.get("reinstate"):
+            self.errors.pop("after_round", None)
+            return data
+        after = data.get("after_round")
+        if after is not None and self.player is not None and after < self.player.joined_round - 1:
+            self.add_error(
+                "after_round",
+                gettext("This player joins in round {joined}; withdraw them after round {first} or later.").format(
+                    joined=self.player.joined_round, first=max(1, self.player.joined_round - 1)
+                ),
+            )
+        return data
 
 
 class SeatRoundForm(forms.Form):
-    """Seat the next round; an empty seed uses the tournament's seed and the round number."""
+    """Seat the next round; an empty seed uses the tournament's seed and the round number. The
+    seed is bounded to 0..:data:`MAX_SEED`."""
 
-    seed = forms.IntegerField(label=_("seed"), required=False)
+    seed = forms.IntegerField(label=_("seed"), required=False, min_value=0, max_value=MAX_SEED)
 
 
 class ConfirmTableForm(forms.Form):
@@ -180,15 +247,21 @@ class EntryBase:
         return [self.form]
 
     def add_violations(self, exc: RuleViolation) -> None:
-        """Put each engine violation next to its field; unmapped ones become non-field errors."""
+        """Put each engine violation next to its field (or its group of fields, see
+        ``group_errors``); unmapped ones become non-field errors, without the engine's internal
+        field path. A message already shown at the same place is not repeated."""
         for v in exc.violations:
             message = translate_violation(v)
             target = self.locate(split_path(v.field)) if v.field else None
-            if target is None:
-                self.form.add_error(None, f"{v.field}: {message}" if v.field else message)
-            else:
-                form, name = target
-                form.add_error(name if name in form.fields else None, message)
+            form, name = target if target is not None else (self.form, None)
+            groups = getattr(form, "group_errors", None)
+            if groups is not None and name in getattr(form, "GROUP_LABELS", {}):
+                if message not in groups.setdefault(name, []):
+                    groups[name].append(message)
+                continue
+            name = name if name in form.fields else None
+            if message not in [str(e) for e in form.errors.get(name or "__all__", [])]:
+                form.add_error(name, message)
 
     def add_error(self, field: str, message) -> None:
         """A service error (field name or "" for the whole entry)."""
@@ -550,6 +623,8 @@ class TienGowForm(forms.Form):
     ]
     IMMEDIATE_GROUPS = [("", "---"), ("supreme", _("Supreme")), ("quartet", _("quartet"))]
     IMMEDIATE_ROWS = 4
+    #: Errors about a group of fields rather than one (shown at the group's fieldset), by key.
+    GROUP_LABELS = {"columns": _("Columns won per player")}
 
     mode = forms.ChoiceField(label=_("entry mode"), choices=MODES, initial="settle")
     last_winner = forms.ChoiceField(label=_("last trick won by"), required=False)
@@ -566,6 +641,7 @@ class TienGowForm(forms.Form):
 
     def __init__(self, *args, seat_names=None, **kwargs):
         super().__init__(*args, **kwargs)
+        self.group_errors: dict[str, list[str]] = {}
         seats = [str(i) for i in range(4)]
         names = seat_names or {}
         choices = [("", "---")] + [(s, f"{int(s) + 1} - {names[s]}" if s in names else str(int(s) + 1)) for s in seats]
@@ -583,6 +659,11 @@ class TienGowForm(forms.Form):
 
     def column_fields(self):
         return [self[f"columns_{i}"] for i in range(4)]
+
+    def column_errors(self) -> list[str]:
+        """Errors about the columns together (e.g. "the columns add up to 8"), shown at the
+        columns fieldset."""
+        return self.group_errors.get("columns", [])
 
     def immediate_rows(self):
         return [(self[f"imm_winner_{k}"], self[f"imm_group_{k}"]) for k in range(self.IMMEDIATE_ROWS)]
@@ -682,7 +763,7 @@ class TienGowEntry(EntryBase):
         if head == "columns":
             if len(parts) > 1 and parts[1].isdigit() and int(parts[1]) < 4:
                 return self.form, f"columns_{parts[1]}"
-            return self.form, None
+            return self.form, "columns"
         if head == "last_trick":
             sub = parts[1] if len(parts) > 1 else "winner"
             return self.form, {"winner": "last_winner", "group": "last_group", "leader": "last_leader", "led_with": "led_with", "won_with": "won_with"}.get(sub, "last_winner")

@@ -2,7 +2,8 @@
 
 :func:`table_sheet_pdf` (INTERFACES.md): tournament, round, table, the four seats with their
 players, one row per deal with each seat's result and running total (from the derived
-``Deal.net``; nothing is scored here), empty rows to fill in by hand when the table has few deals,
+``Deal.net``; nothing is scored here), empty rows to fill in by hand up to :func:`sheet_rows`
+(``hands_per_round`` in the fixed-hands format, else 16),
 and signature lines for the four players and the referee. The header row repeats on each page.
 """
 from __future__ import annotations
@@ -27,6 +28,14 @@ from scoring.models import Table as TableModel
 FONT = "NSKTTables"
 FONT_BOLD = "NSKTTables-Bold"
 MIN_ROWS = 16  # rows on the sheet (filled deals first, then empty rows to write in)
+
+
+def sheet_rows(tournament) -> int:
+    """Deal rows printed on a sheet: ``hands_per_round`` in the fixed-hands round format
+    (DESIGN.md 3, the table plays exactly that many deals), else :data:`MIN_ROWS`."""
+    from scoring.services.tables import deal_limit
+
+    return deal_limit(tournament) or MIN_ROWS
 WINDS = ("E", "S", "W", "N")
 _ready = False
 
@@ -147,7 +156,7 @@ def _sheet_story(table: TableModel, seats: list, deals: list) -> list:
         for n, r in zip(net, running, strict=True):
             row += [str(n), str(r)]
         rows.append(row)
-    for k in range(max(0, MIN_ROWS - len(deals))):
+    for k in range(max(0, sheet_rows(tournament) - len(deals))):
         rows.append([str(len(deals) + k + 1), ""] + [""] * 8)
     rows.append([_("Total"), ""] + [x for s in seats for x in ("", str(s.total))])
     widths = [11 * mm, 43 * mm] + [14 * mm, 15 * mm] * 4

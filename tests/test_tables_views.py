@@ -53,6 +53,11 @@ def members(t, users):
     Membership.objects.create(tournament=t, user=users["referee"], role=Membership.Role.REFEREE)
 
 
+def ver(table, data=None):
+    """``data`` with the table's current version, as every web write must carry it."""
+    return {**(data or {}), "version": str(Table.objects.get(pk=table.pk).version)}
+
+
 def totals(table):
     return [s.total for s in table.seats.order_by("seat")]
 
@@ -132,12 +137,12 @@ def test_taiwanese_edit_deal_totals_follow(client, users):
     t, table = make_table(Game.TAIWANESE)
     members(t, users)
     client.force_login(users["referee"])
-    client.post(reverse("scoring:table_enter", args=[t.slug, table.pk]), tw_post("S", **T01))
+    client.post(reverse("scoring:table_enter", args=[t.slug, table.pk]), ver(table, tw_post("S", **T01)))
     # the page shows the edit form filled with the stored record
     r = client.get(reverse("scoring:deal_edit", args=[t.slug, table.pk, 1]))
     assert r.status_code == 200 and "555z" in r.content.decode()
     # T02: the same hand on N's discard: 5 tai, N pays 3 + 2 x 5 = 13
-    r = client.post(reverse("scoring:deal_edit", args=[t.slug, table.pk, 1]), tw_post("S", how="discard", source="N", concealed=T01["concealed"], melds=T01["melds"], tile="6p"))
+    r = client.post(reverse("scoring:deal_edit", args=[t.slug, table.pk, 1]), ver(table, tw_post("S", how="discard", source="N", concealed=T01["concealed"], melds=T01["melds"], tile="6p")))
     assert r.status_code == 302
     table.refresh_from_db()
     assert totals(table) == [0, 13, 0, -13]
@@ -158,7 +163,7 @@ def test_taiwanese_bad_input_error_next_to_field_saves_nothing(client, users, ov
     client.force_login(users["referee"])
     data = dict(T01)
     data.update(override)
-    r = client.post(reverse("scoring:table_enter", args=[t.slug, table.pk]), tw_post("S", **data))
+    r = client.post(reverse("scoring:table_enter", args=[t.slug, table.pk]), ver(table, tw_post("S", **data)))
     assert r.status_code == 400
     form = r.context["entry"].form
     assert field in form.errors, form.errors
@@ -200,7 +205,7 @@ def test_draft_round_refuses_deals(client, users):
     t, table = make_table(Game.TAIWANESE, status=Round.Status.DRAFT)
     members(t, users)
     client.force_login(users["referee"])
-    r = client.post(reverse("scoring:table_enter", args=[t.slug, table.pk]), tw_post("draw"))
+    r = client.post(reverse("scoring:table_enter", args=[t.slug, table.pk]), ver(table, tw_post("draw")))
     assert r.status_code == 400 and Deal.objects.count() == 0
 
 
@@ -230,17 +235,20 @@ def test_sichuan_self_draw_and_multi_winner(client, users):
     client.force_login(users["referee"])
     url = reverse("scoring:table_enter", args=[t.slug, table.pk])
     # S02: self-draw, 1 fan (base 1 + 1 = 2 from each of three opponents): E +6
-    r = client.post(url, sc_rows([win_row("E", "123m 456m 789p 234p 55p", "5p")]))
+    r = client.post(url, ver(table, sc_rows([win_row("E", "123m 456m 789p 234p 55p", "5p")])))
     assert r.status_code == 302, r.content.decode()[:3000]
     assert Deal.objects.get(number=1).net == [6, -2, -2, -2]
     # S16: E (seven pairs, 2 fan = 4) and S (1) both win on N's discard: N pays 5
     r = client.post(
         url,
-        sc_rows(
-            [
-                win_row("E", "11m 33m 55m 77m 22p 44p 66p", "6p", how="discard", source="N"),
-                win_row("S", "123m 456m 678p 234p 55p", "6p", how="discard", source="N"),
-            ]
+        ver(
+            table,
+            sc_rows(
+                [
+                    win_row("E", "11m 33m 55m 77m 22p 44p 66p", "6p", how="discard", source="N"),
+                    win_row("S", "123m 456m 678p 234p 55p", "6p", how="discard", source="N"),
+                ]
+            ),
         ),
     )
     assert r.status_code == 302, r.content.decode()[:3000]
@@ -254,7 +262,7 @@ def test_sichuan_kong_then_exhaustion(client, users):
     members(t, users)
     client.force_login(users["referee"])
     # S18: an exposed kong supplied by N: N pays E 2 (no exhaustion)
-    r = client.post(reverse("scoring:table_enter", args=[t.slug, table.pk]), sc_rows([{"type": "kong", "player": "E", "kind": "exposed", "tile": "7p", "source": "N"}]))
+    r = client.post(reverse("scoring:table_enter", args=[t.slug, table.pk]), ver(table, sc_rows([{"type": "kong", "player": "E", "kind": "exposed", "tile": "7p", "source": "N"}])))
     assert r.status_code == 302, r.content.decode()[:3000]
     assert Deal.objects.get(number=1).net == [2, 0, 0, -2]
 
@@ -271,7 +279,7 @@ def test_sichuan_bad_input_error_next_to_field_saves_nothing(client, users, row,
     t, table = make_table(Game.SICHUAN)
     members(t, users)
     client.force_login(users["referee"])
-    r = client.post(reverse("scoring:table_enter", args=[t.slug, table.pk]), sc_rows([row]))
+    r = client.post(reverse("scoring:table_enter", args=[t.slug, table.pk]), ver(table, sc_rows([row])))
     assert r.status_code == 400
     form = r.context["entry"].formset.forms[0]
     assert field in form.errors, (form.errors, r.context["entry"].form.errors)
@@ -284,7 +292,7 @@ def test_sichuan_empty_entry_is_refused(client, users):
     t, table = make_table(Game.SICHUAN)
     members(t, users)
     client.force_login(users["referee"])
-    r = client.post(reverse("scoring:table_enter", args=[t.slug, table.pk]), sc_rows([]))
+    r = client.post(reverse("scoring:table_enter", args=[t.slug, table.pk]), ver(table, sc_rows([])))
     assert r.status_code == 400 and Deal.objects.count() == 0
 
 
@@ -309,14 +317,14 @@ def test_tiengow_settle_passes_the_banker(client, users):
     url = reverse("scoring:table_enter", args=[t.slug, table.pk])
     # S-01: banker seat 1 (index 0); columns 2/3/3/0, seat 2 (index 1) wins the last trick:
     # index 0 (banker) pays (4-2) x 2 = 4, index 2 pays 1, index 3 (no column) pays 5 -> +10
-    r = client.post(url, tg_settle([2, 3, 3, 0], 1))
+    r = client.post(url, ver(table, tg_settle([2, 3, 3, 0], 1)))
     assert r.status_code == 302, r.content.decode()[:3000]
     assert Deal.objects.get(number=1).net == [-4, 10, -1, -5]
     table.refresh_from_db()
     assert table.state == {"banker": 1}  # the winner of the last trick becomes banker
     # deal 2 with banker index 1, same columns, index 1 wins: every payment involves the banker
     # and doubles: index 0 pays 2 x 2 = 4, index 2 pays 1 x 2 = 2, index 3 pays 5 x 2 = 10
-    r = client.post(url, tg_settle([2, 3, 3, 0], 1))
+    r = client.post(url, ver(table, tg_settle([2, 3, 3, 0], 1)))
     assert r.status_code == 302
     assert Deal.objects.get(number=2).net == [-4, 16, -2, -10]
     table.refresh_from_db()
@@ -329,7 +337,7 @@ def test_tiengow_immediate_only(client, users):
     client.force_login(users["referee"])
     # S-07: Supreme won by index 2 (not banker): 2 from each, the banker's payment doubled: 4
     data = tg_settle([None, None, None, None], "", immediate=[(2, "supreme")])
-    r = client.post(reverse("scoring:table_enter", args=[t.slug, table.pk]), data)
+    r = client.post(reverse("scoring:table_enter", args=[t.slug, table.pk]), ver(table, data))
     assert r.status_code == 302, r.content.decode()[:3000]
     assert Deal.objects.get(number=1).net == [-4, -2, 8, -2]
 
@@ -344,7 +352,7 @@ def test_tiengow_trick_by_trick_record(client, users):
     t, table = make_table(Game.TIENGOW)
     members(t, users)
     client.force_login(users["referee"])
-    r = client.post(reverse("scoring:table_enter", args=[t.slug, table.pk]), {"deal-mode": "deal", "deal-tricks": json.dumps(record)})
+    r = client.post(reverse("scoring:table_enter", args=[t.slug, table.pk]), ver(table, {"deal-mode": "deal", "deal-tricks": json.dumps(record)}))
     assert r.status_code == 302, r.content.decode()[:3000]
     assert Deal.objects.get(number=1).net == case["expect"]["net"]
     table.refresh_from_db()
@@ -356,10 +364,17 @@ def test_tiengow_bad_input_saves_nothing(client, users):
     members(t, users)
     client.force_login(users["referee"])
     url = reverse("scoring:table_enter", args=[t.slug, table.pk])
-    r = client.post(url, tg_settle([2, 3, 3, 3], 1))  # 11 columns: there are 8 tricks' worth
+    r = client.post(url, ver(table, tg_settle([2, 3, 3, 3], 1)))  # 11 columns: there are 8 tricks' worth
     assert r.status_code == 400
-    assert r.context["entry"].form.errors
-    r = client.post(url, {"deal-mode": "deal", "deal-tricks": "{not json"})
+    # the sum error stands at the columns fieldset (rules/tiengow.txt: 8 columns a deal), not at the top
+    form = r.context["entry"].form
+    assert form.column_errors() == ["The columns add up to 8 (one per tile a player played), not 11."]
+    assert not form.non_field_errors()
+    page = r.content.decode()
+    fieldset = page[page.index('<fieldset class="columns has-error">') : page.index("</fieldset>", page.index('<fieldset class="columns'))]
+    assert "The columns add up to 8" in fieldset and 'id="columns_errors"' in fieldset
+    assert page.count("The columns add up to 8") == 1
+    r = client.post(url, ver(table, {"deal-mode": "deal", "deal-tricks": "{not json"}))
     assert r.status_code == 400 and "tricks" in r.context["entry"].form.errors
     assert Deal.objects.count() == 0
 
@@ -471,7 +486,7 @@ def test_table_sheet_pdf(client, users):
     t, table = make_table(Game.TIENGOW)
     members(t, users)
     client.force_login(users["referee"])
-    client.post(reverse("scoring:table_enter", args=[t.slug, table.pk]), tg_settle([2, 3, 3, 0], 1))
+    client.post(reverse("scoring:table_enter", args=[t.slug, table.pk]), ver(table, tg_settle([2, 3, 3, 0], 1)))
     client.logout()
     r = client.get(reverse("scoring:table_sheet_pdf", args=[t.slug, table.pk]))
     assert r.status_code == 200 and r["Content-Type"] == "application/pdf"
@@ -500,16 +515,16 @@ def test_fixed_hands_format_finishes_the_table(client, users):
     members(t, users)
     client.force_login(users["referee"])
     url = reverse("scoring:table_enter", args=[t.slug, table.pk])
-    assert client.post(url, tw_post("draw")).status_code == 302
+    assert client.post(url, ver(table, tw_post("draw"))).status_code == 302
     table.refresh_from_db()
     assert table.status == Table.Status.PLAYING
-    assert client.post(url, tw_post("draw")).status_code == 302
+    assert client.post(url, ver(table, tw_post("draw"))).status_code == 302
     table.refresh_from_db()
     assert table.status == Table.Status.FINISHED
-    r = client.post(url, tw_post("draw"))
+    r = client.post(url, ver(table, tw_post("draw")))
     assert r.status_code == 400 and Deal.objects.count() == 2
     # deleting a deal reopens the table
-    client.post(reverse("scoring:deal_delete", args=[t.slug, table.pk, 2]), {})
+    client.post(reverse("scoring:deal_delete", args=[t.slug, table.pk, 2]), ver(table, {}))
     table.refresh_from_db()
     assert table.status == Table.Status.PLAYING
 
@@ -518,13 +533,13 @@ def test_sichuan_edit_page_round_trip(client, users):
     t, table = make_table(Game.SICHUAN)
     members(t, users)
     client.force_login(users["referee"])
-    client.post(reverse("scoring:table_enter", args=[t.slug, table.pk]), sc_rows([win_row("E", "123m 456m 789p 234p 55p", "5p")]))
+    client.post(reverse("scoring:table_enter", args=[t.slug, table.pk]), ver(table, sc_rows([win_row("E", "123m 456m 789p 234p 55p", "5p")])))
     r = client.get(reverse("scoring:deal_edit", args=[t.slug, table.pk, 1]))
     assert r.status_code == 200
     first = r.context["entry"].formset.forms[0]
     assert first.initial["concealed"] == "123m 456m 789p 234p 55p" and first.initial["player"] == "E"
     # S on N's discard instead of E's self-draw (S01-type hand, 1 fan): N pays S 1
-    r = client.post(reverse("scoring:deal_edit", args=[t.slug, table.pk, 1]), sc_rows([win_row("S", "123m 456m 789p 234p 55p", "5p", how="discard", source="N")]))
+    r = client.post(reverse("scoring:deal_edit", args=[t.slug, table.pk, 1]), ver(table, sc_rows([win_row("S", "123m 456m 789p 234p 55p", "5p", how="discard", source="N")])))
     assert r.status_code == 302, r.content.decode()[:2000]
     table.refresh_from_db()
     assert totals(table) == [0, 1, 0, -1]
@@ -536,7 +551,7 @@ def test_tiengow_edit_page_shows_columns(client, users):
     t, table = make_table(Game.TIENGOW)
     members(t, users)
     client.force_login(users["referee"])
-    client.post(reverse("scoring:table_enter", args=[t.slug, table.pk]), tg_settle([2, 3, 3, 0], 1))
+    client.post(reverse("scoring:table_enter", args=[t.slug, table.pk]), ver(table, tg_settle([2, 3, 3, 0], 1)))
     r = client.get(reverse("scoring:deal_edit", args=[t.slug, table.pk, 1]))
     form = r.context["entry"].form
     assert [form.initial[f"columns_{i}"] for i in range(4)] == [2, 3, 3, 0] and form.initial["last_winner"] == "1"
@@ -546,10 +561,10 @@ def test_taiwanese_winner_must_be_chosen(client, users):
     t, table = make_table(Game.TAIWANESE)
     members(t, users)
     client.force_login(users["referee"])
-    r = client.post(reverse("scoring:table_enter", args=[t.slug, table.pk]), tw_post("", **T01))
+    r = client.post(reverse("scoring:table_enter", args=[t.slug, table.pk]), ver(table, tw_post("", **T01)))
     assert r.status_code == 400 and "winner" in r.context["entry"].form.errors
     # a discard win without the discarder is refused next to that field
-    r = client.post(reverse("scoring:table_enter", args=[t.slug, table.pk]), tw_post("S", **{**T04, "source": ""}))
+    r = client.post(reverse("scoring:table_enter", args=[t.slug, table.pk]), ver(table, tw_post("S", **{**T04, "source": ""})))
     assert r.status_code == 400 and "source" in r.context["entry"].form.errors
     assert Deal.objects.count() == 0
 
@@ -569,12 +584,12 @@ def test_sichuan_wall_exhaustion_ready_hand_payment(client, users):
         "void_E": "p", "concealed_E": "123m 456m 789m 11m 45m",
         "void_S": "s", "concealed_S": "2m 3m 6m 9m 1p 2p 3p 4p 5p 6p 7p 8p 9p",
     }
-    r = client.post(reverse("scoring:table_enter", args=[t.slug, table.pk]), sc_rows(rows, exhausted=True, ex=ex))
+    r = client.post(reverse("scoring:table_enter", args=[t.slug, table.pk]), ver(table, sc_rows(rows, exhausted=True, ex=ex)))
     assert r.status_code == 302, r.content.decode()[:3000]
     assert Deal.objects.get(number=1).net == [4, -5, 1, 0]
     # an unknown tile in an exhaustion hand: the error is next to that player's field
     ex_bad = {**ex, "concealed_S": "2m 3m 6m 9m 1p 2p 3p 4p 5p 6p 7p 8p 9x"}
-    r = client.post(reverse("scoring:table_enter", args=[t.slug, table.pk]), sc_rows(rows, exhausted=True, ex=ex_bad))
+    r = client.post(reverse("scoring:table_enter", args=[t.slug, table.pk]), ver(table, sc_rows(rows, exhausted=True, ex=ex_bad)))
     assert r.status_code == 400 and "concealed_S" in r.context["entry"].form.errors
     assert Deal.objects.count() == 1
 
@@ -583,33 +598,33 @@ def test_confirm_by_a_second_person_locks_and_reopen(client, users):
     t, table = make_table(Game.TAIWANESE)
     members(t, users)
     client.force_login(users["referee"])
-    client.post(reverse("scoring:table_enter", args=[t.slug, table.pk]), tw_post("S", **T01))
+    client.post(reverse("scoring:table_enter", args=[t.slug, table.pk]), ver(table, tw_post("S", **T01)))
     confirm = reverse("scoring:table_confirm", args=[t.slug, table.pk])
     # the person who entered the deals cannot confirm
-    r = client.post(confirm, {})
+    r = client.post(confirm, ver(table, {}))
     assert r.status_code == 400 and "different person" in r.content.decode()
     client.force_login(users["organiser"])
     assert client.get(confirm).status_code == 200
     # totals re-typed wrongly: refused, nothing confirmed
-    r = client.post(confirm, {"total_0": "-17", "total_1": "47", "total_2": "-15", "total_3": "-16"})
+    r = client.post(confirm, ver(table, {"total_0": "-17", "total_1": "47", "total_2": "-15", "total_3": "-16"}))
     assert r.status_code == 400
     table.refresh_from_db()
     assert table.status == Table.Status.PLAYING
-    r = client.post(confirm, {"total_0": "-17", "total_1": "47", "total_2": "-15", "total_3": "-15"})
+    r = client.post(confirm, ver(table, {"total_0": "-17", "total_1": "47", "total_2": "-15", "total_3": "-15"}))
     assert r.status_code == 302
     table.refresh_from_db()
     assert table.status == Table.Status.CONFIRMED
     assert table.confirmations.get(active=True).totals == [-17, 47, -15, -15]
     # locked: no more deals
     client.force_login(users["referee"])
-    r = client.post(reverse("scoring:table_enter", args=[t.slug, table.pk]), tw_post("draw"))
+    r = client.post(reverse("scoring:table_enter", args=[t.slug, table.pk]), ver(table, tw_post("draw")))
     assert r.status_code == 400 and Deal.objects.count() == 1
     # the referee may not reopen; the organiser may, with a reason
-    assert client.post(reverse("scoring:table_reopen", args=[t.slug, table.pk]), {"reason": "typo"}).status_code == 403
+    assert client.post(reverse("scoring:table_reopen", args=[t.slug, table.pk]), ver(table, {"reason": "typo"})).status_code == 403
     client.force_login(users["organiser"])
-    r = client.post(reverse("scoring:table_reopen", args=[t.slug, table.pk]), {"reason": ""})
+    r = client.post(reverse("scoring:table_reopen", args=[t.slug, table.pk]), ver(table, {"reason": ""}))
     assert r.status_code == 400
-    r = client.post(reverse("scoring:table_reopen", args=[t.slug, table.pk]), {"reason": "N paid, not W"})
+    r = client.post(reverse("scoring:table_reopen", args=[t.slug, table.pk]), ver(table, {"reason": "N paid, not W"}))
     assert r.status_code == 302
     table.refresh_from_db()
     assert table.status == Table.Status.PLAYING
@@ -624,13 +639,13 @@ def test_blind_confirmation_needs_the_totals(client, users):
     t.save()
     members(t, users)
     client.force_login(users["referee"])
-    client.post(reverse("scoring:table_enter", args=[t.slug, table.pk]), tg_settle([2, 3, 3, 0], 1))
+    client.post(reverse("scoring:table_enter", args=[t.slug, table.pk]), ver(table, tg_settle([2, 3, 3, 0], 1)))
     client.force_login(users["organiser"])
     page = client.get(reverse("scoring:table_confirm", args=[t.slug, table.pk])).content.decode()
     assert "-5" not in page  # the totals are not shown on the confirmation page
-    r = client.post(reverse("scoring:table_confirm", args=[t.slug, table.pk]), {})
+    r = client.post(reverse("scoring:table_confirm", args=[t.slug, table.pk]), ver(table, {}))
     assert r.status_code == 400 and "total_0" in r.context["confirm_form"].errors
-    r = client.post(reverse("scoring:table_confirm", args=[t.slug, table.pk]), {"total_0": "-4", "total_1": "10", "total_2": "-1", "total_3": "-5"})
+    r = client.post(reverse("scoring:table_confirm", args=[t.slug, table.pk]), ver(table, {"total_0": "-4", "total_1": "10", "total_2": "-1", "total_3": "-5"}))
     assert r.status_code == 302
     # every table confirmed: the round can be closed
     r = client.post(reverse("scoring:round_tables_close", args=[t.slug, 1]))

@@ -71,6 +71,7 @@ __all__ = [
     "next_taiwanese_state",
     "preview_deal",
     "rebuild_tables",
+    "parse_version",
     "recompute_table",
     "seat_round",
     "seating_status",
@@ -435,10 +436,29 @@ def _check_open(table: Table) -> None:
         raise MatchLocked(_("This table is locked: its round is closed or its result confirmed."))
 
 
+STALE_MESSAGE = _("This table was changed by someone else in the meantime. Reload the page and try again.")
+
+
+def parse_version(raw: Any) -> int:
+    """The table version a web form carried (a hidden ``version`` field), as an int >= 0.
+
+    Every web write must carry the version it was built from: a missing, empty, negative or
+    non-numeric value is refused exactly like a stale one (:class:`StaleVersion`, "changed by
+    someone else, reload"), so the optimistic-concurrency check cannot be bypassed."""
+    text = str(raw).strip() if raw is not None else ""
+    if not text.isascii() or not text.isdigit():
+        raise StaleVersion(STALE_MESSAGE)
+    return int(text)
+
+
+def _check_version(locked: Table, expected_version: int | None) -> None:
+    if expected_version is not None and locked.version != expected_version:
+        raise StaleVersion(STALE_MESSAGE)
+
+
 def _lock(table: Table, expected_version: int | None) -> Table:
     locked = Table.objects.select_for_update().select_related("round__tournament").get(pk=table.pk)
-    if expected_version is not None and locked.version != expected_version:
-        raise StaleVersion(_("This table was changed by someone else in the meantime. Reload the page and try again."))
+    _check_version(locked, expected_version)
     _check_open(locked)
     return locked
 
@@ -526,11 +546,12 @@ def delete_deal(deal: Deal, user, *, expected_version: int | None = None, reason
 
 @dataclass
 class StandingRow:
-    """One line of the four-player standings: ``rank`` (shared on equal totals), ``player_id``,
+    """One line of the four-player standings: ``rank`` (shared on equal totals; ``None`` for a
+    player who has not played a table yet), ``player_id``,
     ``name``, ``affiliation``, ``played`` (tables with at least one deal), ``total`` (sum of the
     player's table totals), ``substitute`` and ``withdrawn``."""
 
-    rank: int
+    rank: int | None
     player_id: int
     name: str
     affiliation: str
@@ -542,7 +563,11 @@ class StandingRow:
 
 def standings(tournament: Tournament, *, through_round: int | None = None) -> list[StandingRow]:
     """Players ranked by total points over their tables (issue 6 item 4: "Standings by total
-    points"), ties share a rank and are listed by name. One query, whatever the field size."""
+    points"), ties share a rank and are listed by name. One query, whatever the field size.
+
+    A player who has played no table yet (``played == 0``: not seated, or only at tables without
+    deals) has no total to compare: they are listed after everyone who has played, unranked
+    (``rank=None``), so that a 0 never ranks above players with negative totals."""
     seat_filter = Q()
     if through_round is not None:
         seat_filter &= Q(seats__table__round__number__lte=through_round)
@@ -554,14 +579,15 @@ def standings(tournament: Tournament, *, through_round: int | None = None) -> li
         )
         .order_by("-points", "name", "pk")
     )
+    players = sorted(qs, key=lambda p: p.played == 0)  # stable: keeps points/name order within each group
     rows: list[StandingRow] = []
     previous, rank = None, 0
-    for index, p in enumerate(qs, start=1):
-        if p.points != previous:
+    for index, p in enumerate(players, start=1):
+        if p.played and p.points != previous:
             rank, previous = index, p.points
         rows.append(
             StandingRow(
-                rank=rank,
+                rank=rank if p.played else None,
                 player_id=p.pk,
                 name=p.name,
                 affiliation=p.affiliation,
@@ -647,23 +673,35 @@ def entered_by_users(table: Table) -> set[int]:
     return users
 
 
-def confirm_table(table: Table, user, *, totals: list[int] | None = None) -> Confirmation:
+def confirm_table(table: Table, user, *, totals: list[int] | None = None, expected_version: int | None = None) -> Confirmation:
     """Confirm a table's result as a second person (DESIGN.md 3; the four-player counterpart of
     ``services.results.confirm_match``).
 
     The table needs deals and must not be confirmed; ``user`` must differ from everyone who
     entered or changed its deals; ``totals`` (4 ints by seat, re-typed from the score sheet) is
     required when the tournament asks for blind confirmation and must equal the seat totals.
+    In the fixed-hands round format (DESIGN.md 3, "N hands per round") the table must have
+    exactly ``hands_per_round`` deals. ``expected_version``: the table version the page was built
+    from (:class:`StaleVersion` when it changed; the web always passes one).
     Raises :class:`NotAllowed` (``field="totals"`` for the totals) and saves nothing then.
     Afterwards the table is locked until reopened. Audit: ``confirm``."""
     if not getattr(user, "is_authenticated", False):
         raise NotAllowed(_("Log in to confirm a result."))
     with transaction.atomic():
         locked = Table.objects.select_for_update().select_related("round__tournament").get(pk=table.pk)
+        _check_version(locked, expected_version)
         if locked.status == Table.Status.CONFIRMED:
             raise NotAllowed(_("This table is already confirmed."))
-        if not locked.deals.exists():
+        count = locked.deals.count()
+        if not count:
             raise NotAllowed(_("A table without deals cannot be confirmed."))
+        limit = deal_limit(locked.round.tournament)
+        if limit is not None and count != limit:
+            raise NotAllowed(
+                _("This table has {count} of its {limit} deals (fixed number of hands per round): enter every deal before confirming.").format(
+                    count=count, limit=limit
+                )
+            )
         if locked.round.status in (Round.Status.DRAFT, Round.Status.CLOSED):
             raise NotAllowed(_("Only a table of a published or running round can be confirmed."))
         if user.pk in entered_by_users(locked):
@@ -691,14 +729,16 @@ def confirm_table(table: Table, user, *, totals: list[int] | None = None) -> Con
     return confirmation
 
 
-def reopen_table(table: Table, user, reason: str) -> Table:
+def reopen_table(table: Table, user, reason: str, *, expected_version: int | None = None) -> Table:
     """Reopen a confirmed table (organiser; the view checks the role) with a ``reason``: the
     confirmation is kept with who/when/why, the table can be edited again. Raises
-    :class:`NotAllowed` when it is not confirmed, the round is closed, or the reason is empty."""
+    :class:`NotAllowed` when it is not confirmed, the round is closed, or the reason is empty;
+    :class:`StaleVersion` when ``expected_version`` is given and the table changed."""
     if not (reason or "").strip():
         raise NotAllowed(_("Give a reason for reopening."), field="reason")
     with transaction.atomic():
         locked = Table.objects.select_for_update().select_related("round__tournament").get(pk=table.pk)
+        _check_version(locked, expected_version)
         if locked.status != Table.Status.CONFIRMED:
             raise NotAllowed(_("Only a confirmed table can be reopened."))
         if locked.round.status == Round.Status.CLOSED:

@@ -23,7 +23,7 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from scoring.forms_organiser import DraftPairingFormSet, MembershipForm, TeamForm, TeamsImportForm, TournamentForm
-from scoring.models import Match, Membership, Round, Team
+from scoring.models import FOUR_PLAYER_GAMES, Match, Membership, Round, Team
 from scoring.roles import ORGANISER, require_role
 from scoring.services.errors import NotAllowed, PairingImpossible, ServiceError
 from scoring.tables import TeamTable
@@ -64,7 +64,10 @@ def tournament_create(request):
         with transaction.atomic():
             tournament = form.save()
             Membership.objects.create(tournament=tournament, user=request.user, role=ORGANISER)
-        messages.success(request, _t("Tournament created. Register the teams next."))
+        if tournament.game in FOUR_PLAYER_GAMES:
+            messages.success(request, _t("Tournament created. Register the players next."))
+        else:
+            messages.success(request, _t("Tournament created. Register the teams next."))
         return redirect("scoring:tournament_detail", tournament.slug)
     return render(request, "scoring/tournament_form.html", {"form": form, "tournament": None})
 

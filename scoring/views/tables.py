@@ -38,6 +38,34 @@ MPSZ_SUITS = [("m", [f"{n}m" for n in range(1, 10)]), ("p", [f"{n}p" for n in ra
 HONOURS = [f"{n}z" for n in range(1, 8)]
 FLOWERS = [f"fl{n}" for n in range(1, 5)] + [f"se{n}" for n in range(1, 5)]
 
+#: Names of the honour tiles (MPSZ codes: 1z-4z winds East..North, 5z-7z dragons White, Green,
+#: Red as in ``engines.taiwanese.patterns.DRAGON_NUMBERS``), shown as the tile buttons' title.
+HONOUR_NAMES = {
+    "1z": _("East wind"),
+    "2z": _("South wind"),
+    "3z": _("West wind"),
+    "4z": _("North wind"),
+    "5z": _("White dragon"),
+    "6z": _("Green dragon"),
+    "7z": _("Red dragon"),
+}
+
+
+def tile_title(code: str) -> str:
+    """The name of an MPSZ tile button in the active language: suited tiles "3 dots (p)",
+    honours "East wind" .. "Red dragon", flowers "flower 1".."flower 4", seasons "season 1"..
+    "season 4" (rules/taiwanese-16.txt: flowers and seasons numbered 1-4)."""
+    if code in HONOUR_NAMES:
+        return str(HONOUR_NAMES[code])
+    if code.startswith("fl"):
+        return _g("flower {n}").format(n=code[2:])
+    if code.startswith("se"):
+        return _g("season {n}").format(n=code[2:])
+    suits = {"m": _g("characters (m)"), "p": _g("dots (p)"), "s": _g("bamboo (s)")}
+    if len(code) == 2 and code[1] in suits:
+        return f"{code[0]} {suits[code[1]]}"
+    return code
+
 
 def _four_player(tournament: Tournament) -> None:
     if tournament.game not in FOUR_PLAYER_GAMES:
@@ -127,7 +155,7 @@ def _render_players(request, tournament, qs, ctx, status=200):
 @require_role(ORGANISER)
 def _player_add(request, *, tournament):
     _four_player(tournament)
-    form = PlayerForm(request.POST)
+    form = PlayerForm(request.POST, instance=Player(tournament=tournament))
     if form.is_valid():
         player = form.save(commit=False)
         player.tournament = tournament
@@ -145,7 +173,7 @@ def player_edit(request, pk, *, tournament):
     player = get_object_or_404(Player, pk=pk, tournament=tournament)
     status = svc.seating_status(tournament)
     form = PlayerForm(request.POST if request.method == "POST" else None, instance=player)
-    withdraw = WithdrawForm(initial={"after_round": max(status["round_number"] - 1, 0)})
+    withdraw = WithdrawForm(initial={"after_round": max(status["round_number"] - 1, player.joined_round - 1, 1)}, player=player)
     if request.method == "POST" and form.is_valid():
         form.save()
         messages.success(request, _g("Player {name} saved.").format(name=player.name))
@@ -164,7 +192,7 @@ def player_withdraw(request, pk, *, tournament):
     """Withdraw a player after a round (results kept) or reinstate them."""
     _four_player(tournament)
     player = get_object_or_404(Player, pk=pk, tournament=tournament)
-    form = WithdrawForm(request.POST)
+    form = WithdrawForm(request.POST, player=player)
     if not form.is_valid():
         return render(request, "scoring/players_edit.html", _context(request, tournament, form=PlayerForm(instance=player), withdraw=form, player=player), status=400)
     if form.cleaned_data["reinstate"]:
@@ -282,10 +310,10 @@ def deal_summary(game: str, record: dict) -> str:
         if record.get("mode") == "deal":
             return _g("trick by trick (banker {banker})").format(banker=int(record.get("banker", 0)) + 1)
         cols = record.get("columns")
-        text = _g("banker {banker}").format(banker=int(record.get("banker", 0)) + 1)
+        banker = int(record.get("banker", 0)) + 1
         if cols:
-            text += " · " + _g("columns") + " " + "/".join(str(c) for c in cols)
-        return text
+            return _g("banker {banker} · columns {columns}").format(banker=banker, columns="/".join(str(c) for c in cols))
+        return _g("banker {banker}").format(banker=banker)
     return ""
 
 
@@ -314,7 +342,15 @@ def _detail_context(request, tournament, table, *, reopen_form=None, error=None)
         confirmation=table.confirmations.filter(active=True).select_related("confirmed_by").first(),
         reopen_form=reopen_form or ReopenTableForm(),
         error=error,
+        locked=is_locked(table),
     )
+
+
+def is_locked(table: Table) -> bool:
+    """True when no deal of ``table`` may be entered, changed or deleted: its result is confirmed
+    or its round closed (``services.tables._check_open``). The pages then show no entry form and
+    no edit/delete links."""
+    return table.status == Table.Status.CONFIRMED or table.round.status == Round.Status.CLOSED
 
 
 def table_detail(request, slug, pk):
@@ -344,9 +380,11 @@ def table_confirm(request, pk, *, tournament):
         return render(request, "scoring/table_confirm.html", ctx)
     if form.is_valid():
         try:
-            svc.confirm_table(table, request.user, totals=form.totals())
+            version = svc.parse_version(request.POST.get("version"))
+            svc.confirm_table(table, request.user, totals=form.totals(), expected_version=version)
         except ServiceError as err:
             form.add_error(None, err.message)
+            table.refresh_from_db()
         else:
             messages.success(request, _g("Table {number} confirmed.").format(number=table.number))
             return redirect("scoring:table_detail", tournament.slug, table.pk)
@@ -362,7 +400,8 @@ def table_reopen(request, pk, *, tournament):
     form = ReopenTableForm(request.POST)
     if form.is_valid():
         try:
-            svc.reopen_table(table, request.user, form.cleaned_data["reason"])
+            version = svc.parse_version(request.POST.get("version"))
+            svc.reopen_table(table, request.user, form.cleaned_data["reason"], expected_version=version)
         except ServiceError as err:
             form.add_error(err.field if err.field in form.fields else None, err.message)
         else:
@@ -384,20 +423,22 @@ def _entry_context(request, tournament, table, entry, *, deal=None, preview=None
         labels=seat_labels(tournament),
         state_text=_state_text(tournament, table.state),
         preview=preview,
-        mpsz_suits=MPSZ_SUITS,
-        honours=HONOURS if tournament.game == Game.TAIWANESE else [],
-        flowers=FLOWERS if tournament.game == Game.TAIWANESE else [],
+        mpsz_suits=[(suit, [(t, tile_title(t)) for t in tiles]) for suit, tiles in MPSZ_SUITS],
+        honours=[(t, tile_title(t)) for t in HONOURS] if tournament.game == Game.TAIWANESE else [],
+        flowers=[(t, tile_title(t)) for t in FLOWERS] if tournament.game == Game.TAIWANESE else [],
+        locked=is_locked(table),
+        confirmation=table.confirmations.filter(active=True).select_related("confirmed_by").first() if is_locked(table) else None,
+        reopen_form=ReopenTableForm(),
         tiengow_tiles=[(code, name) for code, name in tiengow_tile_names().items()] if tournament.game == Game.TIENGOW else [],
     )
 
 
 def _save(request, tournament, table, *, deal=None):
     entry = entry_for(tournament.game, request.POST, names=seat_names(table))
-    version = request.POST.get("version")
-    expected = int(version) if version and version.isdigit() else None
     if entry.is_valid():
         record = entry.record()
         try:
+            expected = svc.parse_version(request.POST.get("version"))
             if deal is None:
                 saved = svc.add_deal(table, record, request.user, expected_version=expected)
                 messages.success(request, _g("Deal {number} saved.").format(number=saved.number))
@@ -445,9 +486,9 @@ def deal_delete(request, pk, number, *, tournament):
     deal = get_object_or_404(Deal, table=table, number=number)
     error = None
     if request.method == "POST":
-        version = request.POST.get("version")
         try:
-            svc.delete_deal(deal, request.user, expected_version=int(version) if version and version.isdigit() else None, reason=request.POST.get("reason", ""))
+            version = svc.parse_version(request.POST.get("version"))
+            svc.delete_deal(deal, request.user, expected_version=version, reason=request.POST.get("reason", ""))
         except (ServiceError, RuleViolation) as err:
             error = err.message if isinstance(err, ServiceError) else "; ".join(translate_violation(v) for v in err.violations)
         else:
@@ -456,7 +497,7 @@ def deal_delete(request, pk, number, *, tournament):
     return render(
         request,
         "scoring/deal_delete.html",
-        _context(request, tournament, table=table, deal=deal, error=error, summary=deal_summary(tournament.game, deal.record)),
+        _context(request, tournament, table=table, deal=deal, error=error, summary=deal_summary(tournament.game, deal.record), locked=is_locked(table)),
         status=400 if error else 200,
     )
 
@@ -476,7 +517,8 @@ def deal_preview(request, pk, *, tournament):
     try:
         preview = svc.preview_deal(table, entry.record(), replace_number=int(replace) if replace and replace.isdigit() else None)
     except RuleViolation as exc:
-        ctx["errors"] = [f"{v.field}: {translate_violation(v)}" if v.field else translate_violation(v) for v in exc.violations]
+        entry.add_violations(exc)
+        ctx["errors"] = _collect_errors(entry)
     except ServiceError as err:
         ctx["errors"] = [str(err.message)]
     else:
@@ -505,11 +547,21 @@ def _payments(game: str, output: dict, table: Table) -> list[dict]:
 
 
 def _collect_errors(entry) -> list[str]:
-    out = []
+    """Every error of the entry as "label: message" lines, in form order: the field's label (for
+    Sichuan event rows "Event n · label"), never an internal field path; each message once."""
+    out: list[str] = []
+    event_forms = list(getattr(entry, "formset", None) or [])
     for form in entry.forms:
-        for name, errs in form.errors.items():
-            label = form.fields[name].label if name in form.fields else ""
-            out.extend(f"{label}: {e}" if label else str(e) for e in errs)
+        prefix = _g("Event {n}").format(n=event_forms.index(form) + 1) if form in event_forms else ""
+        groups = getattr(form, "group_errors", {})
+        items = [(form.fields[name].label if name in form.fields else "", errs) for name, errs in form.errors.items()]
+        items += [(form.GROUP_LABELS[key], errs) for key, errs in groups.items()]
+        for label, errs in items:
+            label = " · ".join(str(x) for x in (prefix, label) if x)
+            for e in errs:
+                line = f"{label}: {e}" if label else str(e)
+                if line not in out:
+                    out.append(line)
     return out
 
 
