@@ -155,18 +155,23 @@ def cmd_verify(args) -> int:
     stale = sum(1 for e in others if e.get("kind") == "stale")
     unanswered = sum(1 for e in uncertain if e.get("kind") == "unanswered")
     verdict = loadkit.verify_hands(acks, stored_hands(plan["slug"]), uncertain)
+    if args.warmup_stats and Path(args.warmup_stats).exists():
+        print(f"\nWarm-up, first {args.warmup or 0:.0f} s (referees logging in, readers arriving):\n")
+        print(loadkit.stats_table(loadkit.read_stats_csv(args.warmup_stats)))
     stats_path = Path(f"{args.stats_prefix}_stats.csv")
     if stats_path.exists():
         rows = loadkit.read_stats_csv(stats_path)
-        print()
+        print(f"\nMeasured, {args.duration or 0:.0f} s after the warm-up:\n")
         print(loadkit.stats_table(rows))
         total = next((r for r in rows if r.name == "Aggregated"), None)
         if total:
             print(f"\nrequests: {total.requests}, errors: {total.failures}")
             if args.server_cpu is not None and total.requests:
                 print(f"gunicorn CPU during the run: {args.server_cpu:.1f} s"
-                      + (f" ({100 * args.server_cpu / args.duration:.0f}% of one core over {args.duration:.0f} s)" if args.duration else "")
-                      + f", {1000 * args.server_cpu / total.requests:.0f} ms per request on average (logins included)")
+                      + (f" ({100 * args.server_cpu / args.wall:.0f}% of one core over {args.wall:.0f} s)" if args.wall else "")
+                      + f", {1000 * args.server_cpu / total.requests:.0f} ms per request on average")
+            if args.machine_busy is not None:
+                print(f"whole machine CPU busy during the measured part: {args.machine_busy:.0f}% of {os.cpu_count()} CPUs")
     failures_path = Path(f"{args.stats_prefix}_failures.csv")
     if failures_path.exists():
         lines = failures_path.read_text(encoding="utf-8").strip().splitlines()[1:]
@@ -201,7 +206,11 @@ def main(argv=None) -> int:
     v.add_argument("events")
     v.add_argument("stats_prefix")
     v.add_argument("--server-cpu", type=float, default=None, help="CPU seconds gunicorn used during the run")
-    v.add_argument("--duration", type=float, default=None, help="run time in seconds")
+    v.add_argument("--duration", type=float, default=None, help="measured run time in seconds")
+    v.add_argument("--wall", type=float, default=None, help="wall-clock seconds the server CPU was measured over")
+    v.add_argument("--warmup-stats", default=None, help="CSV of the warm-up figures (locustfile)")
+    v.add_argument("--warmup", type=float, default=None, help="warm-up seconds")
+    v.add_argument("--machine-busy", type=float, default=None, help="percent of the machine's CPU busy")
     args = parser.parse_args(argv)
     return {"setup": cmd_setup, "verify": cmd_verify}[args.cmd](args)
 

@@ -235,6 +235,8 @@ def stats_table(rows: list[EndpointStats]) -> str:
         "|---|---:|---:|---:|---:|---:|---:|",
     ]
     for r in rows:
+        if r.requests == 0 and r.name != "Aggregated":
+            continue
         label = r.name if r.name == "Aggregated" else f"{r.method} {r.name}"
         lines.append(f"| {label} | {r.requests} | {r.failures} | {r.rps:.1f} | {r.p50:.0f} | {r.p95:.0f} | {r.p99:.0f} |")
     return "\n".join(lines)

@@ -19,6 +19,7 @@ entry form), sometimes post the htmx preview, post the next hand with the page's
 """
 from __future__ import annotations
 
+import csv
 import itertools
 import json
 import os
@@ -49,13 +50,16 @@ def _wait(name: str, default: str):
 
 
 #: Think time of a referee between two hands (a real hand takes minutes; this is much faster).
-REFEREE_WAIT = _wait("LOAD_REFEREE_WAIT", "10,20")
+REFEREE_WAIT = _wait("LOAD_REFEREE_WAIT", "15,30")
 #: Think time of a reader between two pages: 30 s on average, as the projector standings refresh.
 READER_WAIT = _wait("LOAD_READER_WAIT", "15,45")
 #: Referees log in at a random moment within this many seconds of their start (a password check
 #: costs about half a CPU second: PBKDF2, Django's default), and every user waits a random part of
 #: its think time before its first page, so the run does not start with a burst of identical clicks.
 LOGIN_SPREAD = float(os.environ.get("LOAD_LOGIN_SPREAD", "30"))
+#: Seconds after the start whose figures are reported apart (``LOAD_WARMUP_STATS``) and then
+#: reset, so the latency table is the steady state with every referee logged in.
+WARMUP = float(os.environ.get("LOAD_WARMUP", str(LOGIN_SPREAD + 5)))
 
 
 def _load_plan() -> dict:
@@ -74,6 +78,37 @@ def record_event(event: dict) -> None:
         _EVENTS_FILE = open(os.environ.get("LOAD_EVENTS", "load-events.jsonl"), "a", encoding="utf-8")  # noqa: SIM115
     _EVENTS_FILE.write(json.dumps(event) + "\n")
     _EVENTS_FILE.flush()
+
+
+def write_stats_csv(stats, path: str) -> None:
+    """Write ``stats`` (locust ``RequestStats``) in the columns of locust's ``*_stats.csv`` that
+    :func:`loadkit.read_stats_csv` reads."""
+    rows = [*sorted(stats.entries.values(), key=lambda e: (e.name, e.method)), stats.total]
+    with open(path, "w", encoding="utf-8", newline="") as fh:
+        out = csv.writer(fh)
+        out.writerow(["Type", "Name", "Request Count", "Failure Count", "Requests/s", "50%", "95%", "99%"])
+        for e in rows:
+            out.writerow([
+                e.method or "", e.name, e.num_requests, e.num_failures, f"{e.total_rps:.2f}",
+                e.get_response_time_percentile(0.5) or 0, e.get_response_time_percentile(0.95) or 0,
+                e.get_response_time_percentile(0.99) or 0,
+            ])
+
+
+def _end_warmup(environment) -> None:
+    """After the warm-up (referees logging in, first pages), keep its figures in
+    ``LOAD_WARMUP_STATS`` and reset the statistics: the final CSV is the steady state."""
+    gevent.sleep(WARMUP)
+    path = os.environ.get("LOAD_WARMUP_STATS")
+    if path:
+        write_stats_csv(environment.stats, path)
+    environment.stats.reset_all()
+
+
+@events.test_start.add_listener
+def _start_warmup_timer(environment, **_kwargs):
+    if WARMUP > 0:
+        gevent.spawn(_end_warmup, environment)
 
 
 @events.test_stop.add_listener

@@ -2,7 +2,12 @@
 # Load scenario (issue 5 item 6): gunicorn + PostgreSQL under 50 referees entering Tai Pan hands and
 # 200 anonymous readers of the standings, pairings and match pages, for a fixed time.
 #
-#   bash benchmarks/load/run_load.sh [SECONDS]        (default 60)
+#   bash benchmarks/load/run_load.sh [SECONDS]        (measured seconds, default 60)
+#
+# The locust run is a warm-up (LOAD_WARMUP, default LOAD_LOGIN_SPREAD + 5 = 35 s: the referees log
+# in, at random moments within LOAD_LOGIN_SPREAD seconds, while readers arrive; its figures are
+# printed apart) followed by SECONDS measured with every referee logged in. The whole run takes
+# about SECONDS + 60 s.
 #
 # Steps: create a fresh PostgreSQL database (127.0.0.1:5432, user postgres; dropped at the end),
 # migrate, collectstatic, build the tournament (loadctl.py setup), start gunicorn on loopback with
@@ -12,10 +17,11 @@
 # p50/p95/p99 latency per endpoint. Exits 1 if a hand was lost or duplicated.
 #
 # Variables: LOAD_PORT (8765), LOAD_WORKERS (gunicorn workers, 4), LOAD_REFEREES (50),
-# LOAD_READERS (200), LOAD_MATCHES (50), LOAD_REFEREE_WAIT ("10,20" seconds between two hands),
+# LOAD_READERS (200), LOAD_MATCHES (50; fewer than LOAD_REFEREES makes referees share matches and
+# meet 409 "this match changed" answers), LOAD_REFEREE_WAIT ("15,30" seconds between two hands),
 # LOAD_READER_WAIT ("15,45" seconds between two pages), LOAD_SPAWN_RATE (users started per second,
-# 25), LOAD_LOGIN_SPREAD (referees log in within this many seconds, 30), LOAD_OUT (directory to
-# keep the locust CSV files and logs in), PGHOST/PGPORT/PGUSER.
+# 25), LOAD_LOGIN_SPREAD (30), LOAD_WARMUP, LOAD_OUT (directory to keep the locust CSV files and
+# logs in), PGHOST/PGPORT/PGUSER.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 PY=.venv/bin/python
@@ -33,6 +39,9 @@ export PGHOST PGPORT PGUSER
 
 cleanup() {
   set +e
+  if [ -n "${LOCUST_PID:-}" ] && kill -0 "$LOCUST_PID" 2>/dev/null; then
+    kill -TERM "$LOCUST_PID" 2>/dev/null; sleep 2; kill -KILL "$LOCUST_PID" 2>/dev/null
+  fi
   if [ -n "$GUNICORN_PID" ] && kill -0 "$GUNICORN_PID" 2>/dev/null; then
     kill -TERM "$GUNICORN_PID" 2>/dev/null
     for _ in $(seq 1 20); do kill -0 "$GUNICORN_PID" 2>/dev/null || break; sleep 0.5; done
@@ -45,6 +54,11 @@ dbname='postgres', autocommit=True, connect_timeout=5); c.execute('DROP DATABASE
   rm -rf "$WORK"
 }
 trap cleanup EXIT
+
+# "busy, total" CPU jiffies of the whole machine (/proc/stat), to tell how busy it was.
+machine_cpu() {
+  awk '/^cpu /{idle=$5+$6; total=0; for(i=2;i<=NF;i++) total+=$i; print total-idle ", " total; exit}' /proc/stat
+}
 
 # CPU seconds (user + system) used so far by gunicorn's master and workers (/proc).
 server_cpu() {
@@ -118,16 +132,23 @@ $PY -c "import urllib.request; urllib.request.urlopen('http://127.0.0.1:$PORT/',
 echo "gunicorn up: $WORKERS workers on 127.0.0.1:$PORT (pid $GUNICORN_PID)"
 
 USERS=$((REFEREES + READERS))
-CPU_BEFORE=$(server_cpu)
-echo "locust: $REFEREES referees + $READERS readers for ${DURATION}s; load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+LOGIN_SPREAD=${LOAD_LOGIN_SPREAD:-30}
+WARMUP=${LOAD_WARMUP:-$((LOGIN_SPREAD + 5))}
+echo "locust: $REFEREES referees + $READERS readers, ${WARMUP}s warm-up (logins) + ${DURATION}s measured;" \
+  "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 set +e
 LOAD_PLAN="$WORK/plan.json" LOAD_EVENTS="$WORK/events.jsonl" LOAD_REFEREES="$REFEREES" LOAD_READERS="$READERS" \
-  timeout -k 10 $((DURATION + 60)) .venv/bin/locust -f benchmarks/load/locustfile.py --headless \
-  -u "$USERS" -r "${LOAD_SPAWN_RATE:-25}" -t "${DURATION}s" --host "http://127.0.0.1:$PORT" --csv "$WORK/stats" \
-  --only-summary --stop-timeout 10 --loglevel WARNING >"$WORK/locust.log" 2>&1
+  LOAD_LOGIN_SPREAD="$LOGIN_SPREAD" LOAD_WARMUP="$WARMUP" LOAD_WARMUP_STATS="$WORK/warmup_stats.csv" \
+  timeout -k 10 $((WARMUP + DURATION + 60)) .venv/bin/locust -f benchmarks/load/locustfile.py --headless \
+  -u "$USERS" -r "${LOAD_SPAWN_RATE:-25}" -t "$((WARMUP + DURATION))s" --host "http://127.0.0.1:$PORT" \
+  --csv "$WORK/stats" --only-summary --stop-timeout 10 --loglevel WARNING >"$WORK/locust.log" 2>&1 &
+LOCUST_PID=$!
+sleep "$WARMUP"
+CPU_MID=$(server_cpu); STAT_MID=$(machine_cpu); T_MID=$(date +%s.%N)
+wait "$LOCUST_PID"
 LOCUST_RC=$?
 set -e
-CPU_AFTER=$(server_cpu)
+CPU_AFTER=$(server_cpu); STAT_AFTER=$(machine_cpu); T_AFTER=$(date +%s.%N)
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
 if [ ! -f "$WORK/stats_stats.csv" ]; then
   tail -40 "$WORK/locust.log"; echo "locust did not run (exit $LOCUST_RC)"; exit 1
@@ -138,6 +159,9 @@ fi
 if grep -q -E "Traceback|Error" "$WORK/gunicorn.log"; then
   echo "gunicorn error log:"; grep -E -A5 "Traceback|Error" "$WORK/gunicorn.log" | head -40
 fi
-echo "command: bash benchmarks/load/run_load.sh $DURATION  (gunicorn $WORKERS workers, $(nproc) CPUs)"
+echo "command: bash benchmarks/load/run_load.sh $DURATION  (gunicorn $WORKERS workers, $(nproc) CPUs," \
+  "$REFEREES referees, $READERS readers)"
 $PY benchmarks/load/loadctl.py verify "$WORK/plan.json" "$WORK/events.jsonl" "$WORK/stats" \
-  --server-cpu "$($PY -c "print(round($CPU_AFTER - $CPU_BEFORE, 2))")" --duration "$DURATION"
+  --warmup-stats "$WORK/warmup_stats.csv" --warmup "$WARMUP" \
+  --server-cpu "$($PY -c "print(round($CPU_AFTER - $CPU_MID, 2))")" --duration "$DURATION" --wall "$($PY -c "print(round($T_AFTER - $T_MID, 1))")" \
+  --machine-busy "$($PY -c "b0, t0 = $STAT_MID; b1, t1 = $STAT_AFTER; print(round(100 * (b1 - b0) / max(1, t1 - t0)))")"
