@@ -171,3 +171,31 @@ def test_setup_builds_a_tournament_referees_can_enter_hands_in(client):
     assert Hand.objects.filter(match_id=ref["match"]).count() == 3
     verdict = loadkit.verify_hands(acks, stored)
     assert (verdict.acknowledged, verdict.stored, verdict.lost, verdict.duplicated, verdict.ok) == (3, 3, 0, 0, True)
+
+
+def test_failures_are_counted_by_endpoint_and_error(tmp_path):
+    path = tmp_path / "run_failures.csv"
+    path.write_text(
+        "Method,Name,Error,Occurrences,First Seen,Last Seen\n"
+        "GET,match/<pk>/,\"RetriesExceeded('http://127.0.0.1:8765/t/x/match/43/', 0, original=timed out)\",2,a,b\n"
+        "GET,match/<pk>/,\"RetriesExceeded('http://127.0.0.1:8765/t/x/match/32/', 0, original=timed out)\",1,a,b\n"
+        "POST,/accounts/login/,CatchResponseError('login refused (0)'),4,a,b\n",
+        encoding="utf-8",
+    )
+    counts = loadkit.read_failures_csv(path)
+    assert counts == {
+        ("GET", "match/<pk>/", "RetriesExceeded(URL, 0, original=timed out)"): 3,
+        ("POST", "/accounts/login/", "CatchResponseError('login refused (0)')"): 4,
+    }
+    assert loadkit.read_failures_csv(tmp_path / "missing.csv") == {}
+
+
+def test_stats_table_leaves_out_endpoints_without_requests():
+    rows = [
+        loadkit.EndpointStats("POST", "/accounts/login/", 0, 0, 0, 0, 0, 0),
+        loadkit.EndpointStats("GET", "standings/", 10, 0, 100, 150, 160, 1.0),
+        loadkit.EndpointStats("", "Aggregated", 10, 0, 100, 150, 160, 1.0),
+    ]
+    table = loadkit.stats_table(rows)
+    assert "/accounts/login/" not in table
+    assert "| GET standings/ | 10 | 0 | 1.0 | 100 | 150 | 160 |" in table

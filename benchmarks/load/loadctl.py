@@ -172,13 +172,11 @@ def cmd_verify(args) -> int:
                       + f", {1000 * args.server_cpu / total.requests:.0f} ms per request on average")
             if args.machine_busy is not None:
                 print(f"whole machine CPU busy during the measured part: {args.machine_busy:.0f}% of {os.cpu_count()} CPUs")
-    failures_path = Path(f"{args.stats_prefix}_failures.csv")
-    if failures_path.exists():
-        lines = failures_path.read_text(encoding="utf-8").strip().splitlines()[1:]
-        if lines:
-            print("errors by kind (method, name, error, occurrences):")
-            for line in lines[:20]:
-                print("  " + line)
+    failures = loadkit.read_failures_csv(Path(f"{args.stats_prefix}_failures.csv"))
+    if failures:
+        print("errors by kind:")
+        for (method, name, error), count in failures.most_common(20):
+            print(f"  {count} x {method} {name}: {error}")
     print()
     print(f"hands acknowledged: {verdict.acknowledged}, stored: {verdict.stored}, "
           f"uncertain submissions: {verdict.uncertain} ({unanswered} in flight at the end), "

@@ -240,3 +240,21 @@ def stats_table(rows: list[EndpointStats]) -> str:
         label = r.name if r.name == "Aggregated" else f"{r.method} {r.name}"
         lines.append(f"| {label} | {r.requests} | {r.failures} | {r.rps:.1f} | {r.p50:.0f} | {r.p95:.0f} | {r.p99:.0f} |")
     return "\n".join(lines)
+
+
+_URL_RE = re.compile(r"'https?://[^']*'")
+
+
+def read_failures_csv(path: str | Path) -> Counter:
+    """Occurrences by ``(method, name, error)`` from locust's ``*_failures.csv``; the URL inside
+    an error text (``RetriesExceeded('http://.../match/41/', ...)``) is dropped so the same error
+    on different pages of one endpoint counts together. Missing file: empty."""
+    out: Counter = Counter()
+    p = Path(path)
+    if not p.exists():
+        return out
+    with open(p, newline="", encoding="utf-8") as fh:
+        for row in csv.DictReader(fh):
+            error = _URL_RE.sub("URL", row.get("Error") or "")
+            out[(row.get("Method") or "", row.get("Name") or "", error)] += int(_num(row.get("Occurrences", "0")))
+    return out
