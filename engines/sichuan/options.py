@@ -61,6 +61,13 @@ Wall exhaustion
     Ready-hand check value: each not-ready player pays each ready player 2^min(fan, cap) of that
     player's best wait, without self-draw or situational fan (DESIGN.md 2.2); True adds the
     self-draw bonus.
+
+Deal end
+``require_deal_end`` (bool, False)
+    ``settle`` accepts a deal that has not ended (fewer than ``max_winners`` wins and no wall
+    exhaustion) and settles the events so far: acceptance cases S02, S16-S19 and S21 settle such
+    deals, and a referee may enter a deal in parts. True rejects an unfinished deal (field
+    ``exhaustion``). Either way the output's ``ended`` says whether the deal is over.
 """
 from __future__ import annotations
 
@@ -94,6 +101,7 @@ DEFAULT: dict[str, Any] = {
     "refund_to_winners": True,
     "flower_pig_payment": 32,
     "ready_value_self_draw": False,
+    "require_deal_end": False,
 }
 
 PRESETS: dict[str, dict[str, Any]] = {"default": DEFAULT}

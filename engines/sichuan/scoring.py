@@ -83,8 +83,9 @@ def parse_hand(data: Any, prefix: str, *, winning: bool = True, allow_void: bool
     """Validate and parse a hand object ``{"void", "melds", "concealed", "win"}``.
 
     ``prefix`` is put before every field name (``"events[2].hand."``). ``winning=False`` reads a
-    waiting hand (no ``win``, 13 tiles + 1 per kong); ``allow_void`` accepts void-suit tiles (a
-    flower pig at exhaustion). Checks: known tiles, no honours, no chows among the melds (claimed
+    waiting hand (no ``win``, 13 tiles + 1 per kong); ``allow_void`` accepts concealed void-suit
+    tiles (a flower pig at exhaustion); a pung or kong of the void suit is never allowed ("Je kunt
+    niet pung, kong of winnen", rule text section 2). Checks: known tiles, no honours, no chows among the melds (claimed
     chows are invalid in Sichuan), the void suit absent, the winning tile among the concealed
     tiles, tile counts (DESIGN.md 2.2; a kong counts as one set), at most four copies of a tile,
     a kong replacement win needs a kong, a robbed kong's tile is held once. ``options`` (default
@@ -144,7 +145,12 @@ def parse_hand(data: Any, prefix: str, *, winning: bool = True, allow_void: bool
                 continue
         errors.violations.append(violation)
     assert void is not None
-    if not allow_void:
+    if allow_void:
+        for i, meld in enumerate(melds):
+            if meld.tile.suit is void:
+                errors.add(f"{prefix}melds[{i}]", _("A player cannot pung or kong the void suit ({suit}), but this meld is {meld}."),
+                           suit=void.value, meld=str(meld))
+    else:
         held = [t for t in concealed if t.suit is void]
         if held:
             errors.add(f"{prefix}concealed", _("The void suit ({suit}) must be absent from a winning hand, but it holds {tiles}."),

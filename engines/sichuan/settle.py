@@ -9,17 +9,38 @@ robbed added kong earns nothing. The deal ends when three players have won or at
 the kong income of not-ready non-winners is refunded to its payers, a flower pig (still holding its
 void suit) pays 32 to each active non-pig, and every other not-ready active player pays each ready
 active player that player's highest win value (2^min(fan, 5), no self-draw or situational fan).
+
+Consistency of one deal (every tile is physical, rule text sections 2 and 3):
+
+- A player's final hand is the hand of their win or their hand at wall exhaustion. When it is
+  given, the player's kong events must match the kongs among its melds one to one, by tile and
+  kind (exposed/added/concealed). A robbed added kong never became a kong: the robbed player keeps
+  the pung, so their final hand shows ``pung XXXx claimed`` for it (also for a robbed kong whose
+  kong event was not entered).
+- No player may pung or kong their void suit: a kong event in the void suit of the player's final
+  hand is a violation (``events[i].tile``), and so is such a meld in an exhaustion hand.
+- No tile kind may show more than four copies over all final hands and the kongs revealed in the
+  deal (a kong event not found in a given hand, or by a player whose hand is not given, reveals
+  four copies; a robbed added kong three). Players who win on the same discard (or rob the same
+  kong) share that one winning tile.
+- A deal has ended when ``max_winners`` players have won or the wall ran out (``exhaustion``).
+  Decision: by default an unfinished deal is settled as far as it goes (the acceptance cases S02,
+  S16-S19 and S21 are such deals and a referee may enter a deal in parts); the output's ``ended``
+  says whether it is over, and the rules option ``require_deal_end`` rejects an unfinished deal
+  (field ``exhaustion``).
 """
 from __future__ import annotations
 
+from collections import defaultdict
 from dataclasses import dataclass
 from typing import Any
 
 from engines.errors import Collector, RuleViolation
 from engines.i18n import _
-from engines.mahjong.tiles import Tile, parse_tile
+from engines.mahjong.melds import Meld, MeldKind
+from engines.mahjong.tiles import Suit, Tile, parse_tile
 from engines.sichuan import options as rules_options
-from engines.sichuan.scoring import HandScore, SichuanHand, parse_hand, ready_check, require_winning, value_of
+from engines.sichuan.scoring import VOID_SUITS, HandScore, SichuanHand, parse_hand, ready_check, require_winning, value_of
 
 __all__ = ["KONG_KINDS", "settle"]
 
@@ -46,6 +67,17 @@ class _Win:
     source: str | None
     hand: SichuanHand
     score: HandScore
+
+
+@dataclass(slots=True)
+class _Final:
+    """A player's final hand as given (``hand`` None if it did not parse), where it is (``prefix``,
+    ``order`` = event index, or after every event for exhaustion) and its void suit if readable."""
+
+    hand: SichuanHand | None
+    prefix: str
+    order: int
+    void: Suit | None
 
 
 def _players(raw: Any, errors: Collector) -> list[str]:
@@ -97,6 +129,7 @@ def settle(data: dict[str, Any]) -> dict[str, Any]:
     max_winners = options["max_winners"]
     won: list[str] = []
     parsed: list[_Kong | _Win] = []
+    finals: dict[str, _Final] = {}
     for i, ev in enumerate(events):
         f = f"events[{i}]"
         if not isinstance(ev, dict):
@@ -116,6 +149,7 @@ def settle(data: dict[str, Any]) -> dict[str, Any]:
                 parsed.append(kong)
         elif kind_of_event == "win":
             win = _parse_win_event(ev, f, player, players, won, errors, options)
+            finals[player] = _Final(win.hand if win is not None else None, f"{f}.hand.", i, _raw_void(ev.get("hand")))
             if win is not None:
                 win.index = i
                 previous = parsed[-1] if parsed else None
@@ -132,8 +166,142 @@ def settle(data: dict[str, Any]) -> dict[str, Any]:
     hands: dict[str, SichuanHand] = {}
     if exhaustion_raw is not None:
         hands = _parse_exhaustion(exhaustion_raw, players, won, active_end, errors, options)
+        if isinstance(exhaustion_raw, dict):
+            for name in active_end:
+                if name in exhaustion_raw:
+                    finals[name] = _Final(hands.get(name), f"exhaustion.{name}.", len(events), _raw_void(exhaustion_raw[name]))
+    ended = len(won) >= max_winners or exhaustion_raw is not None
+    if options["require_deal_end"] and not ended:
+        errors.add("exhaustion", _("The deal has not ended: {count} player(s) have won and there is no wall exhaustion; give the hands of the players still in the deal when the wall ran out."),
+                   count=len(won))
+    _check_deal(players, parsed, finals, errors)
     errors.raise_if_any()
-    return _compute(players, parsed, hands, exhaustion_raw is not None, options)
+    out = _compute(players, parsed, hands, exhaustion_raw is not None, options)
+    out["ended"] = ended
+    return out
+
+
+def _raw_void(raw: Any) -> Suit | None:
+    void = raw.get("void") if isinstance(raw, dict) else None
+    return Suit(void) if void in VOID_SUITS else None
+
+
+def _robbed_kongs(parsed: list[_Kong | _Win]) -> dict[int, int | None]:
+    """For each robbing win (event index): the event index of the added kong it robbed (the latest
+    added kong of the robbed player on that tile before it), or None if no kong event was entered."""
+    out: dict[int, int | None] = {}
+    for pos, item in enumerate(parsed):
+        if isinstance(item, _Win) and item.how == "rob_added_kong":
+            assert item.hand.win is not None
+            out[item.index] = None
+            for earlier in reversed(parsed[:pos]):
+                if isinstance(earlier, _Kong) and earlier.player == item.source and earlier.kind == "added" and earlier.tile == item.hand.win.tile:
+                    out[item.index] = earlier.index
+                    break
+    return out
+
+
+def _shared_winning_tiles(parsed: list[_Win | _Kong]) -> set[int]:
+    """Event indexes of wins whose winning tile is the one of the win just before them: several
+    players winning on one discard (or robbing one kong) share that physical tile."""
+    shared: set[int] = set()
+    previous: _Win | None = None
+    for item in parsed:
+        if isinstance(item, _Win):
+            assert item.hand.win is not None
+            if (previous is not None and item.how != "self" and previous.how == item.how and previous.source == item.source
+                    and previous.index == item.index - 1 and previous.hand.win is not None and previous.hand.win.tile == item.hand.win.tile):
+                shared.add(item.index)
+            previous = item
+        else:
+            previous = None
+    return shared
+
+
+def _check_deal(players: list[str], parsed: list[_Kong | _Win], finals: dict[str, _Final], errors: Collector) -> None:
+    """Kong events against the final hands, the void suit, and at most four copies of a tile
+    (see the module docstring). Adds every violation to ``errors``."""
+    robbed_by_win = _robbed_kongs(parsed)
+    robbed_events = {k for k in robbed_by_win.values() if k is not None}
+    shared = _shared_winning_tiles(parsed)
+    # Per player: (field, order, tile, robbed) of each kong they declared; a robbed kong without a
+    # kong event is implied by the robbing win (once per robbed kong when several players rob it).
+    declared: dict[str, list[tuple[_Kong | None, str, int, Tile, bool]]] = {p: [] for p in players}
+    for item in parsed:
+        if isinstance(item, _Kong):
+            declared[item.player].append((item, f"events[{item.index}]", item.index, item.tile, item.index in robbed_events))
+        elif item.how == "rob_added_kong" and robbed_by_win[item.index] is None and item.index not in shared:
+            assert item.source is not None and item.hand.win is not None
+            declared[item.source].append((None, f"events[{item.index}].robbed", item.index, item.hand.win.tile, True))
+    # tile index -> [(order, field, copies)]
+    seen: dict[int, list[tuple[int, str, int]]] = defaultdict(list)
+    for player in players:
+        final = finals.get(player)
+        kongs = declared[player]
+        if final is not None and final.void is not None:
+            for kong, field, _order, tile, _robbed in kongs:
+                if kong is not None and tile.suit is final.void:
+                    errors.add(f"{field}.tile", _("{player} cannot kong {tile}: it is of their void suit ({suit}), and the void suit cannot be punged or konged."),
+                               player=player, tile=str(tile), suit=final.void.value)
+            kongs = [k for k in kongs if k[0] is None or k[3].suit is not final.void]
+        if final is None or final.hand is None:
+            for _kong, field, order, tile, robbed in kongs:
+                seen[tile.index].append((order, field if field.endswith(".robbed") else f"{field}.tile", 3 if robbed else 4))
+            continue
+        hand = final.hand
+        prefix = final.prefix
+        where = prefix.rstrip(".")
+        open_kongs = [(i, m) for i, m in enumerate(hand.melds) if m.kind is MeldKind.kong and m.tile.suit is not hand.void]
+        open_pungs = [(i, m) for i, m in enumerate(hand.melds) if m.kind is MeldKind.pung and m.tile.suit is not hand.void]
+        for kong, field, order, tile, robbed in kongs:
+            if robbed:
+                found = _take(open_pungs, tile, None)
+                if found is None:
+                    target = f"{field}.tile" if kong is not None else field
+                    errors.add(target, _("{player}'s added kong of {tile} was robbed, so {player} keeps the pung of {tile}; but the final hand ({where}) has no pung of {tile}."),
+                               player=player, tile=str(tile), where=where)
+                    seen[tile.index].append((order, target, 3))
+                continue
+            assert kong is not None
+            if _take(open_kongs, tile, kong.kind) is not None:
+                continue
+            other = _take(open_kongs, tile, None)
+            if other is not None:
+                errors.add(f"{field}.kind", _("{player}'s kong of {tile} is {kind} here but {hand_kind} in the final hand ({where})."),
+                           player=player, tile=str(tile), kind=kong.kind, hand_kind=other.exposure.value, where=where)
+                continue
+            errors.add(f"{field}.tile", _("{player} declares a kong of {tile} here, but the final hand ({where}) has no kong of {tile}."),
+                       player=player, tile=str(tile), where=where)
+            seen[tile.index].append((order, f"{field}.tile", 4))
+        for i, meld in open_kongs:
+            errors.add(f"{prefix}melds[{i}]", _("This kong ({meld}) has no kong event of {player}: enter the kong as an event (it earns kong money)."),
+                       meld=str(meld), player=player)
+        counts: dict[int, int] = defaultdict(int)
+        for tile in hand.concealed:
+            counts[tile.index] += 1
+        if final.order in shared and hand.win is not None:
+            counts[hand.win.tile.index] -= 1
+        for tile_index, n in counts.items():
+            if n > 0:
+                seen[tile_index].append((final.order, f"{prefix}concealed", n))
+        for i, meld in enumerate(hand.melds):
+            for tile_index in {t.index for t in meld.tiles}:
+                seen[tile_index].append((final.order, f"{prefix}melds[{i}]", sum(1 for t in meld.tiles if t.index == tile_index)))
+    for tile_index in sorted(seen):
+        places = sorted(seen[tile_index])
+        total = sum(n for _o, _f, n in places)
+        if total > 4:
+            errors.add(places[-1][1], _("{count} copies of {tile} are revealed in this deal ({places}); there are only four."),
+                       count=total, tile=str(Tile.from_index(tile_index)), places=", ".join(f"{f}: {n}" for _o, f, n in places))
+
+
+def _take(melds: list[tuple[int, Meld]], tile: Tile, exposure: str | None) -> Meld | None:
+    """Remove and return the first meld of ``tile`` (with ``exposure`` if given) from ``melds``."""
+    for pos, (_i, meld) in enumerate(melds):
+        if meld.tile == tile and (exposure is None or meld.exposure.value == exposure):
+            del melds[pos]
+            return meld
+    return None
 
 
 def _parse_kong(ev: dict[str, Any], f: str, player: str, players: list[str], won: list[str], errors: Collector) -> _Kong | None:
@@ -236,14 +404,7 @@ def _compute(players: list[str], parsed: list[_Kong | _Win], hands: dict[str, Si
             payments.append({"from": payer, "to": receiver, "amount": amount, "reason": reason, "event": event})
 
     # A robbed added kong earns nothing: the latest added kong of the robbed player on that tile.
-    robbed_kongs: set[int] = set()
-    for pos, item in enumerate(parsed):
-        if isinstance(item, _Win) and item.how == "rob_added_kong":
-            assert item.hand.win is not None
-            for earlier in reversed(parsed[:pos]):
-                if isinstance(earlier, _Kong) and earlier.player == item.source and earlier.kind == "added" and earlier.tile == item.hand.win.tile:
-                    robbed_kongs.add(earlier.index)
-                    break
+    robbed_kongs = {k for k in _robbed_kongs(parsed).values() if k is not None}
 
     active = list(players)
     income: dict[str, list[tuple[str, int]]] = {p: [] for p in players}
