@@ -364,3 +364,36 @@ def test_rules_violations():
     assert "rules.single_wait" in bad(rules={"single_wait": "maybe"})
     assert "rules.preset" in bad(rules="hongkong")
     assert "unknown" in bad(unknown=1)
+
+
+# Who pays is fixed by how the hand was won (rule text "Betalen": a discard win is paid by the
+# discarder only, a self-draw by all three; DESIGN.md 2.3 win fields): every other combination of
+# how / discarder / robbed is contradictory and refused at the field that should not (or must) be there.
+_PARTY = {"discard": "discarder", "rob_added_kong": "robbed", "seven_rob_one": "robbed", "self": None, "eight_flowers": None}
+_EIGHT = ["fl1", "fl2", "fl3", "fl4", "se1", "se2", "se3", "se4"]
+
+
+@pytest.mark.parametrize("how", list(_PARTY))
+@pytest.mark.parametrize("discarder", [None, "N", "S", ""])
+@pytest.mark.parametrize("robbed", [None, "N", "S", ""])
+def test_win_parties_must_fit_how_the_hand_was_won(how, discarder, robbed):
+    if how in ("eight_flowers", "seven_rob_one"):
+        hand = {"concealed": "123m 456m 789m 123p 456p 1s", "flowers": _EIGHT, "win": {"tile": "fl2", "how": how}}
+    else:  # 9m completes a chow, so it can also be the robbed fourth copy of an added kong
+        hand = {"concealed": "123m 456m 789m 123p 456p 11s", "win": {"tile": "9m", "how": how}}
+    for key, value in (("discarder", discarder), ("robbed", robbed)):
+        if value is not None:
+            hand["win"][key] = value
+    needed = _PARTY[how]
+    given = {"discarder": discarder, "robbed": robbed}
+    fine = all(given[k] is None for k in given if k != needed) and (needed is None or given[needed] == "N")
+    if fine:
+        out = score(**hand)
+        assert set(out["pay"]) == ({"N"} if needed else {"E", "W", "N"})
+        return
+    fields = violations(**hand)
+    for key, value in given.items():
+        if key != needed and value is not None:
+            assert f"win.{key}" in fields  # e.g. a self-draw with a discarder
+    if needed and given[needed] != "N":
+        assert f"win.{needed}" in fields  # missing, the winner, or not a seat
