@@ -280,6 +280,7 @@ def test_players_without_a_table_are_listed_last_unranked(client):
     ]
     page = client.get(reverse("scoring:player_standings", args=[t.slug])).content.decode()
     assert page.index("Dirk") < page.index("Aaron")
+    assert "listed last, without a rank" in page
 
 
 # --------------------------------------------------------------------------------------------

@@ -552,7 +552,7 @@ def _collect_errors(entry) -> list[str]:
     out: list[str] = []
     event_forms = list(getattr(entry, "formset", None) or [])
     for form in entry.forms:
-        prefix = _g("Event {n}").format(n=event_forms.index(form) + 1) if form in event_forms else ""
+        prefix = _g("Event %(n)s") % {"n": event_forms.index(form) + 1} if form in event_forms else ""  # the fieldset legend
         groups = getattr(form, "group_errors", {})
         items = [(form.fields[name].label if name in form.fields else "", errs) for name, errs in form.errors.items()]
         items += [(form.GROUP_LABELS[key], errs) for key, errs in groups.items()]
