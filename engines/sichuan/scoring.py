@@ -23,7 +23,7 @@ from engines.mahjong.tiles import TILES, Suit, Tile, format_tiles, parse_tile, p
 from engines.sichuan import options as rules_options
 
 __all__ = [
-    "HOWS", "HandScore", "SichuanHand", "Win", "evaluate", "hand_waits", "parse_hand", "ready_check", "require_winning",
+    "HOWS", "VOID_SUITS", "HandScore", "SichuanHand", "Win", "evaluate", "hand_waits", "parse_hand", "ready_check", "require_winning",
     "score_hand", "value_of",
 ]
 
@@ -31,6 +31,7 @@ HOWS = ("discard", "self", "rob_added_kong")
 """How a hand is won: on a discard, by self-draw, or by robbing an added kong."""
 
 VOID_SUITS = ("m", "p", "s")
+"""The suits a player can declare void: m (characters), p (dots), s (bamboo)."""
 _PATTERNS = ("all_pungs", "all_258_pungs", "seven_pairs", "outside_hand", "full_flush")
 
 

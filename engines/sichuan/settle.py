@@ -40,7 +40,15 @@ from engines.i18n import _
 from engines.mahjong.melds import Meld, MeldKind
 from engines.mahjong.tiles import Suit, Tile, parse_tile
 from engines.sichuan import options as rules_options
-from engines.sichuan.scoring import VOID_SUITS, HandScore, SichuanHand, parse_hand, ready_check, require_winning, value_of
+from engines.sichuan.scoring import (
+    VOID_SUITS,
+    HandScore,
+    SichuanHand,
+    parse_hand,
+    ready_check,
+    require_winning,
+    value_of,
+)
 
 __all__ = ["KONG_KINDS", "settle"]
 
@@ -111,11 +119,14 @@ def settle(data: dict[str, Any]) -> dict[str, Any]:
     Output: ``{"payments": [{"from", "to", "amount", "reason", "event"}], "net": {PLAYER: points},
     "wins": [{"player", "how", "from", "fan", "fan_raw", "fan_items", "base", "each", "payers",
     "total"}], "kongs": [{"player", "kind", "tile", "robbed", "refunded", "income"}],
-    "exhaustion": null | {PLAYER: {"flower_pig", "ready", "waits", "value"}}, "rules"}``.
+    "exhaustion": null | {PLAYER: {"flower_pig", "ready", "waits", "value"}}, "active", "ended",
+    "rules"}``. ``ended``: ``max_winners`` players have won or the wall ran out.
     ``event`` is the index of the event that caused a payment (null for exhaustion payments).
     Payment reasons: ``win_discard``, ``robbed_kong``, ``self_draw``, ``kong_exposed``,
     ``kong_added``, ``kong_concealed``, ``kong_refund``, ``flower_pig``, ``not_ready``.
-    Raises :class:`RuleViolation` listing every problem (fields such as ``events[1].hand.concealed``).
+    Raises :class:`RuleViolation` listing every problem (fields such as ``events[1].hand.concealed``),
+    including kong events that do not match the final hands, a kong of the void suit, more than four
+    copies of a tile in the deal, and (option ``require_deal_end``) an unfinished deal.
     """
     options = rules_options.resolve(data.get("rules"))
     errors = Collector()
