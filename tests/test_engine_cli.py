@@ -40,3 +40,15 @@ def test_non_string_preset_is_a_violation_for_every_game():
                 assert proc.returncode == 1, (game, command, preset, proc.stderr[-300:])
                 errors = json.loads(proc.stdout)["errors"]
                 assert errors and all(e["field"] and e["message"] for e in errors)
+
+
+def test_unhashable_values_in_lists_are_violations_not_crashes():
+    """Found by fuzzing: a list or object where a name is expected must be a violation (exit 1)."""
+    import json
+
+    hand = {"round_wind": "E", "dealer": "E", "streak": 0, "seat": "S", "flowers": [], "melds": [],
+            "concealed": "123m 456m 789m 234p 567s 99s", "win": {"tile": "9s", "how": "self"}}
+    for bad in ([[]], [{}], [["heavenly_hand"]]):
+        proc = _run("taiwanese", "score", stdin=json.dumps({**hand, "flags": bad}))
+        assert proc.returncode == 1, proc.stderr[-300:]
+        assert json.loads(proc.stdout)["errors"][0]["field"] == "flags[0]"

@@ -323,7 +323,7 @@ def parse_input(data: dict[str, Any], opts: dict[str, Any]) -> ScoreInput:
         errors.add("flags", _("Flags must be a list such as [\"heavenly_hand\"]."))
         flags_in = []
     for i, flag in enumerate(flags_in):
-        if flag not in FLAGS:
+        if not isinstance(flag, str) or flag not in FLAGS:
             errors.add(f"flags[{i}]", _("Unknown flag {value!r}; known: {known}."), value=flag, known=", ".join(FLAGS))
         elif flag in flags:
             errors.add(f"flags[{i}]", _("The flag {value!r} is given twice."), value=flag)
