@@ -28,7 +28,16 @@ from reportlab.lib.styles import ParagraphStyle, getSampleStyleSheet
 from reportlab.lib.units import mm
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
-from reportlab.platypus import KeepTogether, PageBreak, Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
+from reportlab.platypus import (
+    KeepInFrame,
+    KeepTogether,
+    PageBreak,
+    Paragraph,
+    SimpleDocTemplate,
+    Spacer,
+    Table,
+    TableStyle,
+)
 
 from scoring.models import Match, Round, Tournament
 
@@ -71,6 +80,7 @@ def _styles() -> dict[str, ParagraphStyle]:
         "body": ParagraphStyle("body", parent=base["BodyText"], fontName=FONT, fontSize=9, leading=11),
         "small": ParagraphStyle("small", parent=base["BodyText"], fontName=FONT, fontSize=7.5, leading=9),
         "cell": ParagraphStyle("cell", parent=base["BodyText"], fontName=FONT, fontSize=8.5, leading=10),
+        "head": ParagraphStyle("head", parent=base["BodyText"], fontName=FONT_BOLD, fontSize=7, leading=8, alignment=1),
     }
 
 
@@ -78,14 +88,20 @@ def _p(text, style) -> Paragraph:
     return Paragraph(escape(str(text)), style)
 
 
+MARGIN = 12 * mm
+#: The page's frame (A4 less the margins and the frame's own 6 pt padding on each side).
+FRAME_WIDTH = A4[0] - 2 * MARGIN - 12
+FRAME_HEIGHT = A4[1] - 2 * MARGIN - 12
+
+
 def _doc(buffer: io.BytesIO, title: str, pagesize=A4) -> SimpleDocTemplate:
     return SimpleDocTemplate(
         buffer,
         pagesize=pagesize,
-        leftMargin=12 * mm,
-        rightMargin=12 * mm,
-        topMargin=12 * mm,
-        bottomMargin=12 * mm,
+        leftMargin=MARGIN,
+        rightMargin=MARGIN,
+        topMargin=MARGIN,
+        bottomMargin=MARGIN,
         title=title,
         author="NSKT",
     )
@@ -181,13 +197,21 @@ def _sheet_flowables(match: Match, styles: dict, base_url: str = "") -> list:
         )
     )
     flow += [hand_table, Spacer(1, 1.5 * mm), legend, KeepTogether([Spacer(1, 3 * mm), signatures])]
+    if len(match.hands.all()) <= SHEET_ROWS:
+        # A sheet with room for every hand is always exactly one page: long (wrapping) team names
+        # shrink the sheet a little instead of pushing the signatures onto a page of their own.
+        content = [header, Spacer(1, 2 * mm), teams, Spacer(1, 3 * mm), hand_table, Spacer(1, 1.5 * mm), legend,
+                   Spacer(1, 3 * mm), signatures]
+        return [KeepInFrame(FRAME_WIDTH, FRAME_HEIGHT, content, mode="shrink")]
     return flow
 
 
 def _hands_table(match: Match, styles: dict) -> Table:
     """The hand rows: a call box per player, first out, double victory, card points NS/EW, hand
     totals and running totals; entered hands are filled in, the rest left blank."""
-    head1 = ["#", _("Calls"), "", "", "", _("First out"), _("Double victory"), _("Card points"), "", _("Hand"), "", _("Total"), ""]
+    # Column heads wrap inside their cell (Dutch "Dubbelspel" is wider than the column).
+    head1 = ["#", _("Calls"), "", "", "", _p(_("First out"), styles["head"]), _p(_("Double victory"), styles["head"]),
+             _("Card points"), "", _("Hand"), "", _("Total"), ""]
     head2 = ["", "N", "E", "S", "W", "", "", "NS", "EW", "NS", "EW", "NS", "EW"]
     rows = [head1, head2]
     hands = sorted(match.hands.all(), key=lambda h: h.number)
@@ -209,7 +233,7 @@ def _hands_table(match: Match, styles: dict) -> Table:
     for i in range(blank):
         rows.append([str(len(hands) + i + 1)] + [""] * 12)
     widths = [8 * mm] + [11 * mm] * 4 + [15 * mm, 15 * mm, 15 * mm, 15 * mm, 17 * mm, 17 * mm, 19.5 * mm, 19.5 * mm]
-    table = Table(rows, colWidths=widths, repeatRows=2, rowHeights=[6 * mm, 5 * mm] + [7 * mm] * (len(rows) - 2))
+    table = Table(rows, colWidths=widths, repeatRows=2, rowHeights=[6 * mm, 6 * mm] + [7 * mm] * (len(rows) - 2))
     table.setStyle(
         TableStyle(
             [

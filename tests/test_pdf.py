@@ -131,6 +131,23 @@ def test_sheet_with_18_hands_still_one_page(round1):
     assert "900" in text  # running total after 18 hands of 50
 
 
+def test_long_team_names_keep_each_sheet_on_one_page(round1):
+    """Issue 2 item 8: rows never split awkwardly; a sheet with wrapping 120-character names and
+    affiliations stays one page (the signatures never stand alone on a page)."""
+    long = "Studentenvereniging voor Denksporten " * 4
+    for team in Team.objects.filter(tournament=round1.tournament):
+        team.name = (long + team.name)[-120:]
+        team.affiliation = long[:120]
+        team.save()
+    match = round1.matches.get(table=1)
+    for i in range(1, 19):
+        Hand.objects.create(match=match, number=i, record={"calls": {}, "first_out": "E", "double_victory": None, "card_points": {"NS": 50, "EW": 50}}, ns=50, ew=50)
+    _, pages = text_of(pdf.score_sheet_pdf(match, base_url="http://testserver/"))
+    assert pages == 1
+    _, pack_pages = text_of(pdf.round_pack_pdf(round1, base_url="http://testserver/"))
+    assert pack_pages == 3  # two matches and a bye, one page each
+
+
 def test_standings_pdf_layout_many_teams(round1, monkeypatch):
     """Layout only (rows given): 120 teams run over several landscape pages, the header repeats on
     every page and no row is split; withdrawn teams are marked."""
