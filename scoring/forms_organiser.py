@@ -14,14 +14,16 @@ from typing import Any
 
 from django import forms
 from django.contrib.auth import get_user_model
+from django.core.validators import MinValueValidator
 from django.db import transaction
+from django.db.models import Q
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 import engines
 from engines.errors import RuleViolation
 from engines.rules import resolve_rules
-from scoring.models import Membership, Player, RoundFormat, Team, Tournament
+from scoring.models import Match, Membership, Player, RoundFormat, Team, Tournament
 from scoring.tiebreaks import NSKT_DEFAULT
 
 
@@ -263,7 +265,12 @@ class TeamForm(forms.ModelForm):
     def __init__(self, *args, tournament: Tournament, **kwargs):
         super().__init__(*args, **kwargs)
         self.tournament = tournament
-        self.fields["withdrawn_after_round"].min_value = 0
+        # Seeds and rounds are numbered from 1 (as in the CSV import); 0 is refused.
+        for name, low in (("seed", 1), ("joined_round", 1), ("withdrawn_after_round", 0)):
+            field = self.fields[name]
+            field.min_value = low
+            field.validators = [v for v in field.validators if not isinstance(v, MinValueValidator)] + [MinValueValidator(low)]
+            field.widget.attrs["min"] = low
         if self.instance.pk:
             self.fields["first_player_name"].initial = self.instance.first_player.name
             self.fields["second_player_name"].initial = self.instance.second_player.name
@@ -275,10 +282,28 @@ class TeamForm(forms.ModelForm):
             raise forms.ValidationError(_("There is already a team called %(name)s.") % {"name": name})
         return name
 
+    def next_unpaired_round(self) -> int:
+        """The first round not paired yet (a draft counts as paired): last round number + 1."""
+        last = self.tournament.rounds.order_by("-number").values_list("number", flat=True).first() if self.tournament.pk else None
+        return (last or 0) + 1
+
     def clean_joined_round(self):
-        value = self.cleaned_data.get("joined_round") or 1
+        """A late entry joins a round that is not paired yet: at least :meth:`next_unpaired_round`
+        (checked when the value is new or changed; a team already paired keeps its first round)."""
+        value = self.cleaned_data.get("joined_round")
+        if value is None:
+            return 1
         if value < 1:
             raise forms.ValidationError(_("Rounds are numbered from 1."))
+        if self.instance.pk and value == self.instance.joined_round:
+            return value
+        first_open = self.next_unpaired_round()
+        if value < first_open:
+            raise forms.ValidationError(
+                _("Round %(round)d is already paired or played: a team can join round %(first)d at the earliest.")
+                % {"round": value, "first": first_open})
+        if self.instance.pk and Match.objects.filter(Q(team_ns=self.instance) | Q(team_ew=self.instance)).exists():
+            raise forms.ValidationError(_("This team has been paired already: its first round cannot change."))
         return value
 
     def clean(self):

@@ -127,6 +127,7 @@ def test_set_draft_pairing_warnings():
     bye_team = r1.matches.get(team_ew=None).team_ns_id
     a, b = [(m.team_ns_id, m.team_ew_id) for m in r1.matches.exclude(team_ew=None).order_by("table")][:2]
     r2 = pairing.pair_next_round(t)
+    swiss = list(r2.matches.order_by("table").values_list("team_ns_id", "team_ew_id"))
     warnings = pairing.set_draft_pairing(r2, [a, (b[0], b[0]), (bye_team, None)])
     names = {tm.pk: tm.name for tm in teams}
     assert f"Rematch: {names[a[0]]} - {names[a[1]]} have already played each other." in warnings
@@ -137,6 +138,10 @@ def test_set_draft_pairing_warnings():
     other, _ = make(2, slug="other")
     with pytest.raises(NotAllowed):
         pairing.set_draft_pairing(r2, [(other.teams.first().pk, None)])
+    with pytest.raises(rounds.PublishRefused):  # a double booking and a missing team: never published
+        rounds.publish_round(r2, accept_warnings=True)
+    assert Round.objects.get(pk=r2.pk).status == Round.Status.DRAFT
+    assert pairing.set_draft_pairing(r2, swiss) == []
     rounds.publish_round(r2)
     with pytest.raises(NotAllowed):
         pairing.set_draft_pairing(r2, [a])

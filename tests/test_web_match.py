@@ -419,7 +419,7 @@ def test_restore_with_stale_version(client, setup):
     post_hand(client, setup["match"], first_out="N", ns=75)
     m = Match.objects.get(pk=setup["match"].pk)
     created = AuditEntry.objects.get(match=m)
-    r = client.post(url("audit_restore", m, created.pk), {"restore-version": m.version - 1})
+    r = client.post(url("audit_restore", m, created.pk), {"restore-version": m.version - 1, "restore-reason": "back"})
     assert r.status_code == 409 and "This match changed, reload." in r.content.decode()
 
 

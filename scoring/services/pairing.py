@@ -5,6 +5,9 @@
   a ``pairing_note`` saying why), once the previous round is closed (every match confirmed).
 - :func:`set_draft_pairing` replaces a draft's tables with a hand-made pairing and returns
   warnings (rematch, double booking, missing team, second bye, absent team).
+- :func:`draft_problems` lists a draft's warnings with their codes; publishing refuses a draft
+  with a :data:`BLOCKING_CODES` problem and needs an explicit "publish anyway" for
+  :data:`CONFIRMABLE_CODES` (:func:`scoring.services.rounds.publish_round`).
 
 Ranking for the Swiss pairing is the standings order (:func:`scoring.services.standings.standings`).
 """
@@ -152,6 +155,36 @@ WARNING_TEXTS = {
 }
 
 
+#: Problems that make a draft unpublishable (:func:`scoring.services.rounds.publish_round`).
+BLOCKING_CODES = frozenset({"double_booking", "missing", "not_present", "unknown"})
+#: Problems a draft may be published with only when the organiser explicitly accepts them
+#: (issue 4: rematches are forbidden, a bye at most once per team).
+CONFIRMABLE_CODES = frozenset({"rematch", "second_bye"})
+
+
+def warning_text(code: str, teams: tuple, names: dict) -> str:
+    """The translated warning ``code`` about ``teams`` (ids; shown by name from ``names``)."""
+    shown = " - ".join(names.get(t, str(t)) for t in teams)
+    template = WARNING_TEXTS.get(code)
+    return str(template).format(teams=shown) if template else f"{code}: {shown}"
+
+
+def draft_problems(rnd: Round) -> list[tuple[str, str]]:
+    """The warnings of a round's current tables as ``[(code, translated text)]``, from
+    :func:`scoring.pairing_core.check_pairing` (codes: ``rematch``, ``double_booking``,
+    ``missing``, ``second_bye``, ``not_present``, ``unknown``; see :data:`BLOCKING_CODES` and
+    :data:`CONFIRMABLE_CODES`). Duplicates are listed once. Queries: a fixed number."""
+    entrants = entrants_for(rnd.tournament, before_round=rnd.number)
+    names = {e.id: e.name for e in entrants}
+    pairs = list(rnd.matches.order_by("table").values_list("team_ns_id", "team_ew_id"))
+    out: list[tuple[str, str]] = []
+    for w in check_pairing(entrants, pairs, rnd.number):
+        item = (w.code, warning_text(w.code, w.teams, names))
+        if item not in out:
+            out.append(item)
+    return out
+
+
 def set_draft_pairing(rnd: Round, pairs: list[tuple]) -> list[str]:
     """Replace the tables of a DRAFT round with ``pairs`` (``[(team_ns_id, team_ew_id|None)]``,
     table numbers in the given order; ``(None, x)`` is read as a bye for ``x``) and return
@@ -182,8 +215,4 @@ def set_draft_pairing(rnd: Round, pairs: list[tuple]) -> list[str]:
         locked.matches.all().delete()
         reason = {"template": gettext_noop("Edited by hand"), "params": {}}
         _save_tables(locked, [(ns, ew, reason) for ns, ew in normal])
-    texts = []
-    for w in warnings:
-        teams = " - ".join(names.get(t, str(t)) for t in w.teams)
-        texts.append(str(WARNING_TEXTS[w.code]).format(teams=teams))
-    return texts
+    return [warning_text(w.code, w.teams, names) for w in warnings]

@@ -542,8 +542,9 @@ def confirm_match(match: Match, user, *, totals: dict | None = None) -> Confirma
 def reopen_match(match: Match, user, reason: str) -> Match:
     """Reopen a confirmed match so it can be corrected (issue 4 item 3). ``reason`` is required
     (``ServiceError`` on field ``reason``). The confirmation is kept, marked inactive with who,
-    when and why. A closed round that is the tournament's latest round goes back to in progress.
-    Audit: ``reopen``."""
+    when and why. A closed round goes back to in progress (it must be closed again once the
+    match is confirmed again), also when a later round exists already (whose pairing was made on
+    the old result: the caller tells the user). Audit: ``reopen``."""
     if not (reason or "").strip():
         raise ServiceError(_("Give a reason for reopening."), field="reason")
     with transaction.atomic():
@@ -558,9 +559,9 @@ def reopen_match(match: Match, user, reason: str) -> Match:
         locked.version += 1
         locked.save(update_fields=["version", "updated_at"])
         rnd = locked.round
-        if rnd.status == Round.Status.CLOSED and not Round.objects.filter(tournament_id=rnd.tournament_id, number__gt=rnd.number).exists():
+        if rnd.status == Round.Status.CLOSED:
+            Round.objects.filter(pk=rnd.pk).update(status=Round.Status.IN_PROGRESS)
             rnd.status = Round.Status.IN_PROGRESS
-            rnd.save(update_fields=["status"])
         _audit(locked, user, AuditEntry.Action.REOPEN, "match", locked.pk, old=old, new=match_snapshot(locked), reason=reason.strip())
     _sync(match, locked)
     return match
@@ -576,8 +577,8 @@ def restore_audit_entry(entry: AuditEntry, user, reason: str = "") -> None:
       back (created again if it no longer exists).
     - Hand ``delete`` entries: the deleted hand is put back at its number (later hands move down).
     - Match ``end`` entries (and restores of them): the match is ended at the time limit again.
-    Not possible for confirmed matches (:class:`MatchLocked`) or confirm/reopen entries
-    (:class:`NotAllowed`). Engine violations (e.g. a hand after the end) raise
+    Not possible for confirmed matches (:class:`MatchLocked`), confirm/reopen entries, or a
+    restore that would change nothing (the hand already has that record) (:class:`NotAllowed`). Engine violations (e.g. a hand after the end) raise
     :class:`engines.errors.RuleViolation` and nothing changes. Audit: ``restore``."""
     if entry.match_id is None:
         raise NotAllowed(_("This entry is not about a Tai Pan match."))
@@ -605,6 +606,8 @@ def restore_audit_entry(entry: AuditEntry, user, reason: str = "") -> None:
         hands = _records_of(locked)
         target = next((h for h in hands if h.number == number), None)
         entered = user if getattr(user, "is_authenticated", False) else None
+        if entry.action != AuditEntry.Action.DELETE and target is not None and clean_record(target.record) == record:
+            raise NotAllowed(_("Hand {number} already is this version: restoring it would change nothing.").format(number=number))
         if entry.action == AuditEntry.Action.DELETE or target is None:
             # put the hand back at its number: later hands move down by one
             number = min(number, len(hands) + 1)

@@ -32,10 +32,29 @@ def unconfirmed_matches(rnd: Round):
     return rnd.matches.exclude(team_ew=None).exclude(status=Match.Status.CONFIRMED)
 
 
-def publish_round(rnd: Round) -> Round:
+class PublishRefused(NotAllowed):
+    """A draft round cannot be published as it is. ``problems``: the translated warnings that
+    stop it; ``needs_confirmation``: ``True`` when only rematches and second byes stop it (the
+    organiser may publish anyway with ``accept_warnings=True``)."""
+
+    def __init__(self, message, *, problems: list[str], needs_confirmation: bool):
+        self.problems = list(problems)
+        self.needs_confirmation = needs_confirmation
+        super().__init__(message)
+
+
+def publish_round(rnd: Round, *, accept_warnings: bool = False) -> Round:
     """Publish a draft round: pairings and score sheets become public. The round must have at
-    least one match. The tournament moves from registration to running. Raises
-    :class:`NotAllowed` when the round is not a draft."""
+    least one match. The tournament moves from registration to running.
+
+    The draft's tables are checked first (:func:`scoring.services.pairing.draft_problems`, the
+    same check as the draft warnings): a double booking, a withdrawn or not-yet-entered team, a
+    present team left out or an unknown team raise :class:`PublishRefused` (fix the pairing
+    first); rematches and second byes (issue 4: forbidden) raise :class:`PublishRefused` with
+    ``needs_confirmation`` unless ``accept_warnings`` is true. Raises :class:`NotAllowed` when the
+    round is not a draft."""
+    from scoring.services.pairing import BLOCKING_CODES, draft_problems
+
     with transaction.atomic():
         locked = _locked(rnd)
         if locked.status != Round.Status.DRAFT:
@@ -43,6 +62,20 @@ def publish_round(rnd: Round) -> Round:
                 number=locked.number, status=locked.get_status_display()))
         if not locked.matches.exists():
             raise NotAllowed(_("Round {number} has no tables yet.").format(number=locked.number))
+        problems = draft_problems(locked)
+        blocking = [text for code, text in problems if code in BLOCKING_CODES]
+        if blocking:
+            raise PublishRefused(
+                _("Round {number} cannot be published; edit the pairing first: {problems}").format(
+                    number=locked.number, problems=" ".join(blocking)),
+                problems=blocking, needs_confirmation=False)
+        warnings = [text for code, text in problems if code not in BLOCKING_CODES]
+        if warnings and not accept_warnings:
+            raise PublishRefused(
+                _("Round {number} was not published: {problems} Rematches and second byes are against the rules; "
+                  "tick \"Publish anyway\" to publish it all the same.").format(
+                    number=locked.number, problems=" ".join(warnings)),
+                problems=warnings, needs_confirmation=True)
         locked.status = Round.Status.PUBLISHED
         locked.save(update_fields=["status"])
         Tournament.objects.filter(pk=locked.tournament_id, status=Tournament.Status.SETUP).update(status=Tournament.Status.RUNNING)

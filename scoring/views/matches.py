@@ -99,6 +99,106 @@ def hand_rows(hands) -> list[dict]:
     return rows
 
 
+# --------------------------------------------------------------------------- audit history
+
+#: One translatable sentence per action and object (word order differs per language).
+HAND_ACTIONS = {
+    AuditEntry.Action.CREATE: _("Hand %(number)s entered"),
+    AuditEntry.Action.UPDATE: _("Hand %(number)s changed"),
+    AuditEntry.Action.DELETE: _("Hand %(number)s deleted"),
+    AuditEntry.Action.RESTORE: _("Hand %(number)s restored"),
+}
+MATCH_ACTIONS = {
+    AuditEntry.Action.END: _("Match at table %(table)s ended at the time limit"),
+    AuditEntry.Action.CONFIRM: _("Result of table %(table)s confirmed"),
+    AuditEntry.Action.REOPEN: _("Match at table %(table)s reopened"),
+    AuditEntry.Action.RESTORE: _("End of the match at table %(table)s at the time limit restored"),
+}
+CALL_NAMES = {"tai_pan": _("Tai Pan"), "grand_tai_pan": _("Grand Tai Pan")}
+
+
+def audit_action_text(entry: AuditEntry, match: Match) -> str:
+    """What an audit entry did, as one translated sentence: ``"Hand 5 deleted"`` (the hand
+    number of the snapshot, never a database id), ``"Result of table 3 confirmed"``."""
+    if entry.object_type == "hand":
+        snapshot = entry.new or entry.old or {}
+        template = HAND_ACTIONS.get(entry.action)
+        if template is not None:
+            return _t(str(template)) % {"number": snapshot.get("number", "?")}
+    elif entry.object_type == "match":
+        template = MATCH_ACTIONS.get(entry.action)
+        if template is not None:
+            return _t(str(template)) % {"table": match.table}
+    return f"{entry.get_action_display()} {entry.object_type}"
+
+
+def hand_summary(snapshot: dict | None) -> str:
+    """A hand snapshot (``results.hand_snapshot``) as text: ``"NS 175 / EW 25 (card points
+    75 / 25), N Tai Pan, first out N"``; ``""`` for none."""
+    if not snapshot:
+        return ""
+    record = snapshot.get("record") or {}
+    parts = [_t("NS %(ns)s / EW %(ew)s") % {"ns": snapshot.get("ns", "?"), "ew": snapshot.get("ew", "?")}]
+    cp = record.get("card_points") or {}
+    if cp:
+        parts[0] += " (" + _t("card points %(ns)s / %(ew)s") % {"ns": cp.get("NS", "?"), "ew": cp.get("EW", "?")} + ")"
+    for seat in SEATS:
+        call = (record.get("calls") or {}).get(seat)
+        if call:
+            parts.append(f"{seat} {CALL_NAMES.get(call, call)}")
+    if record.get("double_victory"):
+        parts.append(_t("double victory %(team)s") % {"team": record["double_victory"]})
+    if record.get("first_out"):
+        parts.append(_t("first out %(seat)s") % {"seat": record["first_out"]})
+    return ", ".join(str(p) for p in parts)
+
+
+def match_summary(snapshot: dict | None) -> str:
+    """A match snapshot (``results.match_snapshot``) as text: ``"Finished, NS 800 / EW 0,
+    winner Team Anna, match points 2 – 0"``; ``""`` for none."""
+    if not snapshot:
+        return ""
+    status = snapshot.get("status")
+    parts = [str(Match.Status(status).label) if status in Match.Status.values else str(status or "")]
+    parts.append(_t("NS %(ns)s / EW %(ew)s") % {"ns": snapshot.get("total_ns", "?"), "ew": snapshot.get("total_ew", "?")})
+    if status in (Match.Status.FINISHED, Match.Status.CONFIRMED):
+        if snapshot.get("winner"):
+            parts.append(_t("winner %(team)s") % {"team": snapshot["winner"]})
+        else:
+            parts.append(_t("draw"))
+        parts.append(_t("match points %(ns)s – %(ew)s") % {"ns": snapshot.get("points_ns", 0), "ew": snapshot.get("points_ew", 0)})
+    if snapshot.get("ended") == Match.Ended.TIME:
+        parts.append(str(Match.Ended.TIME.label))
+    return ", ".join(p for p in parts if p)
+
+
+def restore_label(entry: AuditEntry) -> str:
+    """The restore button of an audit row says which version it restores: the deleted hand (the
+    version before this change) or the version this change made."""
+    if entry.action == AuditEntry.Action.DELETE:
+        return _t("Restore the version before this change")
+    return _t("Restore this version")
+
+
+def audit_rows(entries, match: Match) -> list[dict]:
+    """Display rows of the match's audit entries: a sentence, readable old/new summaries, the raw
+    JSON (for the curious) and whether/how it can be restored."""
+    rows = []
+    for e in entries:
+        summary = hand_summary if e.object_type == "hand" else match_summary
+        rows.append({
+            "entry": e,
+            "what": audit_action_text(e, match),
+            "old_text": summary(e.old),
+            "new_text": summary(e.new),
+            "old": json.dumps(e.old, ensure_ascii=False, sort_keys=True) if e.old is not None else "",
+            "new": json.dumps(e.new, ensure_ascii=False, sort_keys=True) if e.new is not None else "",
+            "restorable": e.action in RESTORABLE,
+            "restore_label": restore_label(e),
+        })
+    return rows
+
+
 def _is_locked(match: Match) -> bool:
     return match.status == Match.Status.CONFIRMED
 
@@ -127,15 +227,7 @@ def match_context(request, match: Match, **forms) -> dict:
         "players": players,
         "seats": [(s, players[s]) for s in SEATS],
         "rows": hand_rows(hands),
-        "audit": [
-            {
-                "entry": e,
-                "old": json.dumps(e.old, ensure_ascii=False, sort_keys=True) if e.old is not None else "",
-                "new": json.dumps(e.new, ensure_ascii=False, sort_keys=True) if e.new is not None else "",
-                "restorable": e.action in RESTORABLE,
-            }
-            for e in audit
-        ],
+        "audit": audit_rows(audit, match),
         "confirmation": next((c for c in confirmations if c.active), None),
         "confirmations": confirmations,
         "can_referee": referee,
@@ -148,15 +240,34 @@ def match_context(request, match: Match, **forms) -> dict:
         "end_form": forms.get("end_form") or ReasonForm(initial=version, reason_required=False, prefix="end"),
         "confirm_form": forms.get("confirm_form") or ConfirmForm(initial=version, blind=tournament.blind_confirmation, prefix="confirm"),
         "reopen_form": forms.get("reopen_form") or ReasonForm(initial=version, prefix="reopen"),
-        "restore_form": forms.get("restore_form") or ReasonForm(initial=version, reason_required=False, prefix="restore"),
+        "restore_form": forms.get("restore_form") or ReasonForm(initial=version, prefix="restore"),
         "restore_entry_id": forms.get("restore_entry_id"),
         "stale": forms.get("stale", False),
+    }
+    acting = referee and not match.is_bye
+    ctx["shown_forms"] = {
+        "hand_form": ctx["can_add"],
+        "end_form": acting and match.status in (Match.Status.PLAYING, Match.Status.PENDING),
+        "confirm_form": acting and match.status == Match.Status.FINISHED,
+        "reopen_form": acting and match.status == Match.Status.CONFIRMED,
+        "restore_form": True,
     }
     return ctx
 
 
 def _render_match(request, match: Match, status: int = 200, **forms) -> HttpResponse:
-    return render(request, "scoring/match_detail.html", match_context(request, match, **forms), status=status)
+    """The match page; the errors of a posted form that the page does not show in the match's
+    current state (a hand posted to a finished match, a second confirmation) become error
+    messages at the top of the page, so a refused action never looks like nothing happened."""
+    ctx = match_context(request, match, **forms)
+    for key, shown in ctx["shown_forms"].items():
+        form = forms.get(key)
+        if form is None or shown or not form.is_bound or not form.errors:
+            continue
+        for errors in form.errors.values():
+            for error in errors:
+                messages.error(request, error)
+    return render(request, "scoring/match_detail.html", ctx, status=status)
 
 
 def _check_version(form, match: Match) -> None:
@@ -324,9 +435,9 @@ def hand_delete(request, pk, number, tournament):
 # --------------------------------------------------------------------------- match actions
 
 
-def _match_action(request, match: Match, form, form_key: str, action, success: str, **extra) -> HttpResponse:
+def _match_action(request, match: Match, form, form_key: str, action, success: str, on_success=None, **extra) -> HttpResponse:
     """Run ``action(form)`` for a valid ``form``; re-render the match page with the error next to
-    the form otherwise (409 for a stale version)."""
+    the form otherwise (409 for a stale version). ``on_success()`` may add further messages."""
     if form.is_valid():
         try:
             action(form)
@@ -341,6 +452,8 @@ def _match_action(request, match: Match, form, form_key: str, action, success: s
                 add_service_error(form, err)
         else:
             messages.success(request, success)
+            if on_success is not None:
+                on_success()
             return redirect(_detail_url(match))
     return _render_match(request, match, **{form_key: form}, **extra)
 
@@ -392,24 +505,41 @@ def match_confirm(request, pk, tournament):
 @require_role(REFEREE)
 @require_POST
 def match_reopen(request, pk, tournament):
-    """Reopen a confirmed match with a reason (issue 4 item 3)."""
+    """Reopen a confirmed match with a reason (issue 4 item 3). A closed round goes back to in
+    progress (the match must be confirmed and the round closed again): the user is told, and
+    warned when a later round was already paired on the old result."""
     match = _get_match(request, tournament, pk)
     form = ReasonForm(request.POST, prefix="reopen")
+    rnd = match.round
+    was_closed = rnd.status == Round.Status.CLOSED
 
     def action(f):
         _check_version(f, match)
         results.reopen_match(match, request.user, f.cleaned_data["reason"])
 
-    return _match_action(request, match, form, "reopen_form", action, _t("The match was reopened."))
+    def tell():
+        if was_closed:
+            messages.warning(request, _t(
+                "Round %(number)s is in progress again: confirm this match again, then close the round again.")
+                % {"number": rnd.number})
+        later = list(Round.objects.filter(tournament=tournament, number__gt=rnd.number)
+                     .order_by("number").values_list("number", flat=True))
+        if later:
+            messages.warning(request, _t(
+                "Round %(later)s has already been paired on the old result of this match; "
+                "check whether that pairing still holds.") % {"later": ", ".join(map(str, later))})
+
+    return _match_action(request, match, form, "reopen_form", action, _t("The match was reopened."), on_success=tell)
 
 
 @require_role(REFEREE)
 @require_POST
 def audit_restore(request, pk, entry_id, tournament):
-    """Restore the hand/match state of an audit entry (issue 4 item 4)."""
+    """Restore the hand/match state of an audit entry (issue 4 item 4) with a reason (required,
+    as for an edit, delete or reopen). A restore that would change nothing is refused."""
     match = _get_match(request, tournament, pk)
     entry = get_object_or_404(AuditEntry, pk=entry_id, match=match)
-    form = ReasonForm(request.POST, reason_required=False, prefix="restore")
+    form = ReasonForm(request.POST, prefix="restore")
 
     def action(f):
         _check_version(f, match)

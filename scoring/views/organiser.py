@@ -323,12 +323,12 @@ def round_edit(request, number, *, tournament):
     return render(request, "scoring/round_edit.html", _context(tournament, round=rnd, formset=formset, draft_warnings=warnings))
 
 
-def _round_action(request, tournament, number, action, done_message):
+def _round_action(request, tournament, number, action, done_message, **options):
     from scoring.services import rounds
 
     rnd = get_object_or_404(Round, tournament=tournament, number=number)
     try:
-        getattr(rounds, action)(rnd)
+        getattr(rounds, action)(rnd, **options)
     except (NotAllowed, ServiceError) as exc:
         messages.error(request, str(exc))
     else:
@@ -339,8 +339,12 @@ def _round_action(request, tournament, number, action, done_message):
 @require_role(ORGANISER)
 @require_POST
 def round_publish(request, number, *, tournament):
-    """Publish a draft round: its pairings and score sheets become public."""
-    return _round_action(request, tournament, number, "publish_round", _t("Round %(number)d published."))
+    """Publish a draft round: its pairings and score sheets become public. A draft with a double
+    booking, an absent or missing team is refused; one with a rematch or a second bye only with
+    the "publish anyway" box ticked (``publish_anyway``; ``rounds.publish_round``)."""
+    accept = request.POST.get("publish_anyway") in ("1", "on", "true")
+    return _round_action(request, tournament, number, "publish_round", _t("Round %(number)d published."),
+                         accept_warnings=accept)
 
 
 @require_role(ORGANISER)
