@@ -19,6 +19,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _t
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import gettext_noop
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from engines.errors import RuleViolation
@@ -101,18 +102,19 @@ def hand_rows(hands) -> list[dict]:
 
 # --------------------------------------------------------------------------- audit history
 
-#: One translatable sentence per action and object (word order differs per language).
+#: One translatable sentence per action and object (word order differs per language: "Hand 5
+#: verwijderd"); marked here, translated when shown.
 HAND_ACTIONS = {
-    AuditEntry.Action.CREATE: _("Hand %(number)s entered"),
-    AuditEntry.Action.UPDATE: _("Hand %(number)s changed"),
-    AuditEntry.Action.DELETE: _("Hand %(number)s deleted"),
-    AuditEntry.Action.RESTORE: _("Hand %(number)s restored"),
+    AuditEntry.Action.CREATE: gettext_noop("Hand %(number)s entered"),
+    AuditEntry.Action.UPDATE: gettext_noop("Hand %(number)s changed"),
+    AuditEntry.Action.DELETE: gettext_noop("Hand %(number)s deleted"),
+    AuditEntry.Action.RESTORE: gettext_noop("Hand %(number)s restored"),
 }
 MATCH_ACTIONS = {
-    AuditEntry.Action.END: _("Match at table %(table)s ended at the time limit"),
-    AuditEntry.Action.CONFIRM: _("Result of table %(table)s confirmed"),
-    AuditEntry.Action.REOPEN: _("Match at table %(table)s reopened"),
-    AuditEntry.Action.RESTORE: _("End of the match at table %(table)s at the time limit restored"),
+    AuditEntry.Action.END: gettext_noop("Match at table %(table)s ended at the time limit"),
+    AuditEntry.Action.CONFIRM: gettext_noop("Result of table %(table)s confirmed"),
+    AuditEntry.Action.REOPEN: gettext_noop("Match at table %(table)s reopened"),
+    AuditEntry.Action.RESTORE: gettext_noop("End of the match at table %(table)s at the time limit restored"),
 }
 CALL_NAMES = {"tai_pan": _("Tai Pan"), "grand_tai_pan": _("Grand Tai Pan")}
 
@@ -124,11 +126,11 @@ def audit_action_text(entry: AuditEntry, match: Match) -> str:
         snapshot = entry.new or entry.old or {}
         template = HAND_ACTIONS.get(entry.action)
         if template is not None:
-            return _t(str(template)) % {"number": snapshot.get("number", "?")}
+            return _t(template) % {"number": snapshot.get("number", "?")}
     elif entry.object_type == "match":
         template = MATCH_ACTIONS.get(entry.action)
         if template is not None:
-            return _t(str(template)) % {"table": match.table}
+            return _t(template) % {"table": match.table}
     return f"{entry.get_action_display()} {entry.object_type}"
 
 
