@@ -199,3 +199,23 @@ def test_stats_table_leaves_out_endpoints_without_requests():
     table = loadkit.stats_table(rows)
     assert "/accounts/login/" not in table
     assert "| GET standings/ | 10 | 0 | 1.0 | 100 | 150 | 160 |" in table
+
+
+@pytest.mark.django_db
+def test_cpu_cost_measurement_runs_every_endpoint():
+    plan = loadctl.build_tournament(matches=2, referees=2, slug="load-cost", password="load-cost-pw-1")
+    figures = dict(loadctl.measure_cpu(plan, repeats=1))
+    assert set(figures) == {
+        "POST /accounts/login/ (password check)",
+        "GET standings/",
+        "GET round/<n>/ (pairings)",
+        "GET match/<pk>/ (anonymous)",
+        "GET match/<pk>/enter/ (-> match page)",
+        "POST match/<pk>/preview/ (htmx)",
+        "POST match/<pk>/enter/ (save hand)",
+    }
+    assert all(ms >= 0 for ms in figures.values())
+    from scoring.models import Hand
+
+    # Warm-up call + one measured call of "save hand"; the preview stores nothing.
+    assert sorted(Hand.objects.filter(match_id=plan["matches"][0]).values_list("number", flat=True)) == [1, 2]

@@ -2,6 +2,7 @@
 
     python benchmarks/load/loadctl.py setup PLAN.json [--matches 50] [--referees 50]
     python benchmarks/load/loadctl.py verify PLAN.json EVENTS.jsonl STATS_PREFIX
+    python benchmarks/load/loadctl.py cost PLAN.json
 
 ``setup`` builds, with the ORM in the database of ``DATABASE_URL``, a running Tai Pan tournament
 (NSKT rules) with ``2 * matches`` teams, round 1 published with ``matches`` matches and
@@ -13,6 +14,9 @@ locustfile), compares them with the ``Hand`` rows (:func:`loadkit.verify_hands`)
 ``lost hands: N, duplicated hands: N`` and the per-endpoint latency table from locust's
 ``STATS_PREFIX_stats.csv``, and exits 1 when a hand is lost or duplicated (or nothing was
 acknowledged at all).
+
+``cost`` measures the CPU time per request of each endpoint with one in-process client (a figure
+that does not depend on how busy the machine is) after the run.
 """
 from __future__ import annotations
 
@@ -192,6 +196,73 @@ def cmd_verify(args) -> int:
     return 0 if verdict.ok else 1
 
 
+def measure_cpu(plan: dict, repeats: int = 10) -> list[tuple[str, float]]:
+    """CPU milliseconds (this process: Django and the engine, not PostgreSQL) per request of each
+    endpoint of the scenario, median of ``repeats``, one client in-process (Django test client),
+    so the figures do not depend on how busy the machine is. Adds hands to the first match of the
+    plan (run it after :func:`cmd_verify`). Django must be set up."""
+    import statistics
+    import time
+
+    from django.test import Client
+
+    slug, match = plan["slug"], plan["matches"][0]
+    ref = plan["referees"][0]
+    reader, referee = Client(), Client()
+    out: list[tuple[str, float]] = []
+
+    def cpu(label: str, call, n: int = repeats) -> None:
+        call()  # warm caches (templates, translations)
+        samples = []
+        for _ in range(n):
+            start = time.process_time()
+            call()
+            samples.append(time.process_time() - start)
+        out.append((label, 1000 * statistics.median(samples)))
+
+    def login():
+        referee.logout()
+        resp = referee.post("/accounts/login/", {"username": ref["username"], "password": ref["password"], "next": ""})
+        assert resp.status_code == 302, resp.status_code
+
+    cpu("POST /accounts/login/ (password check)", login, n=3)
+    cpu("GET standings/", lambda: reader.get(f"/t/{slug}/standings/"))
+    cpu("GET round/<n>/ (pairings)", lambda: reader.get(f"/t/{slug}/round/{plan.get('round', 1)}/"))
+    cpu("GET match/<pk>/ (anonymous)", lambda: reader.get(f"/t/{slug}/match/{match}/"))
+    enter = f"/t/{slug}/match/{match}/enter/"
+    cpu("GET match/<pk>/enter/ (-> match page)", lambda: referee.get(enter, follow=True))
+
+    def page():
+        return loadkit.parse_match_page(referee.get(enter, follow=True).content.decode())
+
+    def preview():
+        p = page()
+        record = loadkit.hand_record(p.next_number - 1)
+        referee.post(f"/t/{slug}/match/{match}/preview/", loadkit.form_data(record, p.version, p.csrf_token), HTTP_HX_REQUEST="true")
+
+    def save():
+        p = page()
+        record = loadkit.hand_record(p.next_number - 1)
+        resp = referee.post(enter, loadkit.form_data(record, p.version, p.csrf_token))
+        assert resp.status_code == 302, resp.status_code
+
+    page_ms = dict(out)["GET match/<pk>/enter/ (-> match page)"]
+    for label, call in (("POST match/<pk>/preview/ (htmx)", preview), ("POST match/<pk>/enter/ (save hand)", save)):
+        cpu(label, call)
+        out[-1] = (label, max(0.0, out[-1][1] - page_ms))  # without the page load before it
+    return out
+
+
+def cmd_cost(args) -> int:
+    _django()
+    plan = json.loads(Path(args.plan).read_text(encoding="utf-8"))
+    print("\nCPU per request, one client, in-process (ms, median; PostgreSQL's own CPU not included):\n")
+    print("| endpoint | CPU ms |\n|---|---:|")
+    for label, ms in measure_cpu(plan, repeats=args.repeats):
+        print(f"| {label} | {ms:.0f} |")
+    return 0
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="cmd", required=True)
@@ -209,8 +280,11 @@ def main(argv=None) -> int:
     v.add_argument("--warmup-stats", default=None, help="CSV of the warm-up figures (locustfile)")
     v.add_argument("--warmup", type=float, default=None, help="warm-up seconds")
     v.add_argument("--machine-busy", type=float, default=None, help="percent of the machine's CPU busy")
+    c = sub.add_parser("cost")
+    c.add_argument("plan")
+    c.add_argument("--repeats", type=int, default=10)
     args = parser.parse_args(argv)
-    return {"setup": cmd_setup, "verify": cmd_verify}[args.cmd](args)
+    return {"setup": cmd_setup, "verify": cmd_verify, "cost": cmd_cost}[args.cmd](args)
 
 
 if __name__ == "__main__":

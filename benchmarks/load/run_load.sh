@@ -161,7 +161,17 @@ if grep -q -E "Traceback|Error" "$WORK/gunicorn.log"; then
 fi
 echo "command: bash benchmarks/load/run_load.sh $DURATION  (gunicorn $WORKERS workers, $(nproc) CPUs," \
   "$REFEREES referees, $READERS readers)"
+set +e
 $PY benchmarks/load/loadctl.py verify "$WORK/plan.json" "$WORK/events.jsonl" "$WORK/stats" \
   --warmup-stats "$WORK/warmup_stats.csv" --warmup "$WARMUP" \
   --server-cpu "$($PY -c "print(round($CPU_AFTER - $CPU_MID, 2))")" --duration "$DURATION" --wall "$($PY -c "print(round($T_AFTER - $T_MID, 1))")" \
   --machine-busy "$($PY -c "b0, t0 = $STAT_MID; b1, t1 = $STAT_AFTER; print(round(100 * (b1 - b0) / max(1, t1 - t0)))")"
+VERIFY_RC=$?
+set -e
+# CPU per request with one client (independent of how busy the machine is); after the check,
+# since it adds hands. LOAD_COST=0 skips it.
+if [ "${LOAD_COST:-1}" != 0 ]; then
+  ALLOWED_HOSTS=127.0.0.1,testserver timeout 120 $PY benchmarks/load/loadctl.py cost "$WORK/plan.json" \
+    || echo "(CPU per request measurement failed)"
+fi
+exit "$VERIFY_RC"
