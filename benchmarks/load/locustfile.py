@@ -135,14 +135,19 @@ class RefereeUser(FastHttpUser):
         self.enter_url = f"/t/{self.slug}/match/{self.match}/enter/"
         self.preview_url = f"/t/{self.slug}/match/{self.match}/preview/"
         self.logged_in = False
-        self.username = entry["username"]
+        self.username, self.password = entry["username"], entry["password"]
         self.sent = 0
         gevent.sleep(random.uniform(0, LOGIN_SPREAD))
-        self.login(entry["username"], entry["password"])
+        self.login(self.username, self.password)
 
     def login(self, username: str, password: str) -> None:
-        page = self.client.get("/accounts/login/", name="/accounts/login/")
-        token = loadkit.csrf_from_page(page.text or "")
+        """Log in through the login form with its CSRF token; on failure (e.g. a timeout under
+        overload) the next task tries again."""
+        with self.client.get("/accounts/login/", name="/accounts/login/", catch_response=True) as page:
+            token = loadkit.csrf_from_page(page.text or "") if page.status_code == 200 else None
+            if not token:
+                page.failure(f"no login form ({page.status_code})")
+                return
         with self.client.post(
             "/accounts/login/",
             data={"csrfmiddlewaretoken": token or "", "username": username, "password": password, "next": ""},
@@ -159,6 +164,7 @@ class RefereeUser(FastHttpUser):
     @task
     def enter_hand(self):
         if not self.logged_in:
+            self.login(self.username, self.password)
             return
         with self.client.get(self.enter_url, name="match/<pk>/enter/ (-> match page)", catch_response=True) as resp:
             page = loadkit.parse_match_page(resp.text or "")
