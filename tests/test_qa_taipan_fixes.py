@@ -267,6 +267,13 @@ def test_hand_posted_to_a_finished_match_shows_an_error(client, world):
     assert Hand.objects.filter(match=m).count() == 2
 
 
+def test_invalid_hand_posted_to_a_finished_match_says_it_is_finished(client, world):
+    m = finished_match(world)
+    client.force_login(world["ref"])
+    r = client.post(reverse("scoring:match_enter", args=["qa", m.pk]), hand_post(m, card_points_ns="abc"))
+    assert "This match is finished: no more hands can be added." in texts(r)
+
+
 def test_hand_posted_to_a_confirmed_match_shows_an_error(client, world):
     m = finished_match(world)
     results.confirm_match(m, world["ref2"])

@@ -263,6 +263,12 @@ def _ensure_can_add(match: Match) -> None:
         raise MatchLocked(_("This match is finished: no more hands can be added."))
 
 
+def check_can_add(match: Match) -> None:
+    """Raise the error that :func:`add_hand` would raise for the match's state (confirmed,
+    finished, a bye, a draft round), so a page can say why no hand can be added."""
+    _ensure_can_add(match)
+
+
 def _mark_round_in_progress(rnd: Round) -> None:
     """The first hand entered in a published round moves it to in progress (issue 4 item 2)."""
     if rnd.status == Round.Status.PUBLISHED:

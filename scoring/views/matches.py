@@ -310,6 +310,10 @@ def match_enter(request, pk, tournament):
     players = seat_players(match)
     form = HandForm(request.POST, players=players)
     if not form.is_valid():
+        try:
+            results.check_can_add(match)  # a finished or confirmed match: say so first
+        except ServiceError as err:
+            add_service_error(form, err)
         return _render_match(request, match, hand_form=form)
     try:
         results.add_hand(match, form.to_record(), request.user, expected_version=form.cleaned_data.get("version"))
