@@ -19,6 +19,7 @@ from django.utils import timezone, translation
 
 from scoring.models import AuditEntry, Confirmation, Hand, Match, Membership, Player, Round, Team, Tournament
 from scoring.services import pairing, results, rounds
+from scoring.services.errors import NotAllowed
 
 pytestmark = pytest.mark.django_db
 
@@ -172,7 +173,7 @@ def test_reopen_puts_a_closed_round_back_in_progress(client, world):
     assert Round.objects.get(pk=r1.pk).status == Round.Status.IN_PROGRESS
     assert any("Round 1 is in progress again" in x for x in texts(r))
     assert not any("already been paired" in x for x in texts(r))
-    with pytest.raises(Exception):
+    with pytest.raises(NotAllowed, match="table\\(s\\) 1 is not confirmed"):
         rounds.close_round(Round.objects.get(pk=r1.pk))  # the match must be confirmed again first
 
 
