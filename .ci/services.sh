@@ -14,6 +14,7 @@ export PGHOST PGPORT PGUSER
 export DATABASE_URL="postgres://${PGUSER}@${PGHOST}:${PGPORT}/${DB}"
 WORKER_DATABASE_URL="postgres://${PGUSER}@${PGHOST}:${PGPORT}/test_${DB}"
 export REDIS_URL REQUIRE_SERVICES=1 MEDIA_ROOT="$(mktemp -d)"
+WORKER_LOG="$(mktemp -t nskt-celery-XXXXXX.log)"
 
 $PY - <<'PYEOF'
 import os, sys
@@ -47,20 +48,20 @@ with psycopg.connect(host="$PGHOST", port="$PGPORT", user="$PGUSER", dbname="pos
     for name in ("$DB", "test_$DB"):
         c.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 PYEOF
-  rm -rf "$MEDIA_ROOT"
+  rm -rf "$MEDIA_ROOT" "$WORKER_LOG"
 }
 trap cleanup EXIT
 
 DATABASE_URL="$WORKER_DATABASE_URL" DEBUG=1 $PY -m celery -A nskt worker --pool=solo --concurrency=1 \
   --loglevel=WARNING --without-gossip --without-mingle --without-heartbeat -n "ci-$$@%h" \
-  > /tmp/nskt-celery-$$.log 2>&1 &
+  > "$WORKER_LOG" 2>&1 &
 WORKER_PID=$!
 for _ in $(seq 1 60); do
   if DEBUG=1 $PY -m celery -A nskt inspect ping -t 1 >/dev/null 2>&1; then break; fi
-  kill -0 "$WORKER_PID" 2>/dev/null || { cat /tmp/nskt-celery-$$.log; echo "Celery worker died"; exit 1; }
+  kill -0 "$WORKER_PID" 2>/dev/null || { cat "$WORKER_LOG"; echo "Celery worker died"; exit 1; }
   sleep 1
 done
-DEBUG=1 $PY -m celery -A nskt inspect ping -t 2 >/dev/null || { cat /tmp/nskt-celery-$$.log; echo "Celery worker does not answer"; exit 1; }
+DEBUG=1 $PY -m celery -A nskt inspect ping -t 2 >/dev/null || { cat "$WORKER_LOG"; echo "Celery worker does not answer"; exit 1; }
 echo "Celery worker up (pid $WORKER_PID)"
 
 $PY -m pytest -q -p no:cacheprovider --create-db "$@"

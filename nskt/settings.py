@@ -209,9 +209,12 @@ AXES_FAILURE_LIMIT = int(os.environ.get("AXES_FAILURE_LIMIT", "5"))
 AXES_COOLOFF_TIME = float(os.environ.get("AXES_COOLOFF_HOURS", "0.25"))  # hours
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
-if PRODUCTION:
-    AXES_IPWARE_PROXY_COUNT = int(os.environ.get("PROXY_COUNT", "1"))
-    AXES_IPWARE_META_PRECEDENCE_ORDER = ["HTTP_X_FORWARDED_FOR", "REMOTE_ADDR"]
+# Client address for throttling (django-ipware): behind the reverse proxy (BEHIND_PROXY=1, the
+# production default) the address the proxy appended last to X-Forwarded-For, which a client
+# cannot forge; otherwise the connection's own address.
+BEHIND_PROXY = env_bool("BEHIND_PROXY", PRODUCTION)
+AXES_IPWARE_PROXY_ORDER = "right-most"
+AXES_IPWARE_META_PRECEDENCE_ORDER = ["HTTP_X_FORWARDED_FOR", "REMOTE_ADDR"] if BEHIND_PROXY else ["REMOTE_ADDR"]
 
 # Content security policy (django-csp): only our own scripts (plus per-request nonces for the few
 # inline ones), no framing, forms post only to us.

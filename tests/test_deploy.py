@@ -82,3 +82,31 @@ def test_login_is_throttled(client, django_user_model, settings):
     response = client.post("/accounts/login/", {"username": "victim", "password": "right-Password-123"})
     assert response.status_code == 429
     assert "_auth_user_id" not in client.session
+
+
+@pytest.mark.django_db
+def test_throttling_behind_the_proxy_locks_the_attacker_not_everyone(client, django_user_model, settings):
+    """Behind the reverse proxy the client address is the last X-Forwarded-For entry (the one the
+    proxy appended): an attacker locks only themselves, and cannot forge another address."""
+    from django.test import Client
+
+    settings.AXES_ENABLED = True
+    settings.AXES_FAILURE_LIMIT = 3
+    settings.AXES_LOCKOUT_PARAMETERS = ["ip_address"]
+    settings.AXES_IPWARE_META_PRECEDENCE_ORDER = ["HTTP_X_FORWARDED_FOR", "REMOTE_ADDR"]
+    django_user_model.objects.create_user("organiser", password="right-Password-123")
+    attacker = Client(REMOTE_ADDR="127.0.0.1", HTTP_X_FORWARDED_FOR="203.0.113.9")
+    for _ in range(3):
+        attacker.post("/accounts/login/", {"username": "organiser", "password": "wrong"})
+    assert attacker.post("/accounts/login/", {"username": "organiser", "password": "right-Password-123"}).status_code == 429
+    forged = Client(REMOTE_ADDR="127.0.0.1", HTTP_X_FORWARDED_FOR="198.51.100.7, 203.0.113.9")
+    assert forged.post("/accounts/login/", {"username": "organiser", "password": "right-Password-123"}).status_code == 429
+    referee = Client(REMOTE_ADDR="127.0.0.1", HTTP_X_FORWARDED_FOR="198.51.100.7")
+    response = referee.post("/accounts/login/", {"username": "organiser", "password": "right-Password-123"})
+    assert response.status_code == 302 and "_auth_user_id" in referee.session
+
+
+def test_load_demo_refuses_production_without_the_flag():
+    proc = subprocess.run([sys.executable, "manage.py", "load_demo"], cwd=ROOT, env=_production_env(),
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode != 0 and "--in-production" in proc.stderr

@@ -1,6 +1,7 @@
 """``manage.py load_demo [--if-empty]``: the 16-team NSKT demo tournament replaying real hands,
 plus the ``organiser`` and ``referee`` logins (printed). See :mod:`scoring.services.demo`."""
-from django.core.management.base import BaseCommand
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandError
 
 from scoring.services.demo import load_demo
 
@@ -11,8 +12,13 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("--if-empty", action="store_true",
                             help="Do nothing if the demo tournament already exists (the logins are still printed).")
+        parser.add_argument("--in-production", action="store_true",
+                            help="Allow it with DEBUG off (it creates logins with published passwords).")
 
     def handle(self, *args, **opts):
+        if getattr(settings, "PRODUCTION", False) and not opts["in_production"]:
+            raise CommandError("load_demo creates the logins organiser/referee with published passwords; "
+                               "with DEBUG off it needs --in-production (then change or remove those accounts).")
         result = load_demo(if_empty=opts["if_empty"])
         t = result.tournament
         if result.created:
