@@ -558,10 +558,10 @@ class TaiwaneseEntry(EntryBase):
             return {"draw": True}
         how = d.get("how") or "discard"
         win: dict[str, Any] = {"tile": (d.get("win_tile") or "").strip(), "how": how}
-        if how == "discard" and d.get("source"):
-            win["discarder"] = d["source"]
-        if how == "rob_added_kong" and d.get("source"):
-            win["robbed"] = d["source"]
+        if d.get("source"):
+            # Passed whatever the way of winning, so the engine refuses a contradiction (a
+            # self-draw with a discarder) instead of the form silently dropping it.
+            win["robbed" if how in ("rob_added_kong", "seven_rob_one") else "discarder"] = d["source"]
         for flag in ("after_kong", "last_wall_tile", "last_discard"):
             if d.get(flag):
                 win[flag] = True

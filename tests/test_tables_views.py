@@ -155,6 +155,7 @@ def test_taiwanese_edit_deal_totals_follow(client, users):
         ({"concealed": "123p 456p 789p 222p 9x"}, "concealed"),  # unknown tile
         ({"tile": "0p"}, "win_tile"),  # unknown winning tile
         ({"melds": "pung 555z flying"}, "melds"),  # bad meld
+        ({"source": "N"}, "source"),  # a self-draw has no discarder (QA: was silently dropped)
     ],
 )
 def test_taiwanese_bad_input_error_next_to_field_saves_nothing(client, users, override, field):
