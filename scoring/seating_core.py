@@ -17,7 +17,8 @@ random draw; each table takes the best-ranked players who have not met anyone al
 improves by swapping two players of different tables (first improvement, in a seeded random order;
 a player with a repeat may go to any table, others only to tables within ``NEAR``) until no swap
 helps, then repeats from seeded perturbations (until ``STALE_RESTARTS`` in a row bring nothing)
-and keeps the best result. The same input and seed always give the same seating. Speed:
+and keeps the best result; fields of up to ``EXACT_TABLES`` tables are searched exhaustively, so
+they always get the true minimum. The same input and seed always give the same seating. Speed:
 ``benchmarks/bench_seating.py`` (200 players with 5 earlier rounds: about half a second). Seat order inside a table (0..3; East, South, West, North in
 mahjong) is a seeded random draw.
 """
@@ -31,6 +32,7 @@ from itertools import combinations
 TABLE_SIZE = 4
 NEAR = 2  # a player without a repeat is swapped only with tables this close (see descend)
 STALE_RESTARTS = 4  # stop after this many restarts in a row without improvement
+EXACT_TABLES = 3  # fields of up to this many tables are searched exhaustively
 
 PlayerId = Hashable
 
@@ -170,6 +172,12 @@ def seat_players(
                                 p_here = conflicts(p, rest_a)
                                 improved = True
 
+    if n_tables <= EXACT_TABLES:
+        # Small fields: every partition into tables (at most 5,775 for 12 players), so the result
+        # is the true minimum, not a local one.
+        best = _exact_partition([e.id for e in ordered], cost)
+        return _finish(best, rank, weight, cost, rng, seed)
+
     # Greedy start (Swiss style): down the ranking, each table takes the best-ranked players
     # who have not met anyone already at it (the fewest meetings when nobody fits).
     remaining = [e.id for e in ordered]
@@ -207,6 +215,33 @@ def seat_players(
         else:
             stale += 1
 
+    return _finish(best, rank, weight, cost, rng, seed)
+
+
+def _exact_partition(players: list[PlayerId], cost) -> list[list[PlayerId]]:
+    """The partition of ``players`` (in score order) into tables of four with the lowest ``cost``
+    (first found on ties, so the result is deterministic)."""
+    best: list = [None, None]
+
+    def walk(rest: list[PlayerId], tables: list[list[PlayerId]]) -> None:
+        if not rest:
+            c = cost(tables)
+            if best[0] is None or c < best[0]:
+                best[0], best[1] = c, [list(t) for t in tables]
+            return
+        head, tail = rest[0], rest[1:]
+        for others in combinations(tail, TABLE_SIZE - 1):
+            left = [x for x in tail if x not in others]
+            tables.append([head, *others])
+            walk(left, tables)
+            tables.pop()
+
+    walk(players, [])
+    return best[1]
+
+
+def _finish(best, rank, weight, cost, rng, seed) -> SeatingResult:
+    """Order the tables by strength, report the repeats and draw the seats."""
     # Tables ordered by strength (the table holding the best-ranked player first), players of a
     # table by rank, then the seat draw.
     best = [sorted(t, key=rank.__getitem__) for t in best]

@@ -106,3 +106,13 @@ def test_not_a_multiple_of_four_is_refused():
         seat_players([Entrant(id=i) for i in range(7)], seed=0)
     with pytest.raises(ValueError):
         seat_players([Entrant(id=1), Entrant(id=1), Entrant(id=2), Entrant(id=3)])
+
+
+def test_twelve_players_qa_case_finds_the_repeat_free_seating():
+    """Found in QA: the local search stopped at one repeat where a repeat-free seating exists."""
+    pairs = [(0, 1), (0, 3), (0, 4), (1, 3), (2, 9), (3, 5), (3, 7), (3, 10), (4, 6), (4, 11), (5, 6), (0, 5), (6, 11)]
+    met = {}
+    for a, b in pairs:
+        met[pair_key(a, b)] = met.get(pair_key(a, b), 0) + 1
+    result = seat_players([Entrant(id=i, score=0) for i in range(12)], met, seed=1)
+    assert result.repeat_count == 0
