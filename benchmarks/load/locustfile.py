@@ -6,11 +6,17 @@ Environment (set by ``run_load.sh``):
 - ``LOAD_PLAN``: plan JSON written by ``loadctl.py setup`` (slug, match ids, referee logins).
 - ``LOAD_EVENTS``: JSON-lines file this scenario appends to: ``{"kind": "sent", "id", "match",
   "number"}`` before every hand submission, then its outcome with the same ``id``:
-  ``{"kind": "ack", "match", "number", "record"}`` for every hand the server acknowledged (302 from ``match_enter`` to the match page,
-  see ``scoring/views/matches.py``), ``"uncertain"`` for a submission without a definite answer
+  ``{"kind": "ack", "match", "number", "record"}`` for every hand the server acknowledged (302
+  from ``match_enter`` to the match page, see ``scoring/views/matches.py``; the hand's number is
+  the one after the last hand on the page posted from: the ``version`` check guarantees nothing
+  changed in between), ``"uncertain"`` for a submission without a definite answer
   (network error or 5xx), ``"stale"`` for a 409 (another referee of the same match saved first;
   only when matches are shared, ``LOAD_MATCHES`` < ``LOAD_REFEREES``), ``"refused"`` for anything
   else (form re-shown with errors).
+
+- ``LOAD_WARMUP_STATS``: CSV of the warm-up figures (statistics are reset after ``LOAD_WARMUP``).
+- ``LOAD_REFEREES``, ``LOAD_READERS``, ``LOAD_REFEREE_WAIT``, ``LOAD_READER_WAIT``,
+  ``LOAD_LOGIN_SPREAD``, ``LOAD_WARMUP``, ``LOAD_PREVIEW_SHARE``: see the constants below.
 
 Referees (``RefereeUser``, one per plan entry): log in once through ``/accounts/login/`` with the
 CSRF token, then loop: load ``/t/<slug>/match/<pk>/enter/`` (redirects to the match page with the
