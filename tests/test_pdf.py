@@ -197,3 +197,27 @@ def test_round_pack_queries_do_not_grow_with_tables(round1, django_assert_max_nu
         data = pdf.round_pack_pdf(round1)
     text, pages = text_of(data)
     assert pages == 13 and "Team E13" in text
+
+
+def test_round_pack_download_is_built_once_per_round_state(client, round1, monkeypatch):
+    """Public downloads of the same round reuse the built PDF; a change to a match rebuilds it."""
+    from django.core.cache import cache
+
+    cache.clear()
+    calls = []
+    real = pdf.round_pack_pdf
+
+    def counting(rnd, **kw):
+        calls.append(rnd.pk)
+        return real(rnd, **kw)
+
+    monkeypatch.setattr(pdf, "round_pack_pdf", counting)
+    url = f"/t/{round1.tournament.slug}/round/1/pack.pdf"
+    first = client.get(url)
+    second = client.get(url)
+    assert first.status_code == second.status_code == 200
+    assert first.content == second.content and len(calls) == 1
+    match = round1.matches.get(table=1)
+    match.version += 1
+    match.save()
+    assert client.get(url).status_code == 200 and len(calls) == 2

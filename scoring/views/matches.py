@@ -17,9 +17,9 @@ from django.contrib import messages
 from django.http import FileResponse, Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import get_language, gettext_noop
 from django.utils.translation import gettext as _t
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import gettext_noop
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from engines.errors import RuleViolation
@@ -589,12 +589,18 @@ def score_sheet_pdf(request, slug, pk):
 
 @require_GET
 def round_pack_pdf(request, slug, number):
-    """Every score sheet of a round in one PDF (synchronous download)."""
-    from scoring import pdf
+    """Every score sheet of a round in one PDF (public download). The PDF is built once per state
+    of the round (``tasks.round_pack_key``) and kept in the cache (Redis in production), so
+    repeated downloads by players do not rebuild it in the web process."""
+    from django.core.cache import cache
+
+    from scoring import pdf, tasks
 
     tournament = get_object_or_404(Tournament, slug=slug)
     rnd = _get_round(request, tournament, number)
-    data = pdf.round_pack_pdf(rnd, base_url=_base_url(request))
+    base_url = _base_url(request)
+    key = f"{tasks.round_pack_key(rnd)}:{base_url}:{get_language()}"
+    data = cache.get_or_set(key, lambda: pdf.round_pack_pdf(rnd, base_url=base_url), timeout=6 * 3600)
     return _pdf_response(data, f"{tournament.slug}-round-{rnd.number}.pdf")
 
 
