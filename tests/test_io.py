@@ -132,3 +132,15 @@ def test_datasets_csv_and_xlsx(played):
     assert pairs[0][:5] == (1, "Team 0", "P0a & P0b", "Team 1", "P1a & P1b")
     assert pairs[1][3] == "bye"
     assert pairs.export("xlsx")[:2] == b"PK"
+
+
+def test_teams_csv_late_entries_join_an_unpaired_round(played):
+    """As on the team form: after rounds were paired a team joins the next unpaired round at the
+    earliest; an empty joined_round means that round."""
+    t = played
+    first_open = t.rounds.order_by("-number").first().number + 1
+    report = io.import_teams_csv(t, f"name,player1,player2,joined_round\nLaat,A,B,{first_open - 1}\n".encode())
+    assert not report.ok and report.errors[0][:2] == (2, "joined_round")
+    report = io.import_teams_csv(t, b"name,player1,player2\nLaat,A,B\n")
+    assert report.ok
+    assert t.teams.get(name="Laat").joined_round == first_open

@@ -268,6 +268,9 @@ def import_teams_csv(tournament: Tournament, file_bytes: bytes) -> ImportReport:
         report.errors.append((1, ", ".join(missing), _t("Missing column(s): {columns}.").format(columns=", ".join(missing))))
         return report
     existing = set(Team.objects.filter(tournament=tournament).values_list("name", flat=True))
+    # A team joins a round not paired yet (a draft counts as paired), as on the team form.
+    last = tournament.rounds.order_by("-number").values_list("number", flat=True).first()
+    first_open = (last or 0) + 1
     seen: dict[str, int] = {}
     rows = []
     for index, raw in enumerate(data, start=2):
@@ -294,6 +297,9 @@ def import_teams_csv(tournament: Tournament, file_bytes: bytes) -> ImportReport:
             if row[key]:
                 if not row[key].isdigit() or int(row[key]) < 1:
                     report.errors.append((index, key, _t("Must be a whole number of 1 or more, not {value!r}.").format(value=row[key])))
+                elif key == "joined_round" and int(row[key]) < first_open:
+                    report.errors.append((index, key, _t("Round %(round)d is already paired or played: a team can join round %(first)d at the earliest.")
+                                          % {"round": int(row[key]), "first": first_open}))
         rows.append(row)
     if not rows and not report.errors:
         report.errors.append((0, "", _t("The file has no teams.")))
@@ -307,7 +313,7 @@ def import_teams_csv(tournament: Tournament, file_bytes: bytes) -> ImportReport:
                 tournament=tournament, name=row["name"], affiliation=row["affiliation"],
                 first_player=first, second_player=second,
                 seed=int(row["seed"]) if row["seed"] else None,
-                joined_round=int(row["joined_round"]) if row["joined_round"] else 1,
+                joined_round=int(row["joined_round"]) if row["joined_round"] else first_open,
             )
     report.created = len(rows)
     return report
