@@ -11,6 +11,7 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.text import slugify
 from django.utils.translation import gettext as _t
+from django.views.decorators.http import require_safe
 
 from scoring.models import Match, Round, Team, Tournament
 from scoring.roles import can_organise, can_referee
@@ -53,6 +54,7 @@ def roles_context(request, tournament: Tournament) -> dict:
     }
 
 
+@require_safe
 def tournament_list(request):
     """All tournaments, newest first."""
     tournaments = Tournament.objects.all()
@@ -60,6 +62,7 @@ def tournament_list(request):
     return render(request, "scoring/tournament_list.html", {"tournaments": tournaments, "can_create": can_create})
 
 
+@require_safe
 def tournament_detail(request, slug):
     """A tournament's overview: rounds (drafts only for organisers) with their table counts, and
     links to pairings, standings and, for members, the organiser and referee pages."""
@@ -86,6 +89,7 @@ def visible_round(request, tournament: Tournament, number: int) -> tuple[Round, 
     return rnd, context
 
 
+@require_safe
 def round_pairings(request, slug, number):
     """The pairings of one round: table number, team NS, team EW (or bye), the result so far and
     the reason for each table (same score group, floated down, bye). A fixed number of queries."""
@@ -149,6 +153,7 @@ def tiebreak_descriptions(tournament: Tournament) -> list[dict]:
     return out
 
 
+@require_safe
 def standings(request, slug):
     """The standings table (a fixed number of queries whatever the number of teams);
     ``?projector=1``: big font, no navigation, :data:`PROJECTOR_ROWS` rows per screen, moving to
@@ -177,6 +182,7 @@ def standings(request, slug):
     return render(request, "scoring/standings.html", context)
 
 
+@require_safe
 def team_breakdown(request, slug, pk):
     """One team: its matches round by round and the numbers behind each tie-break."""
     from scoring.services import standings as standings_service
@@ -206,6 +212,7 @@ def _export_format(request) -> str:
     return fmt
 
 
+@require_safe
 def standings_export(request, slug):
     """The standings as CSV (``?format=csv``, default) or XLSX (``?format=xlsx``)."""
     from scoring.services import io
@@ -215,6 +222,7 @@ def standings_export(request, slug):
     return _export_response(io.standings_dataset(tournament), fmt, f"{slugify(tournament.slug)}-standings")
 
 
+@require_safe
 def pairings_export(request, slug, number):
     """A round's pairings as CSV or XLSX (drafts: organisers only)."""
     tournament = get_object_or_404(Tournament, slug=slug)
