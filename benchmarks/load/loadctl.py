@@ -172,7 +172,9 @@ def cmd_verify(args) -> int:
             print(f"\nrequests: {total.requests}, errors: {total.failures}")
             if args.server_cpu is not None and total.requests:
                 print(f"gunicorn CPU during the run: {args.server_cpu:.1f} s"
-                      + (f" ({100 * args.server_cpu / args.wall:.0f}% of one core over {args.wall:.0f} s)" if args.wall else "")
+                      + (f" ({100 * args.server_cpu / args.duration:.0f}% of one core over the {args.duration:.0f} s"
+                         f" measured{f', {args.wall - args.duration:.0f} s of stopping included' if args.wall else ''})"
+                         if args.duration else "")
                       + f", {1000 * args.server_cpu / total.requests:.0f} ms per request on average")
             if args.machine_busy is not None:
                 print(f"whole machine CPU busy during the measured part: {args.machine_busy:.0f}% of {os.cpu_count()} CPUs")

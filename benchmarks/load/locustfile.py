@@ -14,9 +14,11 @@ Environment (set by ``run_load.sh``):
   only when matches are shared, ``LOAD_MATCHES`` < ``LOAD_REFEREES``), ``"refused"`` for anything
   else (form re-shown with errors).
 
-- ``LOAD_WARMUP_STATS``: CSV of the warm-up figures (statistics are reset after ``LOAD_WARMUP``).
+- ``LOAD_WARMUP_STATS``, ``LOAD_MEASURE_MARK``, ``LOAD_MEASURE``: warm-up and measured part (see
+  ``WARMUP_MAX`` below).
 - ``LOAD_REFEREES``, ``LOAD_READERS``, ``LOAD_REFEREE_WAIT``, ``LOAD_READER_WAIT``,
-  ``LOAD_LOGIN_SPREAD``, ``LOAD_WARMUP``, ``LOAD_PREVIEW_SHARE``: see the constants below.
+  ``LOAD_LOGIN_SPREAD``, ``LOAD_WARMUP_MAX``, ``LOAD_SETTLE``, ``LOAD_PREVIEW_SHARE``: see the
+  constants below.
 
 Referees (``RefereeUser``, one per plan entry): log in once through ``/accounts/login/`` with the
 CSRF token, then loop: load ``/t/<slug>/match/<pk>/enter/`` (redirects to the match page with the
@@ -31,6 +33,7 @@ import json
 import os
 import random
 import sys
+import time
 from pathlib import Path
 
 import gevent
@@ -63,9 +66,16 @@ READER_WAIT = _wait("LOAD_READER_WAIT", "15,45")
 #: costs about half a CPU second: PBKDF2, Django's default), and every user waits a random part of
 #: its think time before its first page, so the run does not start with a burst of identical clicks.
 LOGIN_SPREAD = float(os.environ.get("LOAD_LOGIN_SPREAD", "30"))
-#: Seconds after the start whose figures are reported apart (``LOAD_WARMUP_STATS``) and then
-#: reset, so the latency table is the steady state with every referee logged in.
-WARMUP = float(os.environ.get("LOAD_WARMUP", str(LOGIN_SPREAD + 5)))
+#: Warm-up: at least ``LOGIN_SPREAD + 5`` s, then until every referee is logged in (at most
+#: ``LOAD_WARMUP_MAX`` s from the start), then ``LOAD_SETTLE`` s for the queue to drain. Its figures
+#: go to ``LOAD_WARMUP_STATS`` and the statistics are reset, so the latency table is the steady
+#: state with every referee logged in. Then ``LOAD_MEASURE`` seconds are measured and the run
+#: stops (``-t`` is only a safety limit); ``LOAD_MEASURE_MARK`` (a file) is created when the
+#: measured part starts.
+WARMUP_MAX = float(os.environ.get("LOAD_WARMUP_MAX", "120"))
+SETTLE = float(os.environ.get("LOAD_SETTLE", "5"))
+MEASURE = float(os.environ.get("LOAD_MEASURE", "0"))
+LOGGED_IN: set[str] = set()
 
 
 def _load_plan() -> dict:
@@ -101,20 +111,29 @@ def write_stats_csv(stats, path: str) -> None:
             ])
 
 
-def _end_warmup(environment) -> None:
-    """After the warm-up (referees logging in, first pages), keep its figures in
-    ``LOAD_WARMUP_STATS`` and reset the statistics: the final CSV is the steady state."""
-    gevent.sleep(WARMUP)
+def _warmup_then_measure(environment) -> None:
+    """Warm-up (see ``WARMUP_MAX``), keep its figures, reset the statistics, measure ``MEASURE``
+    seconds, stop the run."""
+    start = time.monotonic()
+    gevent.sleep(LOGIN_SPREAD + 5)
+    while len(LOGGED_IN) < REFEREES and time.monotonic() - start < WARMUP_MAX:
+        gevent.sleep(0.5)
+    gevent.sleep(SETTLE)
     path = os.environ.get("LOAD_WARMUP_STATS")
     if path:
         write_stats_csv(environment.stats, path)
     environment.stats.reset_all()
+    mark = os.environ.get("LOAD_MEASURE_MARK")
+    if mark:
+        Path(mark).write_text(f"{time.monotonic() - start:.1f} {len(LOGGED_IN)}\n", encoding="utf-8")
+    if MEASURE > 0:
+        gevent.sleep(MEASURE)
+        environment.runner.quit()
 
 
 @events.test_start.add_listener
 def _start_warmup_timer(environment, **_kwargs):
-    if WARMUP > 0:
-        gevent.spawn(_end_warmup, environment)
+    gevent.spawn(_warmup_then_measure, environment)
 
 
 @events.test_stop.add_listener
@@ -163,6 +182,7 @@ class RefereeUser(FastHttpUser):
         ) as resp:
             if resp.status_code == 302 and "/accounts/login/" not in (resp.headers.get("Location") or ""):
                 self.logged_in = True
+                LOGGED_IN.add(username)
                 resp.success()
             else:
                 resp.failure(f"login refused ({resp.status_code})")

@@ -4,10 +4,10 @@
 #
 #   bash benchmarks/load/run_load.sh [SECONDS]        (measured seconds, default 60)
 #
-# The locust run is a warm-up (LOAD_WARMUP, default LOAD_LOGIN_SPREAD + 5 = 35 s: the referees log
-# in, at random moments within LOAD_LOGIN_SPREAD seconds, while readers arrive; its figures are
-# printed apart) followed by SECONDS measured with every referee logged in. The whole run takes
-# about SECONDS + 60 s.
+# The locust run is a warm-up (the referees log in at random moments within LOAD_LOGIN_SPREAD = 30
+# seconds while the readers arrive; it lasts until every referee is logged in plus 5 s, at most
+# LOAD_WARMUP_MAX = 120 s; its figures are printed apart) followed by SECONDS measured with every
+# referee logged in. The whole run takes about SECONDS + 70 s on an idle machine.
 #
 # Steps: create a fresh PostgreSQL database (127.0.0.1:5432, user postgres; dropped at the end),
 # migrate, collectstatic, build the tournament (loadctl.py setup), start gunicorn on loopback with
@@ -20,8 +20,8 @@
 # LOAD_READERS (200), LOAD_MATCHES (50; fewer than LOAD_REFEREES makes referees share matches and
 # meet 409 "this match changed" answers), LOAD_REFEREE_WAIT ("15,30" seconds between two hands),
 # LOAD_READER_WAIT ("15,45" seconds between two pages), LOAD_SPAWN_RATE (users started per second,
-# 25), LOAD_LOGIN_SPREAD (30), LOAD_WARMUP, LOAD_OUT (directory to keep the locust CSV files and
-# logs in), PGHOST/PGPORT/PGUSER.
+# 25), LOAD_LOGIN_SPREAD (30), LOAD_WARMUP_MAX (120), LOAD_COST (0 skips the CPU per request
+# figures), LOAD_OUT (directory to keep the locust CSV files and logs in), PGHOST/PGPORT/PGUSER.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 PY=.venv/bin/python
@@ -133,22 +133,25 @@ echo "gunicorn up: $WORKERS workers on 127.0.0.1:$PORT (pid $GUNICORN_PID)"
 
 USERS=$((REFEREES + READERS))
 LOGIN_SPREAD=${LOAD_LOGIN_SPREAD:-30}
-WARMUP=${LOAD_WARMUP:-$((LOGIN_SPREAD + 5))}
-echo "locust: $REFEREES referees + $READERS readers, ${WARMUP}s warm-up (logins) + ${DURATION}s measured;" \
-  "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+WARMUP_MAX=${LOAD_WARMUP_MAX:-120}
+echo "locust: $REFEREES referees + $READERS readers; warm-up until every referee is logged in, then" \
+  "${DURATION}s measured; load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 set +e
 LOAD_PLAN="$WORK/plan.json" LOAD_EVENTS="$WORK/events.jsonl" LOAD_REFEREES="$REFEREES" LOAD_READERS="$READERS" \
-  LOAD_LOGIN_SPREAD="$LOGIN_SPREAD" LOAD_WARMUP="$WARMUP" LOAD_WARMUP_STATS="$WORK/warmup_stats.csv" \
-  timeout -k 10 $((WARMUP + DURATION + 60)) .venv/bin/locust -f benchmarks/load/locustfile.py --headless \
-  -u "$USERS" -r "${LOAD_SPAWN_RATE:-25}" -t "$((WARMUP + DURATION))s" --host "http://127.0.0.1:$PORT" \
+  LOAD_LOGIN_SPREAD="$LOGIN_SPREAD" LOAD_WARMUP_MAX="$WARMUP_MAX" LOAD_MEASURE="$DURATION" \
+  LOAD_WARMUP_STATS="$WORK/warmup_stats.csv" LOAD_MEASURE_MARK="$WORK/measure.mark" \
+  timeout -k 10 $((WARMUP_MAX + DURATION + 90)) .venv/bin/locust -f benchmarks/load/locustfile.py --headless \
+  -u "$USERS" -r "${LOAD_SPAWN_RATE:-25}" -t "$((WARMUP_MAX + DURATION + 30))s" --host "http://127.0.0.1:$PORT" \
   --csv "$WORK/stats" --only-summary --stop-timeout 10 --loglevel WARNING >"$WORK/locust.log" 2>&1 &
 LOCUST_PID=$!
-sleep "$WARMUP"
+while [ ! -f "$WORK/measure.mark" ] && kill -0 "$LOCUST_PID" 2>/dev/null; do sleep 0.2; done
 CPU_MID=$(server_cpu); STAT_MID=$(machine_cpu); T_MID=$(date +%s.%N)
 wait "$LOCUST_PID"
 LOCUST_RC=$?
 set -e
 CPU_AFTER=$(server_cpu); STAT_AFTER=$(machine_cpu); T_AFTER=$(date +%s.%N)
+read -r WARMUP LOGGED_IN < "$WORK/measure.mark" || { WARMUP=0; LOGGED_IN=0; }
+echo "warm-up: ${WARMUP}s, $LOGGED_IN of $REFEREES referees logged in"
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
 if [ ! -f "$WORK/stats_stats.csv" ]; then
   tail -40 "$WORK/locust.log"; echo "locust did not run (exit $LOCUST_RC)"; exit 1
