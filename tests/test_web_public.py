@@ -248,3 +248,18 @@ def test_pairings_export_csv_and_xlsx(client):
     assert len(rows) == 4  # header + 3 tables
     response = client.get(url + "?format=xlsx")
     assert response.content[:2] == b"PK"
+
+
+def test_standings_table_cache_follows_every_result_change(client):
+    """The rendered standings table is cached per state of the results: a corrected result shows
+    at once (the cache key is the standings' fingerprint)."""
+    t = build_tournament(4, 1)
+    url = reverse("scoring:standings", args=[t.slug])
+    page = client.get(url).content.decode()
+    assert page.index("Team 000") < page.index("Team 001")  # 000 beat 003; 001 beat 002
+    table = page[page.index('<div class="scroll">'):page.index("</table>")]
+    assert table in client.get(url).content.decode()  # served from the cache, same table
+    Match.objects.filter(round__tournament=t, table=1).update(
+        total_ns=300, total_ew=800, points_ns=0, points_ew=2, winner=Team.objects.get(tournament=t, name="Team 003"))
+    page = client.get(url).content.decode()
+    assert page.index("Team 003") < page.index("Team 000")

@@ -102,16 +102,22 @@ def cached_standings(tournament: Tournament, *, through_round: int | None = None
     :func:`scoring.services.standings.standings`), from the cache when stored for the current
     data, otherwise computed here and stored (the next reader gets them from the cache). Always
     exactly two queries. A cache that is down is treated as a miss, never as an error."""
+    return cached_standings_and_key(tournament, through_round=through_round)[1]
+
+
+def cached_standings_and_key(tournament: Tournament, *, through_round: int | None = None) -> tuple[str, list]:
+    """``(key, rows)``: :func:`cached_standings` plus the key of the data they were computed
+    from, which pages use to cache their rendered table (two queries)."""
     key, teams, match_rows = load(tournament, through_round)
     try:
         rows = cache.get(key)
     except Exception:  # noqa: BLE001 - a broken cache must not break the standings page
         rows = None
     if rows is not None:
-        return rows
+        return key, rows
     rows = compute(tournament, teams, match_rows)
     try:
         cache.set(key, rows, TIMEOUT)
     except Exception:  # noqa: BLE001
         pass
-    return rows
+    return key, rows

@@ -167,7 +167,7 @@ def standings(request, slug):
     context = roles_context(request, tournament)
     through = request.GET.get("round")
     through_round = int(through) if through and through.isdigit() else None
-    rows = standings_cache.cached_standings(tournament, through_round=through_round)
+    standings_key, rows = standings_cache.cached_standings_and_key(tournament, through_round=through_round)
     tiebreaks = tiebreak_descriptions(tournament)
     shown, projector = projector_page(request, rows)
     table = StandingsTable(shown, slug=tournament.slug, tiebreak_columns=[(tb["key"], tb["label"]) for tb in tiebreaks])
@@ -178,6 +178,10 @@ def standings(request, slug):
         projector=projector,
         through_round=through_round,
         played_rounds=list(played_rounds),
+        # The rendered table is cached per state of the standings (django-tables2 rendering is
+        # the page's main cost; see benchmarks/load).
+        standings_key=standings_key,
+        projector_rows=request.GET.get("rows", ""),
     )
     return render(request, "scoring/standings.html", context)
 
