@@ -199,6 +199,22 @@ class Round(models.Model):
         return self.status != self.Status.DRAFT
 
 
+class MatchQuerySet(models.QuerySet):
+    """Queries on :class:`Match`."""
+
+    def with_teams(self) -> MatchQuerySet:
+        """Matches with their round, tournament, both teams with players and the winner read in
+        the same query (pages, sheets and exports of matches)."""
+        return self.select_related(
+            "round__tournament",
+            "team_ns__first_player",
+            "team_ns__second_player",
+            "team_ew__first_player",
+            "team_ew__second_player",
+            "winner",
+        )
+
+
 class Match(models.Model):
     """A Tai Pan match at one table: team NS against team EW (``team_ew`` null: a bye).
 
@@ -236,6 +252,8 @@ class Match(models.Model):
     pairing_reason = models.JSONField(_("pairing reason"), default=dict, blank=True)
     version = models.PositiveIntegerField(default=0)
     updated_at = models.DateTimeField(auto_now=True)
+
+    objects = MatchQuerySet.as_manager()
 
     class Meta:
         ordering = ["round", "table"]

@@ -116,13 +116,7 @@ def _qr(url: str, size: float = 24 * mm) -> Drawing:
 
 
 def _match_queryset():
-    return Match.objects.select_related(
-        "round__tournament",
-        "team_ns__first_player",
-        "team_ns__second_player",
-        "team_ew__first_player",
-        "team_ew__second_player",
-    ).prefetch_related("hands")
+    return Match.objects.with_teams().prefetch_related("hands")
 
 
 # --------------------------------------------------------------------------- score sheet

@@ -467,16 +467,22 @@ def end_match_at_time(match: Match, user, *, expected_version: int | None = None
     with transaction.atomic():
         locked = _lock(match, expected_version)
         _ensure_editable(locked)
-        if locked.status == Match.Status.FINISHED:
-            raise MatchLocked(_("This match is already finished."))
-        old = match_snapshot(locked)
-        locked.ended = Match.Ended.TIME
-        recompute_match(locked)
-        locked.version += 1
-        locked.save(update_fields=["version", "updated_at"])
-        _audit(locked, user, AuditEntry.Action.END, "match", locked.pk, old=old, new=match_snapshot(locked), reason=reason)
+        _end_at_time(locked, user, AuditEntry.Action.END, reason)
     _sync(match, locked)
     return match
+
+
+def _end_at_time(locked: Match, user, action: str, reason: str) -> None:
+    """End the locked, unfinished ``locked`` match at the time limit (higher total wins, equal is a
+    draw), bump its version and audit it as ``action`` (``end``, or ``restore`` of an end)."""
+    if locked.status == Match.Status.FINISHED:
+        raise MatchLocked(_("This match is already finished."))
+    old = match_snapshot(locked)
+    locked.ended = Match.Ended.TIME
+    recompute_match(locked)
+    locked.version += 1
+    locked.save(update_fields=["version", "updated_at"])
+    _audit(locked, user, action, "match", locked.pk, old=old, new=match_snapshot(locked), reason=reason)
 
 
 def entered_by_users(match: Match) -> set[int]:
@@ -594,14 +600,7 @@ def restore_audit_entry(entry: AuditEntry, user, reason: str = "") -> None:
         if entry.object_type == "match":
             if entry.action not in (AuditEntry.Action.END, AuditEntry.Action.RESTORE):
                 raise NotAllowed(_("Confirmations and reopenings cannot be restored; confirm or reopen the match instead."))
-            if locked.status == Match.Status.FINISHED:
-                raise MatchLocked(_("This match is already finished."))
-            old = match_snapshot(locked)
-            locked.ended = Match.Ended.TIME
-            recompute_match(locked)
-            locked.version += 1
-            locked.save(update_fields=["version", "updated_at"])
-            _audit(locked, user, AuditEntry.Action.RESTORE, "match", locked.pk, old=old, new=match_snapshot(locked), reason=reason)
+            _end_at_time(locked, user, AuditEntry.Action.RESTORE, reason)
             return
         version = entry.old if entry.action == AuditEntry.Action.DELETE else entry.new
         if not version or "record" not in version:

@@ -46,14 +46,7 @@ STALE_STATUS = 409
 
 
 def _match_queryset():
-    return Match.objects.select_related(
-        "round__tournament",
-        "team_ns__first_player",
-        "team_ns__second_player",
-        "team_ew__first_player",
-        "team_ew__second_player",
-        "winner",
-    )
+    return Match.objects.with_teams()
 
 
 def _get_match(request, tournament: Tournament, pk: int) -> Match:
