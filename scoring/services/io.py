@@ -345,10 +345,9 @@ def pairings_dataset(rnd: Round) -> tablib.Dataset:
     headers = [_t("Table"), _t("Team NS"), _t("Players NS"), _t("Team EW"), _t("Players EW"), _t("Note"),
                _t("Status"), _t("Total NS"), _t("Total EW")]
     ds = tablib.Dataset(headers=headers, title=(_t("Round") + f" {rnd.number}")[:31])
-    matches = rnd.matches.select_related("team_ns__first_player", "team_ns__second_player",
-                                         "team_ew__first_player", "team_ew__second_player").order_by("table")
+    matches = rnd.matches.with_teams().order_by("table")
     for m in matches:
         ew = m.team_ew
         ds.append([m.table, m.team_ns.name, m.team_ns.player_names, ew.name if ew else _t("bye"),
-                   ew.player_names if ew else "", m.pairing_note, m.get_status_display(), m.total_ns, m.total_ew])
+                   ew.player_names if ew else "", m.pairing_reason_text(), m.get_status_display(), m.total_ns, m.total_ew])
     return ds

@@ -98,11 +98,7 @@ def round_pairings(request, slug, number):
         return redirect("scoring:round_tables", tournament.slug, number)
     rnd, context = visible_round(request, tournament, number)
     matches = list(
-        Match.objects.filter(round=rnd)
-        .select_related(
-            "team_ns__first_player", "team_ns__second_player", "team_ew__first_player", "team_ew__second_player",
-        )
-        .order_by("table")
+        Match.objects.filter(round=rnd).with_teams().order_by("table")
     )
     for m in matches:
         m.reason = m.pairing_reason_text() or (_t("bye") if m.is_bye else "")
