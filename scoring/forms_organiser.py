@@ -14,6 +14,7 @@ from typing import Any
 
 from django import forms
 from django.contrib.auth import get_user_model
+from django.contrib.auth.forms import UserCreationForm
 from django.core.validators import MinValueValidator
 from django.db import transaction
 from django.db.models import Q
@@ -245,6 +246,18 @@ class MembershipForm(forms.Form):
             raise forms.ValidationError(_("There is no user %(username)s.") % {"username": username})
         self.user = user
         return user.get_username()
+
+
+class NewMemberForm(UserCreationForm):
+    """Create an account for a new referee or organiser of this tournament, with its role
+    (Django's user creation form: the password rules of ``AUTH_PASSWORD_VALIDATORS`` apply). The
+    account gets no global rights, only this tournament's role."""
+
+    role = forms.ChoiceField(label=_("Role"), choices=Membership.Role.choices, initial=Membership.Role.REFEREE)
+
+    class Meta(UserCreationForm.Meta):
+        model = get_user_model()
+        fields = ("username",)
 
 
 class TeamForm(forms.ModelForm):

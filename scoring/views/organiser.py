@@ -22,7 +22,7 @@ from django.utils.translation import gettext as _t
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
-from scoring.forms_organiser import DraftPairingFormSet, MembershipForm, TeamForm, TeamsImportForm, TournamentForm
+from scoring.forms_organiser import DraftPairingFormSet, MembershipForm, NewMemberForm, TeamForm, TeamsImportForm, TournamentForm
 from scoring.models import FOUR_PLAYER_GAMES, Match, Membership, Round, Team
 from scoring.roles import ORGANISER, require_role
 from scoring.services.errors import NotAllowed, PairingImpossible, ServiceError
@@ -87,10 +87,19 @@ def tournament_edit(request, *, tournament):
 @require_role(ORGANISER)
 @require_http_methods(["GET", "POST"])
 def members(request, *, tournament):
-    """The tournament's organisers and referees; add a user by username, change or remove a role
-    (the last organiser cannot be removed)."""
+    """The tournament's organisers and referees; add a user by username, create an account for a
+    new referee or organiser, change or remove a role (the last organiser cannot be removed)."""
     form = MembershipForm(request.POST if request.method == "POST" and "username" in request.POST else None)
-    if request.method == "POST":
+    new_form = NewMemberForm(request.POST if request.method == "POST" and "new-username" in request.POST else None, prefix="new")
+    if request.method == "POST" and "new-username" in request.POST:
+        if new_form.is_valid():
+            with transaction.atomic():
+                user = new_form.save()
+                Membership.objects.create(tournament=tournament, user=user, role=new_form.cleaned_data["role"])
+            messages.success(request, _t("Account %(user)s created as %(role)s of this tournament.") % {
+                "user": user.get_username(), "role": Membership.Role(new_form.cleaned_data["role"]).label})
+            return redirect("scoring:members", tournament.slug)
+    elif request.method == "POST":
         remove = request.POST.get("remove")
         if remove:
             membership = get_object_or_404(Membership, tournament=tournament, pk=remove)
@@ -118,7 +127,7 @@ def members(request, *, tournament):
                     "user": form.user.get_username(), "role": membership.get_role_display()})
                 return redirect("scoring:members", tournament.slug)
     memberships = tournament.memberships.select_related("user").order_by("role", "user__username")
-    return render(request, "scoring/members.html", _context(tournament, form=form, memberships=memberships))
+    return render(request, "scoring/members.html", _context(tournament, form=form, new_form=new_form, memberships=memberships))
 
 
 @require_role(ORGANISER)
