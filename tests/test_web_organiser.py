@@ -452,3 +452,16 @@ def test_organiser_creates_a_referee_account_on_the_members_page(client, django_
     assert Membership.objects.get(tournament=t, user=user).role == "referee"
     client.logout()
     assert client.login(username="ref9", password="Tichu-Draak-2026")
+
+
+def test_json_backup_is_offered_only_where_it_is_complete(client, django_user_model):
+    """The tournament JSON (DESIGN.md 3) holds teams and matches: four-player events are not
+    offered a backup that would silently leave out their players and deals."""
+    org = django_user_model.objects.create_user("boss2", password="pw-boss-123")
+    t = Tournament.objects.create(name="TG", slug="tg-json", game="tiengow")
+    Membership.objects.create(tournament=t, user=org, role=Membership.Role.ORGANISER)
+    client.force_login(org)
+    page = client.get(reverse("scoring:tournament_detail", args=[t.slug])).content.decode()
+    assert reverse("scoring:tournament_export", args=[t.slug]) not in page
+    response = client.get(reverse("scoring:tournament_export", args=[t.slug]))
+    assert response.status_code == 302 and "json" not in response.get("Content-Type", "")

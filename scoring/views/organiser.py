@@ -22,7 +22,14 @@ from django.utils.translation import gettext as _t
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
-from scoring.forms_organiser import DraftPairingFormSet, MembershipForm, NewMemberForm, TeamForm, TeamsImportForm, TournamentForm
+from scoring.forms_organiser import (
+    DraftPairingFormSet,
+    MembershipForm,
+    NewMemberForm,
+    TeamForm,
+    TeamsImportForm,
+    TournamentForm,
+)
 from scoring.models import FOUR_PLAYER_GAMES, Match, Membership, Round, Team
 from scoring.roles import ORGANISER, require_role
 from scoring.services.errors import NotAllowed, PairingImpossible, ServiceError
@@ -131,6 +138,7 @@ def members(request, *, tournament):
 
 
 @require_role(ORGANISER)
+@team_game_only
 def tournament_export(request, *, tournament):
     """Download the whole tournament as JSON (DESIGN.md 3; the same text as
     ``manage.py export_tournament SLUG``, re-importable with ``import_tournament``): a backup."""
