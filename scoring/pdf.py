@@ -328,7 +328,8 @@ def standings_pdf(tournament: Tournament, *, through_round: int | None = None) -
             if key not in shown and key not in extra_keys:
                 extra_keys.append(key)
     labels = _tiebreak_labels(extra_keys)
-    header = base + [labels[k] for k in extra_keys]
+    # Column heads wrap inside their cells (long Dutch tie-break names such as "Onderling resultaat").
+    header = [_p(text, styles["head"]) for text in base + [labels[k] for k in extra_keys]]
     rows = [header]
     for r in rows_data:
         name = f"{r.name} ({_('withdrawn')})" if getattr(r, "withdrawn", False) else r.name
@@ -348,8 +349,11 @@ def standings_pdf(tournament: Tournament, *, through_round: int | None = None) -
             ]
             + [_num((r.tiebreaks or {}).get(k)) for k in extra_keys]
         )
-    fixed = [12 * mm, 62 * mm, 70 * mm, 14 * mm, 10 * mm, 10 * mm, 10 * mm, 13 * mm, 16 * mm, 17 * mm, 19 * mm]
-    widths = fixed + [16 * mm] * len(extra_keys)
+    numbers = [16 * mm, 10 * mm, 10 * mm, 10 * mm, 13 * mm, 16 * mm, 17 * mm, 19 * mm] + [18 * mm] * len(extra_keys)
+    # The page's frame width (landscape A4 less margins and padding) is shared out so that the
+    # table always fits: the team and players columns take what the numbers leave.
+    names = landscape(A4)[0] - 2 * MARGIN - 12 - 14 * mm - sum(numbers)
+    widths = [14 * mm, names * 0.45, names * 0.55] + numbers
     table = Table(rows, colWidths=widths, repeatRows=1)
     table.setStyle(
         TableStyle(
@@ -368,11 +372,13 @@ def standings_pdf(tournament: Tournament, *, through_round: int | None = None) -
     keys_of = getattr(standings_service, "tiebreak_keys", None)
     order_keys = list(keys_of(tournament)) if keys_of else list(tournament.tiebreaks or [])
     order = ", ".join(str(x) for x in _tiebreak_labels(order_keys).values())
-    head = [_p(tournament.name, styles["title"]), _p(_("Standings") + (f" · {_('after round')} {through_round}" if through_round else ""), styles["h2"])]
+    after = _("after round %(number)s") % {"number": through_round} if through_round else ""
+    head = [_p(tournament.name, styles["title"]), _p(_("Standings") + (f" · {after}" if after else ""), styles["h2"])]
     if order:
         head.append(_p(_("Order: match points, then %(tiebreaks)s.") % {"tiebreaks": order}, styles["small"]))
     flow = [KeepTogether(head + [Spacer(1, 2 * mm)]), table]
-    return _build(flow, f"{tournament.name} - {_('standings')}", landscape(A4))
+    label = _("standings")
+    return _build(flow, f"{tournament.name} - {label}", landscape(A4))
 
 
 def _tiebreak_labels(keys: Iterable[str]) -> dict[str, str]:

@@ -221,3 +221,25 @@ def test_round_pack_download_is_built_once_per_round_state(client, round1, monke
     match.version += 1
     match.save()
     assert client.get(url).status_code == 200 and len(calls) == 2
+
+
+def test_standings_pdf_columns_fit_the_page_with_every_tiebreak(round1, monkeypatch):
+    """Found by a fresh-clone tester: with several tie-breaks the last columns ran off the page."""
+    from reportlab.lib.pagesizes import A4, landscape
+
+    from scoring.tiebreaks import REGISTRY
+
+    t = round1.tournament
+    t.tiebreaks = list(REGISTRY)
+    t.save()
+    widths = []
+    real_table = pdf.Table
+
+    def spy(rows, colWidths=None, **kw):
+        widths.append(colWidths)
+        return real_table(rows, colWidths=colWidths, **kw)
+
+    monkeypatch.setattr(pdf, "Table", spy)
+    pdf.standings_pdf(t)
+    frame = landscape(A4)[0] - 2 * pdf.MARGIN - 12
+    assert widths and sum(widths[-1]) <= frame + 0.01
