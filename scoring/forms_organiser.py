@@ -163,7 +163,8 @@ class TournamentForm(forms.ModelForm):
             except engines.UnknownCommand:
                 continue
             if presets:
-                parts.append(f"{label}: {', '.join(presets)} ({gettext('default')} {default})")
+                parts.append(gettext("%(game)s: %(presets)s (standard: %(default)s)") % {
+                    "game": label, "presets": ", ".join(presets), "default": default})
         if parts:
             self.fields["rules_preset"].help_text = " · ".join(parts)
 
@@ -181,7 +182,9 @@ class TournamentForm(forms.ModelForm):
         try:
             value = json.loads(text)
         except ValueError as exc:
-            raise forms.ValidationError(_("Not valid JSON: %(error)s") % {"error": exc}) from exc
+            raise forms.ValidationError(
+                _("Not valid JSON (line %(line)s, column %(column)s): write an object such as {\"target\": 1000}.")
+                % {"line": exc.lineno, "column": exc.colno}) from exc
         if not isinstance(value, dict):
             raise forms.ValidationError(_("The overrides must be a JSON object."))
         if "preset" in value:

@@ -54,6 +54,13 @@ ITEM_LABELS = {
     "heavenly_ready": _("heavenly ready"),
     "earthly_ready": _("earthly ready"),
     "dealer_tai": _("dealer tai"),
+    # Tien Gow payment factors (DESIGN.md 2.4)
+    "banker": _("banker"),
+    "sweep": _("sweep of 8"),
+    "last_ordinary": _("last trick"),
+    "last_quartet": _("last trick with a quartet"),
+    "last_supreme": _("last trick with the Supreme"),
+    "last_little_three": _("last trick with the Little Three"),
     # Payment reasons (Sichuan settle)
     "win_discard": _("win on a discard"),
     "kong_exposed": _("exposed kong"),

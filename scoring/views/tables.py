@@ -537,7 +537,7 @@ def _payments(game: str, output: dict, table: Table) -> list[dict]:
         names = {s.seat: s.player.name for s in seats}
         rows = []
         for tr in (output.get("final") or {}).get("transfers") or []:
-            rows.append({"from": names.get(tr.get("from"), tr.get("from")), "to": names.get(tr.get("to"), tr.get("to")), "amount": tr.get("amount"), "reason": ", ".join(tr.get("factors") or [])})
+            rows.append({"from": names.get(tr.get("from"), tr.get("from")), "to": names.get(tr.get("to"), tr.get("to")), "amount": tr.get("amount"), "reason": ", ".join(item_label(f) for f in tr.get("factors") or [])})
         return rows
     names = {svc.SEAT_LABELS[s.seat]: s.player.name for s in seats}
     rows = []
