@@ -51,3 +51,13 @@ def test_pairing_reason_is_translated_when_shown():
     with translation.override("nl"):
         text = m.pairing_reason_text()
     assert "4" in text and text != "Same score group (4 match points)"
+
+
+def test_an_english_browser_still_gets_dutch_until_it_switches(client):
+    """Dutch is the championship's language: a browser asking for English (a projector, a phone)
+    sees Dutch until the visitor picks English with the switch."""
+    page = client.get(reverse("scoring:tournament_list"), HTTP_ACCEPT_LANGUAGE="en-GB,en;q=0.9").content.decode()
+    assert 'lang="nl"' in page
+    client.post("/i18n/setlang/", {"language": "en", "next": "/"})
+    page = client.get(reverse("scoring:tournament_list"), HTTP_ACCEPT_LANGUAGE="nl").content.decode()
+    assert 'lang="en"' in page

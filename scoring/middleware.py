@@ -1,0 +1,16 @@
+"""Request middleware of the scoring app."""
+from __future__ import annotations
+
+
+class SiteLanguageMiddleware:
+    """Dutch (``LANGUAGE_CODE``) is the site's language, English the second: a visitor sees Dutch
+    until they choose English with the language switch (Django's language cookie), whatever
+    their browser asks for. A projector or a phone set to English still shows the championship's
+    language. Runs before ``LocaleMiddleware``, which then finds only the cookie."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        request.META.pop("HTTP_ACCEPT_LANGUAGE", None)
+        return self.get_response(request)
