@@ -40,8 +40,8 @@ from reportlab.platypus import (
 )
 
 from scoring.models import Match, Round, Tournament
+from scoring.services.results import hand_rows
 
-SEATS = ("N", "E", "S", "W")
 SHEET_ROWS = 20  # hand rows on an empty score sheet (NSKT matches to 800 take 8 to 15 hands)
 CALL_SHORT = {"tai_pan": "T", "grand_tai_pan": "GT"}
 
@@ -209,18 +209,10 @@ def _hands_table(match: Match, styles: dict) -> Table:
     head2 = ["", "N", "E", "S", "W", "", "", "NS", "EW", "NS", "EW", "NS", "EW"]
     rows = [head1, head2]
     hands = sorted(match.hands.all(), key=lambda h: h.number)
-    run_ns = run_ew = 0
-    for hand in hands:
-        record = hand.record or {}
-        calls = record.get("calls") or {}
-        cp = record.get("card_points") or {}
-        run_ns += hand.ns
-        run_ew += hand.ew
-        rows.append(
-            [str(hand.number)]
-            + [CALL_SHORT.get(calls.get(s), "") for s in SEATS]
-            + [record.get("first_out") or "", record.get("double_victory") or "", cp.get("NS", ""), cp.get("EW", ""), hand.ns, hand.ew, run_ns, run_ew]
-        )
+    for row in hand_rows(hands, CALL_SHORT):
+        hand = row["hand"]
+        rows.append([str(hand.number), *row["calls"], row["first_out"], row["double_victory"], row["cp_ns"], row["cp_ew"],
+                     hand.ns, hand.ew, row["running_ns"], row["running_ew"]])
     # at least SHEET_ROWS rows; a match still being played keeps two empty rows for what follows
     finished = match.status in (Match.Status.FINISHED, Match.Status.CONFIRMED)
     blank = max(SHEET_ROWS - len(hands), 0 if finished else 2)

@@ -225,6 +225,35 @@ def _audit(match: Match, user, action: str, object_type: str, object_id, *, old=
     )
 
 
+# --------------------------------------------------------------------------- display rows
+
+
+def hand_rows(hands, call_labels: dict) -> list[dict]:
+    """Display rows for ``hands`` (ordered by number), shared by the match page and the score
+    sheet: ``hand``, ``calls`` (one label per seat N, E, S, W from ``call_labels``, e.g.
+    ``{"tai_pan": "TP", "grand_tai_pan": "GTP"}``), ``first_out``, ``double_victory``,
+    ``cp_ns``/``cp_ew`` (card points, ``""`` on a double victory) and ``running_ns``/
+    ``running_ew`` (sums of the derived ``Hand.ns``/``Hand.ew`` columns; no scoring here)."""
+    rows, run_ns, run_ew = [], 0, 0
+    for hand in hands:
+        record = hand.record or {}
+        calls = record.get("calls") or {}
+        cp = record.get("card_points") or {}
+        run_ns += hand.ns
+        run_ew += hand.ew
+        rows.append({
+            "hand": hand,
+            "calls": [call_labels.get(calls.get(seat), "") for seat in ("N", "E", "S", "W")],
+            "first_out": record.get("first_out") or "",
+            "double_victory": record.get("double_victory") or "",
+            "cp_ns": cp.get("NS", ""),
+            "cp_ew": cp.get("EW", ""),
+            "running_ns": run_ns,
+            "running_ew": run_ew,
+        })
+    return rows
+
+
 # --------------------------------------------------------------------------- locking
 
 

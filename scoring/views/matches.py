@@ -68,29 +68,9 @@ def seat_players(match: Match) -> dict[str, str]:
 
 
 def hand_rows(hands) -> list[dict]:
-    """Display rows for ``hands`` (ordered by number): the record's calls per seat, first out,
-    double victory, card points, the derived hand scores and the running totals (sums of the
-    derived ``Hand.ns``/``Hand.ew`` columns; no scoring here)."""
-    rows, run_ns, run_ew = [], 0, 0
-    for hand in hands:
-        record = hand.record or {}
-        calls = record.get("calls") or {}
-        cp = record.get("card_points") or {}
-        run_ns += hand.ns
-        run_ew += hand.ew
-        rows.append(
-            {
-                "hand": hand,
-                "calls": [CALL_SHORT.get(calls.get(s), "") for s in SEATS],
-                "first_out": record.get("first_out") or "",
-                "double_victory": record.get("double_victory") or "",
-                "cp_ns": cp.get("NS", ""),
-                "cp_ew": cp.get("EW", ""),
-                "running_ns": run_ns,
-                "running_ew": run_ew,
-            }
-        )
-    return rows
+    """Display rows of ``hands`` for the match pages (:func:`scoring.services.results.hand_rows`
+    with the page's call abbreviations)."""
+    return results.hand_rows(hands, CALL_SHORT)
 
 
 # --------------------------------------------------------------------------- audit history
