@@ -24,17 +24,9 @@ from django.utils.translation import gettext_lazy as _
 import engines
 from engines.errors import RuleViolation
 from engines.rules import resolve_rules
+from scoring.forms import violation_message
 from scoring.models import Match, Membership, Player, RoundFormat, Team, Tournament
 from scoring.tiebreaks import NSKT_DEFAULT
-
-
-def translate_violation(violation) -> str:
-    """An engine :class:`~engines.errors.Violation` as a message in the active language."""
-    template = gettext(violation.template)
-    try:
-        return template.format(**violation.params) if violation.params else template
-    except (KeyError, IndexError, ValueError):
-        return violation.message
 
 
 def tiebreak_registry() -> dict[str, Any]:
@@ -222,7 +214,7 @@ class TournamentForm(forms.ModelForm):
         except RuleViolation as exc:
             for v in exc.violations:
                 target = "rules_preset" if v.field in ("rules.preset", "rules") and "preset" in v.template.lower() else "rules_overrides"
-                self.add_error(target, translate_violation(v))
+                self.add_error(target, violation_message(v))
 
     def save(self, commit: bool = True) -> Tournament:
         tournament = super().save(commit=False)

@@ -18,6 +18,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from engines.errors import RuleViolation
+from scoring.forms import violation_message
 from scoring.models import Game, Player
 
 SEATS = ("E", "S", "W", "N")
@@ -80,13 +81,6 @@ def tiengow_tile_choices(blank: bool = True) -> list[tuple[str, str]]:
     return ([("", "---")] if blank else []) + choices
 
 
-def translate_violation(v) -> str:
-    """The violation's message in the active language."""
-    text = gettext(v.template)
-    try:
-        return text.format(**v.params) if v.params else text
-    except (KeyError, IndexError, ValueError):
-        return v.message
 
 
 _INDEX = re.compile(r"\[(\d+)\]")
@@ -251,7 +245,7 @@ class EntryBase:
         ``group_errors``); unmapped ones become non-field errors, without the engine's internal
         field path. A message already shown at the same place is not repeated."""
         for v in exc.violations:
-            message = translate_violation(v)
+            message = violation_message(v)
             target = self.locate(split_path(v.field)) if v.field else None
             form, name = target if target is not None else (self.form, None)
             groups = getattr(form, "group_errors", None)

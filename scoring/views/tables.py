@@ -17,6 +17,7 @@ from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
 from engines.errors import RuleViolation
+from scoring.forms import violation_message
 from scoring.forms_tables import (
     SEAT_NAMES,
     ConfirmTableForm,
@@ -26,7 +27,6 @@ from scoring.forms_tables import (
     WithdrawForm,
     entry_for,
     tiengow_tile_names,
-    translate_violation,
 )
 from scoring.labels import item_label
 from scoring.models import FOUR_PLAYER_GAMES, Deal, Game, Player, Round, Table, TableSeat, Tournament
@@ -490,7 +490,7 @@ def deal_delete(request, pk, number, *, tournament):
             version = svc.parse_version(request.POST.get("version"))
             svc.delete_deal(deal, request.user, expected_version=version, reason=request.POST.get("reason", ""))
         except (ServiceError, RuleViolation) as err:
-            error = err.message if isinstance(err, ServiceError) else "; ".join(translate_violation(v) for v in err.violations)
+            error = err.message if isinstance(err, ServiceError) else "; ".join(violation_message(v) for v in err.violations)
         else:
             messages.success(request, _g("Deal {number} deleted.").format(number=number))
             return redirect("scoring:table_detail", tournament.slug, table.pk)
