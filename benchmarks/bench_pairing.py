@@ -1,7 +1,7 @@
 """Swiss pairing speed (issue 4 item 1 and acceptance). Run:
 ``.venv/bin/python benchmarks/bench_pairing.py [--sizes 100 500 1000] [--seed S] [--repeat R]``
 
-For each field size: 8 rounds are paired with :func:`scoring.pairing_core.pair_round` and given
+For each field size: 8 rounds are paired with :func:`scoring.draw.pairing_core.pair_round` and given
 seeded random results (45 % NS win, 45 % EW win, 10 % draw; byes a win), then round 9 is paired
 and timed (best and mean of ``--repeat`` runs). Prints one line per size with the time, the
 number of tables, floats and whether any rematch or second bye occurred (never).
@@ -18,7 +18,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from scoring.pairing_core import Entrant, Reason, pair_round  # noqa: E402
+from scoring.draw.pairing_core import Entrant, Reason, pair_round  # noqa: E402
 
 ROUNDS_BEFORE = 8
 

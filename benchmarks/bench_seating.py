@@ -1,4 +1,4 @@
-"""Speed and quality of the four-player seating search (scoring.seating_core.seat_players).
+"""Speed and quality of the four-player seating search (scoring.draw.seating_core.seat_players).
 
 Prints, per field size, the seconds for seating one round after five random earlier rounds, the
 repeat meetings left and the displacement from the score order. Run: ``python benchmarks/bench_seating.py``.
@@ -10,7 +10,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from scoring.seating_core import Entrant, count_meetings, seat_players  # noqa: E402
+from scoring.draw.seating_core import Entrant, count_meetings, seat_players  # noqa: E402
 
 
 def main() -> None:

@@ -10,7 +10,7 @@ transaction, however many matches it saves; rolled-back transactions queue nothi
 
 Other changes the standings depend on (deleted matches, team or tie-break edits) need no trigger:
 the stored standings are keyed by a fingerprint of their data
-(:mod:`scoring.services.standings_cache`), so the next page recomputes them.
+(:mod:`scoring.standings.cache`), so the next page recomputes them.
 """
 from __future__ import annotations
 
@@ -70,7 +70,7 @@ def _tournament_id(match: Match) -> int | None:
     return Round.objects.filter(pk=match.round_id).values_list("tournament_id", flat=True).first()
 
 
-#: The Match columns the standings read (scoring.services.standings).
+#: The Match columns the standings read (scoring.standings.teams).
 STANDINGS_FIELDS = ("round_id", "team_ns_id", "team_ew_id", "status", "total_ns", "total_ew", "points_ns", "points_ew", "winner_id")
 _UNLOADED = object()
 

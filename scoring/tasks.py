@@ -2,7 +2,7 @@
 
 :func:`refresh_standings` recomputes a tournament's standings after a result is confirmed (or
 reopened, or a finished match changes) and stores them in the Django cache under a key with a
-fingerprint of the results (:mod:`scoring.services.standings_cache`), with a :class:`TaskState`
+fingerprint of the results (:mod:`scoring.standings.cache`), with a :class:`TaskState`
 row per key. It is queued after the commit by :mod:`scoring.signals` through
 :func:`enqueue_standings_refresh`.
 
@@ -108,7 +108,7 @@ def build_round_pack(self, round_id: int, base_url: str = "") -> str:
     every table; an already built pack with the same key is returned at once (idempotent).
     Retried (``autoretry_for`` database and file errors, at most 3 retries) with the state set
     back to ``pending``; after the last failure the state is ``failed`` with the error."""
-    from scoring import pdf
+    from scoring.printing import matches as pdf
 
     rnd = Round.objects.select_related("tournament").get(pk=round_id)
     key = round_pack_key(rnd)
@@ -159,7 +159,7 @@ def enqueue_standings_refresh(tournament_id: int) -> None:
 @shared_task(bind=True, autoretry_for=RETRY_ON, retry_backoff=2, retry_jitter=False, max_retries=3)
 def refresh_standings(self, tournament_id: int) -> str:
     """Recompute the standings of tournament ``tournament_id`` (every played round) and store them
-    in the cache under :func:`scoring.services.standings_cache.cache_key` (fingerprint of the
+    in the cache under :func:`scoring.standings.cache.cache_key` (fingerprint of the
     results, teams and tie-breaks); returns that key. State in :class:`TaskState` (same key, kind
     ``standings``; ``total`` = teams): ``running``, then ``done``; when the key is already done
     and its rows are still in the cache nothing is recomputed (idempotent). Retried on database,
@@ -167,7 +167,7 @@ def refresh_standings(self, tournament_id: int) -> str:
     ``pending``; after the last failure the state is ``failed`` with the error. Older finished
     states of the tournament are removed when a refresh is done. A tournament that no longer
     exists returns ``""``."""
-    from scoring.services import standings_cache
+    from scoring.standings import cache as standings_cache
 
     tournament = Tournament.objects.filter(pk=tournament_id).first()
     if tournament is None:

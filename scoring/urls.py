@@ -1,8 +1,8 @@
 """URLs of the scoring app. Each feature module adds its patterns in its own block below."""
 from django.urls import path
 
-from scoring.views import matches, organiser, public, rules_check
-from scoring.views import tables as four
+from scoring.web.views import matches, organiser, public, rules_check
+from scoring.web.views import tables as four
 
 app_name = "scoring"
 

@@ -11,8 +11,8 @@ from django.core.management import CommandError, call_command
 from django.urls import reverse
 from django.utils import translation
 
+from scoring.io.demo import HANDS_FILE, real_hand_records
 from scoring.models import Hand, Match, Membership, Round, Tournament
-from scoring.services.demo import HANDS_FILE, real_hand_records
 
 pytestmark = pytest.mark.django_db
 
@@ -31,7 +31,7 @@ def run(*args) -> str:
 
 def test_real_hands_become_records_with_the_same_totals():
     """Every real hand goes through check-totals; scoring the record gives the recorded totals."""
-    from scoring.services.results import score_hand
+    from scoring.results.matches import score_hand
 
     real = json.loads(HANDS_FILE.read_text(encoding="utf-8"))["hands"]
     records = real_hand_records()

@@ -8,9 +8,9 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 from django.db import connection, connections
 
+from scoring.errors import StaleVersion
 from scoring.models import Hand, Match, Membership, Player, Round, Team, Tournament
-from scoring.services import results
-from scoring.services.errors import StaleVersion
+from scoring.results import matches as results
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 

@@ -4,7 +4,7 @@ from django.urls import reverse
 from django.utils import translation
 
 from engines.errors import Violation
-from scoring.forms import violation_message
+from scoring.web.forms.results import violation_message
 
 pytestmark = pytest.mark.django_db
 

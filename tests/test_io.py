@@ -1,4 +1,4 @@
-"""Import/export (scoring.services.io): tournament JSON round trip (byte-identical), teams CSV
+"""Import/export (scoring.io.transfer): tournament JSON round trip (byte-identical), teams CSV
 with a row-by-row report and all-or-nothing import, standings/pairings as CSV and XLSX."""
 from __future__ import annotations
 
@@ -9,9 +9,10 @@ import tablib
 from django.utils import translation
 
 from engines.errors import RuleViolation
+from scoring.errors import ServiceError
+from scoring.io import transfer as io
 from scoring.models import Confirmation, Match, Round, Team, Tournament
-from scoring.services import io, results
-from scoring.services.errors import ServiceError
+from scoring.results import matches as results
 from tests.test_results_service import DV_NS_GRAND, TP_N_75, make_tournament
 
 pytestmark = pytest.mark.django_db

@@ -44,7 +44,7 @@ def test_hand_records_score_by_the_nskt_rules_and_never_finish_the_match():
 @pytest.mark.parametrize("type_ew", [False, True])
 @pytest.mark.parametrize("index", [0, 1, 6, 7])
 def test_form_data_is_what_the_hand_form_turns_back_into_the_record(index, type_ew):
-    from scoring.forms import HandForm
+    from scoring.web.forms.results import HandForm
 
     record = loadkit.hand_record(index)
     data = loadkit.form_data(record, 7, "token", type_ew=type_ew)

@@ -1,11 +1,11 @@
-"""Pure Swiss pairing (scoring.pairing_core), no database. Expected pairings worked out by hand
+"""Pure Swiss pairing (scoring.draw.pairing_core), no database. Expected pairings worked out by hand
 from DESIGN.md 3 / issue 4 item 1: rematches forbidden, bye to the lowest-ranked team without one,
 equal match points first, then the smallest score-group distance, tables by rank."""
 from __future__ import annotations
 
 import pytest
 
-from scoring.pairing_core import Entrant, NoPairing, Reason, Warning, check_pairing, pair_round, present
+from scoring.draw.pairing_core import Entrant, NoPairing, Reason, Warning, check_pairing, pair_round, present
 
 OUTSIDER = 999  # an opponent id not in the field: marks "has played" without blocking anyone
 

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scoring.pairing_core import Entrant, NoPairing, pair_round, present
+from scoring.draw.pairing_core import Entrant, NoPairing, pair_round, present
 
 ROUNDS = 9
 

@@ -1,4 +1,4 @@
-"""Pairing and round lifecycle through the ORM (scoring.services.pairing / rounds), issue 4 items
+"""Pairing and round lifecycle through the ORM (scoring.draw.pairing / rounds), issue 4 items
 1-2: drafts, notes, table numbers by rank, the previous round must be closed, byes saved as wins,
 impossible pairings naming the blocking teams, hand-edited drafts with warnings."""
 from __future__ import annotations
@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 from django.utils import translation
 
+from scoring.draw import pairing, rounds
+from scoring.errors import NotAllowed, PairingImpossible
 from scoring.models import Match, Player, Round, Team, Tournament
-from scoring.services import pairing, rounds
-from scoring.services.errors import NotAllowed, PairingImpossible
 
 
 @pytest.fixture(autouse=True)

@@ -7,8 +7,8 @@ from django.urls import reverse
 from django.utils import translation
 from pypdf import PdfReader
 
-from scoring import pdf
 from scoring.models import Hand, Match, Player, Round, Team, Tournament
+from scoring.printing import matches as pdf
 
 pytestmark = pytest.mark.django_db
 
@@ -58,7 +58,7 @@ def test_score_sheet_view(client, round1):
 
 def test_score_sheet_shows_entered_hands(round1, user_factory):
     """Hand 1: N Tai Pan made, 75/25 -> 175:25 (NSKT rules); printed with the running total."""
-    from scoring.services import results
+    from scoring.results import matches as results
 
     user = user_factory("ref")
     match = round1.matches.get(table=1)
@@ -106,7 +106,7 @@ def test_round_pack_progress_callback(round1):
 
 
 def test_standings_pdf_view(client, round1, user_factory):
-    from scoring.services import results
+    from scoring.results import matches as results
 
     user = user_factory("ref")
     match = round1.matches.get(table=1)
@@ -174,7 +174,7 @@ def test_standings_pdf_layout_many_teams(round1, monkeypatch):
 
     rows = [Row(rank=i + 1, team_id=i, name=f"Team {i:03d}", players=f"P{i} & Q{i}", withdrawn=(i == 7),
                 tiebreaks={"point_difference": 120, "median_buchholz": 12}) for i in range(120)]
-    from scoring.services import standings as service
+    from scoring.standings import teams as service
 
     monkeypatch.setattr(service, "standings", lambda tournament, through_round=None: rows)
     data = pdf.standings_pdf(round1.tournament)
@@ -227,7 +227,7 @@ def test_standings_pdf_columns_fit_the_page_with_every_tiebreak(round1, monkeypa
     """Found by a fresh-clone tester: with several tie-breaks the last columns ran off the page."""
     from reportlab.lib.pagesizes import A4, landscape
 
-    from scoring.tiebreaks import REGISTRY
+    from scoring.standings.tiebreaks import REGISTRY
 
     t = round1.tournament
     t.tiebreaks = list(REGISTRY)

@@ -17,9 +17,10 @@ from django.contrib.messages import get_messages
 from django.urls import reverse
 from django.utils import timezone, translation
 
+from scoring.draw import pairing, rounds
+from scoring.errors import NotAllowed
 from scoring.models import AuditEntry, Confirmation, Hand, Match, Membership, Player, Round, Team, Tournament
-from scoring.services import pairing, results, rounds
-from scoring.services.errors import NotAllowed
+from scoring.results import matches as results
 
 pytestmark = pytest.mark.django_db
 
@@ -364,7 +365,7 @@ def test_audit_match_rows_name_the_table(client, world):
 
 def test_audit_sentence_is_one_message_with_placeholders(world, played, monkeypatch):
     """The whole sentence is translated, so Dutch can put the verb last ("Hand 5 verwijderd")."""
-    from scoring.views import matches
+    from scoring.web.views import matches
 
     catalogue = {"Hand %(number)s deleted": "Hand %(number)s verwijderd"}
     monkeypatch.setattr(matches, "_t", lambda s: catalogue.get(s, s))

@@ -1,4 +1,4 @@
-"""Tai Pan results service (scoring.services.results): hands, end rule, time limit, confirmation,
+"""Tai Pan results service (scoring.results.matches): hands, end rule, time limit, confirmation,
 reopen, audit and restore. Expected values computed by hand from the NSKT rules (DESIGN.md 2.1:
 Tai Pan call 100, Grand Tai Pan 200, double victory 200, target 800; DESIGN.md 3: match points
 win 2 / draw 1 / loss 0; fixed_hands victory points win 2 / draw 1 / double victory 3)."""
@@ -8,9 +8,9 @@ import pytest
 from django.db import IntegrityError, transaction
 
 from engines.errors import RuleViolation
+from scoring.errors import MatchLocked, NotAllowed, ServiceError, StaleVersion
 from scoring.models import AuditEntry, Confirmation, Hand, Match, Player, Round, Team, Tournament
-from scoring.services import results
-from scoring.services.errors import MatchLocked, NotAllowed, ServiceError, StaleVersion
+from scoring.results import matches as results
 
 pytestmark = pytest.mark.django_db
 

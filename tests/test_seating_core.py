@@ -1,11 +1,11 @@
-"""Seating four to a table (scoring.seating_core): properties from issue 6 item 4."""
+"""Seating four to a table (scoring.draw.seating_core): properties from issue 6 item 4."""
 from itertools import combinations
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scoring.seating_core import Entrant, count_meetings, pair_key, seat_players, substitutes_needed
+from scoring.draw.seating_core import Entrant, count_meetings, pair_key, seat_players, substitutes_needed
 
 
 def partitions(items):

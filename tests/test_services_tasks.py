@@ -17,8 +17,9 @@ from pypdf import PdfReader
 
 from scoring import tasks
 from scoring.models import Match, Player, Round, TaskState, Team, Tournament
-from scoring.services import results, standings_cache
-from scoring.services import standings as standings_service
+from scoring.results import matches as results
+from scoring.standings import cache as standings_cache
+from scoring.standings import teams as standings_service
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 

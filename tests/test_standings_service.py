@@ -1,11 +1,11 @@
-"""Standings from the database (scoring.services.standings): fixed query count for 100 teams after
+"""Standings from the database (scoring.standings.teams): fixed query count for 100 teams after
 5 rounds, counted results only, team breakdown. Expected values by hand (DESIGN.md 3)."""
 from __future__ import annotations
 
 import pytest
 
 from scoring.models import Match, Player, Round, Team, Tournament
-from scoring.services.standings import standings, team_breakdown
+from scoring.standings.teams import standings, team_breakdown
 
 pytestmark = pytest.mark.django_db
 

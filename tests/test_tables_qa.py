@@ -10,7 +10,7 @@ import pytest
 from django.urls import reverse
 
 from scoring.models import Confirmation, Deal, Game, Membership, Player, Round, Table, TableSeat, Tournament
-from scoring.services import tables as svc
+from scoring.results import tables as svc
 from tests.test_tables_views import NAMES, T01, make_table, members, sc_rows, tg_settle, totals, tw_post, ver, win_row
 
 
@@ -350,7 +350,7 @@ def test_four_player_tournament_created_asks_for_players(client, user_factory):
 def _sheet_rows(table):
     from reportlab.platypus import Table as PdfTable
 
-    from scoring.pdf_tables import _sheet_story
+    from scoring.printing.tables import _sheet_story
 
     table = Table.objects.select_related("round__tournament").get(pk=table.pk)
     story = _sheet_story(table, list(table.seats.select_related("player").order_by("seat")), list(table.deals.order_by("number")))
@@ -373,7 +373,7 @@ def test_score_sheet_prints_hands_per_round_rows(client, users):
 
 
 def test_tiengow_summary_is_one_translatable_text(monkeypatch):
-    from scoring.views import tables as views
+    from scoring.web.views import tables as views
 
     assert views.deal_summary(Game.TIENGOW, {"mode": "settle", "banker": 0, "columns": [2, 3, 3, 0]}) == "banker 1 · columns 2/3/3/0"
     seen = []

@@ -6,9 +6,9 @@ from itertools import combinations
 import pytest
 from django.urls import reverse
 
+from scoring.errors import NotAllowed
 from scoring.models import Deal, Game, Membership, Player, Round, Table, TableSeat, Tournament
-from scoring.services import tables as svc
-from scoring.services.errors import NotAllowed
+from scoring.results import tables as svc
 
 
 @pytest.fixture(autouse=True)

@@ -669,7 +669,7 @@ def test_tiengow_tile_names_follow_the_engine_and_the_catalogue():
     from django.utils import translation
 
     from engines.tiengow.names import TILE_NAMES
-    from scoring.forms_tables import TIENGOW_NAME_MSGIDS, tiengow_tile_names
+    from scoring.web.forms.tables import TIENGOW_NAME_MSGIDS, tiengow_tile_names
 
     names = tiengow_tile_names()
     assert set(names) == set(TILE_NAMES)  # all 21 tile kinds

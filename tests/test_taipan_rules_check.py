@@ -125,7 +125,7 @@ def test_no_database_queries(get, django_assert_max_num_queries):
 
 @pytest.mark.django_db
 def test_reason_goes_through_gettext_with_params(get, monkeypatch):
-    import scoring.views.rules_check as view
+    import scoring.web.views.rules_check as view
 
     seen = []
 

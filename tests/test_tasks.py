@@ -7,8 +7,9 @@ from django.urls import reverse
 from django.utils import translation
 from pypdf import PdfReader
 
-from scoring import pdf, tasks
+from scoring import tasks
 from scoring.models import Match, Membership, Player, Round, TaskState, Team, Tournament
+from scoring.printing import matches as pdf
 
 pytestmark = pytest.mark.django_db
 

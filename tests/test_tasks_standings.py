@@ -1,6 +1,6 @@
 """The background standings refresh (issue 5 item 2; Celery eager without REDIS_URL): a result
 confirmed, reopened or changed queues ``scoring.tasks.refresh_standings`` after the commit; it
-stores the standings of ``scoring.services.standings`` in the cache under a key with a
+stores the standings of ``scoring.standings.teams`` in the cache under a key with a
 fingerprint of the results, with a TaskState row; idempotent, retried, failure stored; pages read
 them through ``standings_cache.cached_standings`` in a fixed number of queries.
 
@@ -17,8 +17,9 @@ from django.db import OperationalError, transaction
 
 from scoring import signals, tasks
 from scoring.models import Match, Player, Round, TaskState, Team, Tournament
-from scoring.services import results, standings_cache
-from scoring.services import standings as standings_service
+from scoring.results import matches as results
+from scoring.standings import cache as standings_cache
+from scoring.standings import teams as standings_service
 
 pytestmark = pytest.mark.django_db
 

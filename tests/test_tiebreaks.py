@@ -1,4 +1,4 @@
-"""Tie-breaks and ranking (scoring.tiebreaks), pure data. Every expected number and rank below is
+"""Tie-breaks and ranking (scoring.standings.tiebreaks), pure data. Every expected number and rank below is
 worked out by hand from DESIGN.md 3 (win 2 / draw 1 / loss 0, a bye is a win with 0:0) and the
 definitions in the registry (Buchholz = sum of opponents' match points, byes add nothing, a
 withdrawn team counts with the points it had).
@@ -27,8 +27,8 @@ from __future__ import annotations
 
 import pytest
 
-from scoring.services.standings import build_context
-from scoring.tiebreaks import NSKT_DEFAULT, REGISTRY, rank_teams
+from scoring.standings.teams import build_context
+from scoring.standings.tiebreaks import NSKT_DEFAULT, REGISTRY, rank_teams
 
 A, B, C, D, E = 1, 2, 3, 4, 5
 

@@ -9,7 +9,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
 from scoring.models import Match, Membership, Round, Tournament
-from scoring.services import results
+from scoring.results import matches as results
 
 
 @pytest.fixture(autouse=True)

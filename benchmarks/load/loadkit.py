@@ -37,7 +37,7 @@ def hand_record(index: int) -> dict[str, Any]:
 
 
 def form_data(record: dict[str, Any], version: int, csrf_token: str, *, type_ew: bool = False) -> dict[str, str]:
-    """POST body of the hand form (``scoring.forms.HandForm``) for ``record``: calls per seat,
+    """POST body of the hand form (``scoring.web.forms.results.HandForm``) for ``record``: calls per seat,
     first out, double victory, card points NS (EW only when ``type_ew``; the form derives
     100 - NS otherwise), the hidden ``version`` and the CSRF token."""
     calls = record.get("calls") or {}

@@ -1,11 +1,11 @@
 """``manage.py export_tournament SLUG [--output FILE]``: the whole tournament as JSON
-(DESIGN.md 3; :func:`scoring.services.io.export_tournament`), canonical text on stdout or FILE."""
+(DESIGN.md 3; :func:`scoring.io.transfer.export_tournament`), canonical text on stdout or FILE."""
 from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
+from scoring.io.transfer import dumps, export_tournament
 from scoring.models import Tournament
-from scoring.services.io import dumps, export_tournament
 
 
 class Command(BaseCommand):

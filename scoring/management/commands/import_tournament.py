@@ -1,5 +1,5 @@
 """``manage.py import_tournament FILE [--slug SLUG]``: create a tournament from an export
-(:func:`scoring.services.io.import_tournament`); ``-`` reads stdin. Nothing is created on error."""
+(:func:`scoring.io.transfer.import_tournament`); ``-`` reads stdin. Nothing is created on error."""
 import json
 import sys
 from pathlib import Path
@@ -7,8 +7,8 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 
 from engines.errors import RuleViolation
-from scoring.services.errors import ServiceError
-from scoring.services.io import import_tournament
+from scoring.errors import ServiceError
+from scoring.io.transfer import import_tournament
 
 
 class Command(BaseCommand):

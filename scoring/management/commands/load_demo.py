@@ -1,9 +1,9 @@
 """``manage.py load_demo [--if-empty]``: the 16-team NSKT demo tournament replaying real hands,
-plus the ``organiser`` and ``referee`` logins (printed). See :mod:`scoring.services.demo`."""
+plus the ``organiser`` and ``referee`` logins (printed). See :mod:`scoring.io.demo`."""
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from scoring.services.demo import load_demo
+from scoring.io.demo import load_demo
 
 
 class Command(BaseCommand):

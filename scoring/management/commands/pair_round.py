@@ -1,10 +1,10 @@
 """``manage.py pair_round SLUG [--seed N]``: pair the next round as a draft and print the tables
-(:func:`scoring.services.pairing.pair_next_round`)."""
+(:func:`scoring.draw.pairing.pair_next_round`)."""
 from django.core.management.base import BaseCommand, CommandError
 
+from scoring.draw.pairing import pair_next_round
+from scoring.errors import ServiceError
 from scoring.models import Tournament
-from scoring.services.errors import ServiceError
-from scoring.services.pairing import pair_next_round
 
 
 class Command(BaseCommand):

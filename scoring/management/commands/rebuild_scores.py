@@ -1,12 +1,12 @@
 """``manage.py rebuild_scores [SLUG]``: recompute every derived number from the entered records:
 Tai Pan hand scores, match totals, status, winner and match points
-(:func:`scoring.services.results.rebuild_scores`), and four-player deal results, seat totals and
-carried state (:func:`scoring.services.tables.rebuild_tables`)."""
+(:func:`scoring.results.matches.rebuild_scores`), and four-player deal results, seat totals and
+carried state (:func:`scoring.results.tables.rebuild_tables`)."""
 from django.core.management.base import BaseCommand, CommandError
 
 from scoring.models import Tournament
-from scoring.services.results import rebuild_scores
-from scoring.services.tables import rebuild_tables
+from scoring.results.matches import rebuild_scores
+from scoring.results.tables import rebuild_tables
 
 
 class Command(BaseCommand):

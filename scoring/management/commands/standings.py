@@ -1,13 +1,13 @@
 """``manage.py standings SLUG --format json|csv [--round N]``: print the standings
-(:func:`scoring.services.standings.standings`)."""
+(:func:`scoring.standings.teams.standings`)."""
 import dataclasses
 import json
 
 from django.core.management.base import BaseCommand, CommandError
 
+from scoring.io.transfer import standings_dataset
 from scoring.models import Tournament
-from scoring.services.io import standings_dataset
-from scoring.services.standings import standings
+from scoring.standings.teams import standings
 
 
 class Command(BaseCommand):

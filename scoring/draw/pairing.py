@@ -1,0 +1,218 @@
+"""Pairing rounds of a Tai Pan tournament: the thin ORM layer over :mod:`scoring.draw.pairing_core`
+(DESIGN.md 3 Pairing, issue 4 items 1-2).
+
+- :func:`pair_next_round` pairs the next round as a DRAFT (matches with table numbers by rank and
+  a ``pairing_note`` saying why), once the previous round is closed (every match confirmed).
+- :func:`set_draft_pairing` replaces a draft's tables with a hand-made pairing and returns
+  warnings (rematch, double booking, missing team, second bye, absent team).
+- :func:`draft_problems` lists a draft's warnings with their codes; publishing refuses a draft
+  with a :data:`BLOCKING_CODES` problem and needs an explicit "publish anyway" for
+  :data:`CONFIRMABLE_CODES` (:func:`scoring.draw.rounds.publish_round`).
+
+Ranking for the Swiss pairing is the standings order (:func:`scoring.standings.teams.standings`).
+"""
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import translation
+from django.utils.translation import gettext as _t
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import gettext_noop
+
+from scoring.draw.pairing_core import Entrant, NoPairing, Reason, Table, check_pairing, pair_round
+from scoring.draw.rounds import unconfirmed_matches
+from scoring.errors import NotAllowed, PairingImpossible
+from scoring.models import Match, Round, Team, Tournament
+from scoring.results.matches import recompute_match
+from scoring.standings.teams import standings
+
+NOTE_LENGTH = 200
+
+
+def entrants_for(tournament: Tournament, *, before_round: int | None = None) -> list[Entrant]:
+    """Every team of the tournament as a pairing :class:`Entrant`, in standings order (best
+    first), with its opponents and bye from the rounds before ``before_round`` (default: all).
+    Queries: a fixed number (standings + one for the teams + one for the meetings)."""
+    rows = standings(tournament, through_round=(before_round - 1) if before_round else None)
+    teams = {t.pk: t for t in Team.objects.filter(tournament=tournament)}
+    meetings = Match.objects.filter(round__tournament=tournament)
+    if before_round is not None:
+        meetings = meetings.filter(round__number__lt=before_round)
+    opponents: dict[int, set] = {pk: set() for pk in teams}
+    byes: set[int] = set()
+    for ns, ew in meetings.values_list("team_ns_id", "team_ew_id"):
+        if ew is None:
+            byes.add(ns)
+        else:
+            opponents[ns].add(ew)
+            opponents[ew].add(ns)
+    out = []
+    for row in rows:
+        team = teams[row.team_id]
+        out.append(Entrant(
+            id=team.pk, name=team.name, points=row.match_points, opponents=frozenset(opponents[team.pk]),
+            had_bye=team.pk in byes, seed=team.seed, joined_round=team.joined_round,
+            withdrawn_after_round=team.withdrawn_after_round,
+        ))
+    return out
+
+
+def _note(table: Table, names: dict, round_number: int, method: str, seed: int) -> dict:
+    """Why ``table`` was paired: ``{"template", "params"}`` with an untranslated message (marked
+    with ``gettext_noop``), translated when shown (:meth:`Match.pairing_reason_text`)."""
+    if table.reason == Reason.BYE:
+        if round_number == 1:
+            return {"template": gettext_noop("Bye (odd number of teams)"), "params": {}}
+        return {"template": gettext_noop("Bye: lowest-ranked team without a bye so far ({points} match points)"),
+                "params": {"points": table.ns_points}}
+    if round_number == 1 and table.ns_points == 0 and table.ew_points == 0 and method:
+        if method == "seeded":
+            return {"template": gettext_noop("Round 1: by seed numbers"), "params": {}}
+        return {"template": gettext_noop("Round 1: random draw (seed {seed})"), "params": {"seed": seed}}
+    if table.reason == Reason.SAME_GROUP:
+        return {"template": gettext_noop("Same score group ({points} match points)"), "params": {"points": table.ns_points}}
+    return {"template": gettext_noop("{team} floated down from {high} to {low} match points"),
+            "params": {"team": names.get(table.ns, "?"), "high": table.ns_points, "low": table.ew_points}}
+
+
+def _note_text(reason: dict) -> str:
+    """The reason in the site's default language, for ``Match.pairing_note`` (exports, commands)."""
+    with translation.override(settings.LANGUAGE_CODE):
+        return _t(reason["template"]).format(**reason["params"])[:NOTE_LENGTH]
+
+
+def _previous_round_done(tournament: Tournament) -> Round | None:
+    last = Round.objects.filter(tournament=tournament).order_by("-number").first()
+    if last is None:
+        return None
+    if last.status == Round.Status.DRAFT:
+        raise NotAllowed(_("Round {number} is still a draft: publish or edit it first.").format(number=last.number))
+    if last.status != Round.Status.CLOSED:
+        open_tables = list(unconfirmed_matches(last).order_by("table").values_list("table", flat=True))
+        if open_tables:
+            raise NotAllowed(_("Round {number} is not closed: the result of table(s) {tables} is not confirmed yet.").format(
+                number=last.number, tables=", ".join(map(str, open_tables))))
+        last.status = Round.Status.CLOSED
+        last.save(update_fields=["status"])
+    return last
+
+
+def pair_next_round(tournament: Tournament, *, seed: int | None = None, method: str | None = None) -> Round:
+    """Pair the next round of ``tournament`` as a DRAFT and return it.
+
+    Allowed only when the previous round is closed (a round whose every match is confirmed is
+    closed here on the way); otherwise :class:`NotAllowed`. Round 1: random by ``seed`` (default
+    ``tournament.seed``), or by seed numbers when ``method="seeded"`` (default when every team
+    has a seed number). Later rounds: Swiss (:func:`scoring.draw.pairing_core.pair_round`). No pairing
+    without a rematch: :class:`PairingImpossible` with ``blocking`` (team names). Tables by rank;
+    each match gets a ``pairing_note``; a bye is saved finished (a win, 0:0)."""
+    if not tournament.is_team_game:
+        raise NotAllowed(_("Swiss pairing of teams is only for Tai Pan tournaments; seat four-player games instead."))
+    with transaction.atomic():
+        Tournament.objects.select_for_update().filter(pk=tournament.pk).first()
+        last = _previous_round_done(tournament)
+        number = (last.number + 1) if last else 1
+        entrants = entrants_for(tournament, before_round=number)
+        if seed is None:
+            seed = tournament.seed + number - 1
+        if method is None:
+            present = [e for e in entrants if e.present_in(number)]
+            method = "seeded" if present and all(e.seed is not None for e in present) else "random"
+        try:
+            tables = pair_round(entrants, number, seed=seed, method=method)
+        except NoPairing as err:
+            if err.no_bye_left:
+                msg = _("No pairing is possible: every team has already had a bye ({teams}).")
+            else:
+                msg = _("No pairing without a rematch exists. These teams block it: {teams}.")
+            raise PairingImpossible(msg.format(teams=", ".join(err.names)), blocking=err.names) from None
+        if not tables:
+            raise NotAllowed(_("There are no teams to pair in round {number}.").format(number=number))
+        rnd = Round.objects.create(tournament=tournament, number=number, status=Round.Status.DRAFT, seed=seed)
+        names = {e.id: e.name for e in entrants}
+        _save_tables(rnd, [(t.ns, t.ew, _note(t, names, number, method, seed)) for t in tables])
+    return rnd
+
+
+def _save_tables(rnd: Round, rows: list[tuple]) -> None:
+    matches = Match.objects.bulk_create([
+        Match(round=rnd, table=i, team_ns_id=ns, team_ew_id=ew, pairing_note=_note_text(reason), pairing_reason=reason)
+        for i, (ns, ew, reason) in enumerate(rows, start=1)
+    ])
+    for match in matches:
+        if match.team_ew_id is None:
+            recompute_match(match)  # a bye: finished at once, a win with 0:0
+
+
+WARNING_TEXTS = {
+    "rematch": _("Rematch: {teams} have already played each other."),
+    "double_booking": _("Double booking: {teams} is at more than one table."),
+    "missing": _("Missing: {teams} is not paired."),
+    "second_bye": _("Second bye: {teams} has already had a bye."),
+    "not_present": _("{teams} is withdrawn or has not joined yet in this round."),
+    "unknown": _("Unknown team: {teams}."),
+}
+
+
+#: Problems that make a draft unpublishable (:func:`scoring.draw.rounds.publish_round`).
+BLOCKING_CODES = frozenset({"double_booking", "missing", "not_present", "unknown"})
+#: Problems a draft may be published with only when the organiser explicitly accepts them
+#: (issue 4: rematches are forbidden, a bye at most once per team).
+CONFIRMABLE_CODES = frozenset({"rematch", "second_bye"})
+
+
+def warning_text(code: str, teams: tuple, names: dict) -> str:
+    """The translated warning ``code`` about ``teams`` (ids; shown by name from ``names``)."""
+    shown = " - ".join(names.get(t, str(t)) for t in teams)
+    template = WARNING_TEXTS.get(code)
+    return str(template).format(teams=shown) if template else f"{code}: {shown}"
+
+
+def draft_problems(rnd: Round) -> list[tuple[str, str]]:
+    """The warnings of a round's current tables as ``[(code, translated text)]``, from
+    :func:`scoring.draw.pairing_core.check_pairing` (codes: ``rematch``, ``double_booking``,
+    ``missing``, ``second_bye``, ``not_present``, ``unknown``; see :data:`BLOCKING_CODES` and
+    :data:`CONFIRMABLE_CODES`). Duplicates are listed once. Queries: a fixed number."""
+    entrants = entrants_for(rnd.tournament, before_round=rnd.number)
+    names = {e.id: e.name for e in entrants}
+    pairs = list(rnd.matches.order_by("table").values_list("team_ns_id", "team_ew_id"))
+    out: list[tuple[str, str]] = []
+    for w in check_pairing(entrants, pairs, rnd.number):
+        item = (w.code, warning_text(w.code, w.teams, names))
+        if item not in out:
+            out.append(item)
+    return out
+
+
+def set_draft_pairing(rnd: Round, pairs: list[tuple]) -> list[str]:
+    """Replace the tables of a DRAFT round with ``pairs`` (``[(team_ns_id, team_ew_id|None)]``,
+    table numbers in the given order; ``(None, x)`` is read as a bye for ``x``) and return
+    translated warnings: rematch, double booking, missing team, second bye, absent team. The
+    pairing is saved even with warnings (the organiser decides); ids of teams of another
+    tournament raise :class:`NotAllowed` and nothing changes. Non-draft rounds: :class:`NotAllowed`."""
+    with transaction.atomic():
+        locked = Round.objects.select_for_update().select_related("tournament").get(pk=rnd.pk)
+        if locked.status != Round.Status.DRAFT:
+            raise NotAllowed(_("Only a draft round can be edited; round {number} is {status}.").format(
+                number=locked.number, status=locked.get_status_display()))
+        normal = []
+        for ns, ew in pairs:
+            ns = int(ns) if ns not in (None, "") else None
+            ew = int(ew) if ew not in (None, "") else None
+            if ns is None and ew is None:
+                continue
+            if ns is None:
+                ns, ew = ew, None
+            normal.append((ns, ew))
+        entrants = entrants_for(locked.tournament, before_round=locked.number)
+        known = {e.id for e in entrants}
+        unknown = sorted({t for p in normal for t in p if t is not None and t not in known})
+        if unknown:
+            raise NotAllowed(_("These teams are not in this tournament: {ids}.").format(ids=", ".join(map(str, unknown))))
+        names = {e.id: e.name for e in entrants}
+        warnings = check_pairing(entrants, normal, locked.number)
+        locked.matches.all().delete()
+        reason = {"template": gettext_noop("Edited by hand"), "params": {}}
+        _save_tables(locked, [(ns, ew, reason) for ns, ew in normal])
+    return [warning_text(w.code, w.teams, names) for w in warnings]

@@ -1,0 +1,369 @@
+"""Swiss pairing for team tournaments as pure functions over plain data (no Django).
+
+Source: DESIGN.md 3 (Pairing) and issue 4 item 1. The ORM layer is
+:mod:`scoring.draw.pairing`; this module only sees :class:`Entrant` values.
+
+Rules implemented:
+
+- **Who is paired**: every entrant *present* in the round: ``joined_round <= round`` (late
+  entries) and not withdrawn (``withdrawn_after_round`` is ``None`` or ``>= round``). Withdrawn
+  teams are never paired again; their results stay with the caller.
+- **Round 1** (nobody has played yet): random order from ``seed`` (``method="random"``), or by seed
+  numbers (``method="seeded"``: top half against bottom half, 1 v n/2+1, 2 v n/2+2, ...). With an
+  odd number the last in that order (random: the last drawn; seeded: the lowest seed) gets the bye.
+- **Later rounds (Swiss)**: ONE maximum-weight matching (networkx ``max_weight_matching`` with
+  ``maxcardinality=True``) over the whole field. Rematches are forbidden outright: a pair that has
+  met has no edge at all, so no weight can buy it. With an odd number a ``BYE`` node joins the
+  graph with edges only to teams that have not had a bye. Because ``maxcardinality`` first asks
+  for the most pairs, everyone present is paired whenever that is possible without a rematch.
+  Among those pairings the weights choose lexicographically (each level outweighs every
+  combination of the levels below it):
+
+  1. the bye goes to the lowest-ranked eligible team;
+  2. equal match points are preferred (a pair in one score group costs nothing), then the smallest
+     score-group distance: a float costs the square of the number of score groups it crosses,
+     so two one-group floats are preferred to one two-group float (as the Dutch system does);
+  3. the smallest total rank distance (1 v 2, 3 v 4 within a group; deterministic).
+
+- **Speed**: candidate edges are restricted to the ``k`` nearest non-opponents by rank (and the
+  ``k`` lowest-ranked bye candidates); ``k`` doubles until the matching is perfect, ending at the
+  full graph. 1,000 teams in round 9 take seconds (``benchmarks/bench_pairing.py``).
+- **Impossible**: if even the full graph has no perfect matching, :class:`NoPairing` names the
+  blocking teams (Gallai-Edmonds: the teams some maximum matching must leave unpaired, plus their
+  only possible opponents) and no pairing is made - never a rematch.
+- **Tables** by rank (the better team's rank; the bye last), the better-ranked team sits NS.
+  Each table gets a reason: same score group, floated down (with the points), or bye.
+- **Deterministic**: the same entrants, round and seed always give the same pairing.
+
+Entrants must be passed in ranking order (best first, as the standings rank them); the order is
+then only made stable by match points (higher first).
+"""
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+import networkx as nx
+
+BYE = "BYE"  # the bye node of the matching graph
+
+#: Initial number of nearest candidate opponents per team; doubled until a perfect matching exists.
+INITIAL_CANDIDATES = 4
+
+
+class Reason(StrEnum):
+    """Why a table was paired this way."""
+
+    SAME_GROUP = "same_group"  # both teams have the same match points (round 1: everyone)
+    FLOATED = "floated"  # the NS team floated down to a lower score group
+    BYE = "bye"  # no opponent this round
+
+
+@dataclass(frozen=True)
+class Entrant:
+    """One team as the pairing sees it.
+
+    ``id``: any hashable, sortable key (the ORM uses ``Team.pk``); ``name`` for messages;
+    ``points``: match points so far; ``opponents``: ids already met; ``had_bye``; ``seed``
+    (``None`` = unseeded); ``joined_round`` (late entry) and ``withdrawn_after_round``.
+    """
+
+    id: int
+    name: str = ""
+    points: int = 0
+    opponents: frozenset = field(default_factory=frozenset)
+    had_bye: bool = False
+    seed: int | None = None
+    joined_round: int = 1
+    withdrawn_after_round: int | None = None
+
+    def present_in(self, round_number: int) -> bool:
+        """True if the entrant may be paired in ``round_number`` (late entries, withdrawals)."""
+        if self.joined_round > round_number:
+            return False
+        return self.withdrawn_after_round is None or round_number <= self.withdrawn_after_round
+
+
+@dataclass(frozen=True)
+class Table:
+    """One table of a pairing: ``ns`` against ``ew`` (``None``: a bye for ``ns``).
+
+    ``reason`` (:class:`Reason`), ``ns_points``/``ew_points`` (match points before the round).
+    """
+
+    table: int
+    ns: int
+    ew: int | None
+    reason: Reason
+    ns_points: int = 0
+    ew_points: int | None = None
+
+
+class NoPairing(Exception):
+    """No pairing without a rematch exists. ``blocking``: the ids of the teams that block it
+    (in ranking order); ``names``: their names; ``no_bye_left``: True when the odd team out has
+    nobody left who has not had a bye."""
+
+    def __init__(self, blocking: list, names: list[str], *, no_bye_left: bool = False):
+        self.blocking = list(blocking)
+        self.names = list(names)
+        self.no_bye_left = no_bye_left
+        if no_bye_left:
+            text = "no team without a bye is left to receive the bye: " + ", ".join(names)
+        else:
+            text = "no pairing without a rematch exists; blocking teams: " + ", ".join(names)
+        super().__init__(text)
+
+
+@dataclass(frozen=True)
+class Warning:
+    """A problem found in a hand-made pairing (:func:`check_pairing`): ``code`` one of
+    ``rematch``, ``double_booking``, ``missing``, ``second_bye``, ``not_present``, ``unknown``;
+    ``teams``: the ids concerned."""
+
+    code: str
+    teams: tuple
+
+
+# --------------------------------------------------------------------------- public API
+
+
+def present(entrants: Iterable[Entrant], round_number: int) -> list[Entrant]:
+    """The entrants that may be paired in ``round_number``, in the given order."""
+    return [e for e in entrants if e.present_in(round_number)]
+
+
+def pair_round(
+    entrants: Sequence[Entrant],
+    round_number: int,
+    *,
+    seed: int = 0,
+    method: str = "random",
+    initial_candidates: int = INITIAL_CANDIDATES,
+) -> list[Table]:
+    """Pair ``round_number``. ``entrants``: every team in ranking order (best first); absent ones
+    (late entries, withdrawals) are skipped. ``method`` for round 1: ``"random"`` (by ``seed``) or
+    ``"seeded"`` (by seed numbers). Returns the tables numbered 1..n by rank, the bye last.
+    Raises :class:`NoPairing` if no pairing without a rematch (or without a second bye) exists.
+    """
+    field_ = present(entrants, round_number)
+    if not field_:
+        return []
+    fresh = all(not e.opponents and not e.had_bye and e.points == 0 for e in field_)
+    if fresh:
+        return _initial(field_, seed=seed, method=method)
+    return _swiss(field_, initial_candidates=initial_candidates)
+
+
+def check_pairing(entrants: Sequence[Entrant], pairs: Sequence[tuple], round_number: int) -> list[Warning]:
+    """Warnings for a hand-made pairing ``pairs`` (``[(ns_id, ew_id_or_None), ...]``) of
+    ``round_number``: rematches, double bookings, present teams left out, a second bye, withdrawn
+    or not-yet-joined teams, unknown ids. An empty list means the pairing is clean."""
+    by_id = {e.id: e for e in entrants}
+    warnings: list[Warning] = []
+    seen: dict = {}
+    for ns, ew in pairs:
+        for team in (ns, ew):
+            if team is None:
+                continue
+            if team not in by_id:
+                warnings.append(Warning("unknown", (team,)))
+                continue
+            seen[team] = seen.get(team, 0) + 1
+            if not by_id[team].present_in(round_number):
+                warnings.append(Warning("not_present", (team,)))
+        if ew is None:
+            if ns in by_id and by_id[ns].had_bye:
+                warnings.append(Warning("second_bye", (ns,)))
+        elif ns in by_id and ew in by_id and (ew in by_id[ns].opponents or ns in by_id[ew].opponents):
+            warnings.append(Warning("rematch", (ns, ew)))
+        if ns == ew:
+            warnings.append(Warning("double_booking", (ns,)))
+    for team, count in seen.items():
+        if count > 1:
+            warnings.append(Warning("double_booking", (team,)))
+    for e in present(entrants, round_number):
+        if e.id not in seen:
+            warnings.append(Warning("missing", (e.id,)))
+    return warnings
+
+
+# --------------------------------------------------------------------------- round 1
+
+
+def _initial(field_: list[Entrant], *, seed: int, method: str) -> list[Table]:
+    if method == "seeded":
+        order = sorted(field_, key=lambda e: (e.seed is None, e.seed if e.seed is not None else 0, e.name, e.id))
+        bye = order.pop() if len(order) % 2 else None
+        half = len(order) // 2
+        pairs = [(order[i], order[i + half]) for i in range(half)]
+    else:
+        order = sorted(field_, key=lambda e: (e.id,))
+        random.Random(seed).shuffle(order)
+        bye = order.pop() if len(order) % 2 else None
+        pairs = [(order[i], order[i + 1]) for i in range(0, len(order), 2)]
+    tables = [Table(n, a.id, b.id, Reason.SAME_GROUP, a.points, b.points) for n, (a, b) in enumerate(pairs, start=1)]
+    if bye is not None:
+        tables.append(Table(len(tables) + 1, bye.id, None, Reason.BYE, bye.points, None))
+    return tables
+
+
+# --------------------------------------------------------------------------- Swiss
+
+
+def _ranked(field_: list[Entrant]) -> list[Entrant]:
+    """Stable order by match points (higher first), keeping the caller's ranking within ties."""
+    return sorted(field_, key=lambda e: -e.points)
+
+
+def _met(a: Entrant, b: Entrant) -> bool:
+    return b.id in a.opponents or a.id in b.opponents
+
+
+class _Weights:
+    """Integer edge weights giving the lexicographic preferences described in the module doc:
+    a pair costs ``group_distance ** 2`` (0 for equal match points; two one-group floats beat one
+    two-group float) times a unit larger than every possible sum of rank distances, plus its rank
+    distance; the bye edge of rank ``r`` (0 = top) weighs ``(r + 1)`` times a unit larger than
+    every possible sum of pair weights, so the lowest-ranked eligible team gets it."""
+
+    def __init__(self, ranked: list[Entrant]):
+        n = len(ranked)
+        levels = sorted({e.points for e in ranked}, reverse=True)
+        index = {p: i for i, p in enumerate(levels)}
+        self.group = {e.id: index[e.points] for e in ranked}
+        self.points = {e.id: e.points for e in ranked}
+        self.rank = {e.id: i for i, e in enumerate(ranked)}
+        spread = max(len(levels) - 1, 0)
+        self.w_group = n * n + 1  # beats any sum of rank distances
+        self.base = self.w_group * (spread * spread + 1) + n + 1  # keeps every pair weight positive
+        self.w_bye = (n // 2 + 1) * self.base + 1  # beats any sum of pair weights
+
+    def pair(self, a, b) -> int:
+        """Weight of the edge a-b (higher is better)."""
+        distance = self.group[a] - self.group[b]
+        return self.base - self.w_group * distance * distance - abs(self.rank[a] - self.rank[b])
+
+    def bye(self, a) -> int:
+        """Weight of the bye edge of ``a`` (higher for lower-ranked teams)."""
+        return self.w_bye * (self.rank[a] + 1)
+
+
+def _candidate_graph(ranked: list[Entrant], weights: _Weights, k: int, odd: bool) -> nx.Graph:
+    """The k-nearest-non-opponent graph (all edges when ``k >= n``), plus the bye node."""
+    n = len(ranked)
+    g = nx.Graph()
+    g.add_nodes_from(e.id for e in ranked)
+    edges: set[tuple[int, int]] = set()
+    for i, a in enumerate(ranked):
+        found = 0
+        for dist in range(1, n):
+            for j in (i - dist, i + dist):
+                if 0 <= j < n and not _met(a, ranked[j]):
+                    edges.add((min(i, j), max(i, j)))
+                    found += 1
+            if found >= k:
+                break
+    for i, j in sorted(edges):
+        a, b = ranked[i].id, ranked[j].id
+        g.add_edge(a, b, weight=weights.pair(a, b))
+    if odd:
+        g.add_node(BYE)
+        eligible = [e for e in reversed(ranked) if not e.had_bye]
+        for e in eligible[: max(k, 1)] if k < n else eligible:
+            g.add_edge(BYE, e.id, weight=weights.bye(e.id))
+    return g
+
+
+def _swiss(field_: list[Entrant], *, initial_candidates: int) -> list[Table]:
+    ranked = _ranked(field_)
+    n = len(ranked)
+    odd = n % 2 == 1
+    by_id = {e.id: e for e in ranked}
+    _quick_impossible(ranked, odd)
+    weights = _Weights(ranked)
+    needed = (n + 1) // 2
+    k = max(1, initial_candidates)
+    while True:
+        graph = _candidate_graph(ranked, weights, k, odd)
+        matching = nx.max_weight_matching(graph, maxcardinality=True, weight="weight")
+        if len(matching) == needed:
+            break
+        if k >= n:
+            raise _blocking_error(graph, ranked, odd)
+        k = min(n, k * 2)
+    return _tables(matching, by_id, weights)
+
+
+def _tables(matching, by_id: dict, weights: _Weights) -> list[Table]:
+    pairs = []
+    bye = None
+    for a, b in matching:
+        if a == BYE or b == BYE:
+            bye = b if a == BYE else a
+            continue
+        top, bottom = (a, b) if weights.rank[a] < weights.rank[b] else (b, a)
+        pairs.append((top, bottom))
+    pairs.sort(key=lambda p: weights.rank[p[0]])
+    tables = []
+    for number, (top, bottom) in enumerate(pairs, start=1):
+        reason = Reason.SAME_GROUP if by_id[top].points == by_id[bottom].points else Reason.FLOATED
+        tables.append(Table(number, top, bottom, reason, by_id[top].points, by_id[bottom].points))
+    if bye is not None:
+        tables.append(Table(len(tables) + 1, bye, None, Reason.BYE, by_id[bye].points, None))
+    return tables
+
+
+# --------------------------------------------------------------------------- impossibility
+
+
+def _quick_impossible(ranked: list[Entrant], odd: bool) -> None:
+    """Cheap checks before matching: nobody left for the bye; teams with no possible opponent
+    (with an odd field one such team may take the bye if it has not had one)."""
+    names = {e.id: e.name for e in ranked}
+    if odd and all(e.had_bye for e in ranked):
+        ids = [e.id for e in ranked]
+        raise NoPairing(ids, [names[i] for i in ids], no_bye_left=True)
+    stuck = [a for a in ranked if all(_met(a, b) for b in ranked if b is not a)]
+    if not stuck:
+        return
+    if odd and len(stuck) == 1 and not stuck[0].had_bye:
+        return
+    raise NoPairing([e.id for e in stuck], [e.name for e in stuck])
+
+
+def _matching_size(graph: nx.Graph) -> int:
+    return len(nx.max_weight_matching(graph, maxcardinality=True, weight=None))
+
+
+def _blocking_error(graph: nx.Graph, ranked: list[Entrant], odd: bool) -> NoPairing:
+    """Build :class:`NoPairing` from the full candidate graph (Gallai-Edmonds decomposition on the
+    deficient components): D = vertices left unpaired by some maximum matching, A = their
+    neighbours outside D. The blocking teams are D and A, in ranking order."""
+    rank = {e.id: i for i, e in enumerate(ranked)}
+    names = {e.id: e.name for e in ranked}
+    simple = nx.Graph()
+    simple.add_nodes_from(graph.nodes)
+    simple.add_edges_from(graph.edges)
+    deficient_d: set = set()
+    for component in nx.connected_components(simple):
+        sub = simple.subgraph(component).copy()
+        size = _matching_size(sub)
+        if len(component) - 2 * size <= 0:
+            continue
+        for v in sorted(component, key=lambda x: rank.get(x, -1)):
+            rest = sub.copy()
+            rest.remove_node(v)
+            if _matching_size(rest) == size:
+                deficient_d.add(v)
+    neighbours = set()
+    for v in deficient_d:
+        neighbours.update(simple.neighbors(v))
+    blocking = (deficient_d | neighbours) - {BYE}
+    if not blocking:  # only the bye node is unmatched: nobody left who may take the bye
+        ids = [e.id for e in ranked]
+        return NoPairing(ids, [names[i] for i in ids], no_bye_left=True)
+    ordered = sorted(blocking, key=lambda x: rank[x])
+    return NoPairing(ordered, [names[i] for i in ordered], no_bye_left=False)

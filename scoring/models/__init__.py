@@ -1,0 +1,25 @@
+"""Tournament data model (DESIGN.md sections 1 and 3).
+
+Entered records (hand and deal inputs as the engine reads them) are the source of truth; the plain
+integer columns next to them (hand scores, match totals, match points) are derived and can be
+rebuilt with ``manage.py rebuild_scores``.
+
+Tai Pan tournaments: entrants are :class:`Team` (two :class:`Player`), a round pairs teams in a
+:class:`Match` (team NS vs team EW) made of :class:`Hand` rows. Four-player games (Sichuan,
+Taiwanese, Tien Gow): entrants are individual :class:`Player`, a round seats four at a
+:class:`Table` (:class:`TableSeat` rows) made of :class:`Deal` rows.
+
+The models live in one module per concern and are re-exported here, so the app label stays
+``scoring`` and every model keeps its name (no migration churn).
+"""
+from scoring.models.participants import Player, Team
+from scoring.models.results import AuditEntry, Confirmation, Deal, Hand, Match, MatchQuerySet, Table, TableSeat
+from scoring.models.rounds import Round
+from scoring.models.tasks import TaskState
+from scoring.models.tournaments import FOUR_PLAYER_GAMES, TEAM_GAMES, Game, Membership, RoundFormat, Tournament
+
+__all__ = [
+    "FOUR_PLAYER_GAMES", "TEAM_GAMES", "AuditEntry", "Confirmation", "Deal", "Game", "Hand", "Match",
+    "MatchQuerySet", "Membership", "Player", "Round", "RoundFormat", "Table", "TableSeat", "TaskState",
+    "Team", "Tournament",
+]

@@ -1,0 +1,62 @@
+"""Entrants: players and Tai Pan teams of two (DESIGN.md 3)."""
+from __future__ import annotations
+
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from scoring.models.tournaments import Tournament
+
+
+class Player(models.Model):
+    """A person. In Tai Pan a member of a :class:`Team`; in four-player games an entrant.
+
+    ``joined_round``: first round the player may be seated (late entry; individual games).
+    ``withdrawn_after_round``: never seated after this round; results kept.
+    """
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="players")
+    name = models.CharField(_("name"), max_length=120)
+    affiliation = models.CharField(_("affiliation"), max_length=120, blank=True)
+    seed = models.PositiveIntegerField(_("seed"), null=True, blank=True)
+    joined_round = models.PositiveSmallIntegerField(_("joined in round"), default=1)
+    withdrawn_after_round = models.PositiveSmallIntegerField(_("withdrawn after round"), null=True, blank=True)
+    is_substitute = models.BooleanField(_("substitute"), default=False)
+
+    class Meta:
+        ordering = ["name"]
+        verbose_name = _("player")
+        verbose_name_plural = _("players")
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Team(models.Model):
+    """A Tai Pan team of two players; ``first_player`` sits N (or E), ``second_player`` S (or W).
+
+    ``joined_round``: first round the team may be paired (late entry). ``withdrawn_after_round``:
+    the team is never paired after this round; its results are kept.
+    """
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="teams")
+    name = models.CharField(_("name"), max_length=120)
+    affiliation = models.CharField(_("affiliation"), max_length=120, blank=True)
+    first_player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+", verbose_name=_("first player"))
+    second_player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+", verbose_name=_("second player"))
+    seed = models.PositiveIntegerField(_("seed"), null=True, blank=True)
+    joined_round = models.PositiveSmallIntegerField(_("joined in round"), default=1)
+    withdrawn_after_round = models.PositiveSmallIntegerField(_("withdrawn after round"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["name"]
+        constraints = [models.UniqueConstraint(fields=["tournament", "name"], name="unique_team_name_per_tournament")]
+        verbose_name = _("team")
+        verbose_name_plural = _("teams")
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def player_names(self) -> str:
+        """``"Anna & Bart"``."""
+        return f"{self.first_player.name} & {self.second_player.name}"

@@ -1,0 +1,256 @@
+"""Result containers (a Tai Pan match, a four-player table), their records (hands, deals),
+confirmations and the audit trail (DESIGN.md 1 and 3)."""
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+
+from scoring.models.participants import Player, Team
+from scoring.models.rounds import Round
+from scoring.models.tournaments import Tournament
+
+
+class MatchQuerySet(models.QuerySet):
+    """Queries on :class:`Match`."""
+
+    def with_teams(self) -> MatchQuerySet:
+        """Matches with their round, tournament, both teams with players and the winner read in
+        the same query (pages, sheets and exports of matches)."""
+        return self.select_related(
+            "round__tournament",
+            "team_ns__first_player",
+            "team_ns__second_player",
+            "team_ew__first_player",
+            "team_ew__second_player",
+            "winner",
+        )
+
+
+class Match(models.Model):
+    """A Tai Pan match at one table: team NS against team EW (``team_ew`` null: a bye).
+
+    Derived columns (rebuilt from the hands): ``total_ns``/``total_ew`` (running totals),
+    ``status``, ``winner``, ``points_ns``/``points_ew`` (match points, or victory points in the
+    fixed-hands format). ``ended``: ``target`` (finished by the rules' end rule) or ``time`` (ended
+    by a referee at the time limit). ``version`` increases on every change: a form carries the
+    version it was built from and a stale save is refused (no lost updates).
+    """
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("Not started")
+        PLAYING = "playing", _("Playing")
+        FINISHED = "finished", _("Finished")
+        CONFIRMED = "confirmed", _("Confirmed")
+
+    class Ended(models.TextChoices):
+        TARGET = "target", _("Target reached")
+        TIME = "time", _("Time limit")
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="matches")
+    table = models.PositiveSmallIntegerField(_("table"))
+    team_ns = models.ForeignKey(Team, on_delete=models.PROTECT, related_name="matches_ns", verbose_name=_("team NS"))
+    team_ew = models.ForeignKey(
+        Team, on_delete=models.PROTECT, related_name="matches_ew", null=True, blank=True, verbose_name=_("team EW")
+    )
+    status = models.CharField(_("status"), max_length=20, choices=Status.choices, default=Status.PENDING)
+    total_ns = models.IntegerField(_("total NS"), default=0)
+    total_ew = models.IntegerField(_("total EW"), default=0)
+    points_ns = models.IntegerField(_("match points NS"), default=0)
+    points_ew = models.IntegerField(_("match points EW"), default=0)
+    winner = models.ForeignKey(Team, on_delete=models.PROTECT, related_name="+", null=True, blank=True)
+    ended = models.CharField(_("ended by"), max_length=10, choices=Ended.choices, blank=True)
+    pairing_note = models.CharField(_("pairing note"), max_length=200, blank=True)
+    pairing_reason = models.JSONField(_("pairing reason"), default=dict, blank=True)
+    version = models.PositiveIntegerField(default=0)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    objects = MatchQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["round", "table"]
+        constraints = [models.UniqueConstraint(fields=["round", "table"], name="unique_table_per_round")]
+        verbose_name = _("match")
+        verbose_name_plural = _("matches")
+
+    def __str__(self) -> str:
+        return f"{self.round} - {_('table')} {self.table}: {self.team_ns} - {self.team_ew or _('bye')}"
+
+    @property
+    def is_bye(self) -> bool:
+        return self.team_ew_id is None
+
+    def pairing_reason_text(self) -> str:
+        """Why this table was paired, in the active language. ``pairing_reason`` holds the
+        untranslated message ``{"template": str, "params": dict}``; ``pairing_note`` the same text
+        in the site's default language (exports, older rows)."""
+        template = (self.pairing_reason or {}).get("template")
+        if not template:
+            return self.pairing_note
+        return gettext(template).format(**(self.pairing_reason.get("params") or {}))
+
+    @property
+    def is_draw(self) -> bool:
+        return self.status in (self.Status.FINISHED, self.Status.CONFIRMED) and not self.is_bye and self.winner_id is None
+
+
+class Hand(models.Model):
+    """One Tai Pan hand of a match: the entered ``record`` (the engine's ``score`` input) and the
+    derived hand scores ``ns``/``ew`` (points, may be negative)."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="hands")
+    number = models.PositiveSmallIntegerField(_("number"))
+    record = models.JSONField(_("record"))
+    ns = models.IntegerField(_("NS"), default=0)
+    ew = models.IntegerField(_("EW"), default=0)
+    entered_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["match", "number"]
+        constraints = [models.UniqueConstraint(fields=["match", "number"], name="unique_hand_number_per_match")]
+        verbose_name = _("hand")
+        verbose_name_plural = _("hands")
+
+    def __str__(self) -> str:
+        return f"{_('hand')} {self.number}: {self.ns} - {self.ew}"
+
+
+class Table(models.Model):
+    """A four-player table of one round (Sichuan, Taiwanese, Tien Gow); seats in :class:`TableSeat`.
+
+    ``state``: game state carried from deal to deal (Taiwanese dealer and streak, Tien Gow banker),
+    derived from the deals. ``version``: optimistic concurrency as in :class:`Match`.
+    """
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("Not started")
+        PLAYING = "playing", _("Playing")
+        FINISHED = "finished", _("Finished")
+        CONFIRMED = "confirmed", _("Confirmed")
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="tables")
+    number = models.PositiveSmallIntegerField(_("table"))
+    status = models.CharField(_("status"), max_length=20, choices=Status.choices, default=Status.PENDING)
+    state = models.JSONField(default=dict, blank=True)
+    seating_note = models.CharField(_("seating note"), max_length=200, blank=True)
+    version = models.PositiveIntegerField(default=0)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["round", "number"]
+        constraints = [models.UniqueConstraint(fields=["round", "number"], name="unique_four_player_table_per_round")]
+        verbose_name = _("table")
+        verbose_name_plural = _("tables")
+
+    def __str__(self) -> str:
+        return f"{self.round} - {_('table')} {self.number}"
+
+
+class TableSeat(models.Model):
+    """Seat ``seat`` (0..3; East, South, West, North in mahjong) of a :class:`Table`; ``total`` is
+    the derived running total of the player's deal results at this table."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
+    seat = models.PositiveSmallIntegerField(_("seat"))
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seats")
+    total = models.IntegerField(_("total"), default=0)
+
+    class Meta:
+        ordering = ["table", "seat"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "seat"], name="unique_seat_per_table"),
+            models.UniqueConstraint(fields=["table", "player"], name="unique_player_per_table"),
+        ]
+        verbose_name = _("seat")
+        verbose_name_plural = _("seats")
+
+    def __str__(self) -> str:
+        return f"{self.table} - {self.seat}: {self.player}"
+
+
+class Deal(models.Model):
+    """One deal (hand) at a four-player table: the entered ``record`` (engine input) and the
+    derived net result per seat ``net`` (list of 4 ints, summing to zero)."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="deals")
+    number = models.PositiveSmallIntegerField(_("number"))
+    record = models.JSONField(_("record"))
+    net = models.JSONField(_("net per seat"), default=list)
+    entered_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["table", "number"]
+        constraints = [models.UniqueConstraint(fields=["table", "number"], name="unique_deal_number_per_table")]
+        verbose_name = _("deal")
+        verbose_name_plural = _("deals")
+
+    def __str__(self) -> str:
+        return f"{self.table} - {_('deal')} {self.number}"
+
+
+class Confirmation(models.Model):
+    """A confirmed result of a :class:`Match` or :class:`Table` by a second person (issue 4).
+
+    At most one active (not reopened) confirmation per match/table, guaranteed by conditional
+    unique constraints. Reopening keeps the row with ``reopened_by``/``reopen_reason``.
+    ``totals``: the final totals as confirmed (``{"NS": int, "EW": int}`` or a list of 4 ints).
+    """
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, null=True, blank=True, related_name="confirmations")
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, null=True, blank=True, related_name="confirmations")
+    confirmed_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    confirmed_at = models.DateTimeField(auto_now_add=True)
+    totals = models.JSONField(default=dict)
+    active = models.BooleanField(default=True)
+    reopened_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
+    reopened_at = models.DateTimeField(null=True, blank=True)
+    reopen_reason = models.TextField(blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["match"], condition=Q(active=True), name="one_active_confirmation_per_match"),
+            models.UniqueConstraint(fields=["table"], condition=Q(active=True), name="one_active_confirmation_per_table"),
+            models.CheckConstraint(
+                condition=Q(match__isnull=False, table__isnull=True) | Q(match__isnull=True, table__isnull=False),
+                name="confirmation_of_match_xor_table",
+            ),
+        ]
+        verbose_name = _("confirmation")
+        verbose_name_plural = _("confirmations")
+
+
+class AuditEntry(models.Model):
+    """Every create, edit, delete, confirm, reopen and restore of results: who, when, why, and the
+    old and new values (JSON) of the object concerned (issue 4)."""
+
+    class Action(models.TextChoices):
+        CREATE = "create", _("Created")
+        UPDATE = "update", _("Edited")
+        DELETE = "delete", _("Deleted")
+        CONFIRM = "confirm", _("Confirmed")
+        REOPEN = "reopen", _("Reopened")
+        RESTORE = "restore", _("Restored")
+        END = "end", _("Ended")
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="audit_entries")
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, null=True, blank=True, related_name="audit_entries")
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, null=True, blank=True, related_name="audit_entries")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+    action = models.CharField(_("action"), max_length=20, choices=Action.choices)
+    object_type = models.CharField(_("object"), max_length=40)
+    object_id = models.BigIntegerField(null=True, blank=True)
+    reason = models.TextField(_("reason"), blank=True)
+    old = models.JSONField(null=True, blank=True)
+    new = models.JSONField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        verbose_name = _("audit entry")
+        verbose_name_plural = _("audit entries")

@@ -1,0 +1,416 @@
+"""Organiser forms: tournament settings, members, teams, teams CSV import, draft pairing edits.
+
+Forms validate what the engine and the models need and keep the posted input when invalid (plain
+Django forms). Rules presets and overrides are validated by the game's engine
+(``engines.rules.resolve_rules`` with the engine's presets, DESIGN.md 2); each violation is shown
+next to the form field it concerns. Tie-breaks are chosen from ``scoring.standings.tiebreaks.REGISTRY``
+(DESIGN.md 3, issue 4 item 5).
+"""
+from __future__ import annotations
+
+import importlib
+import json
+from typing import Any
+
+from django import forms
+from django.contrib.auth import get_user_model
+from django.contrib.auth.forms import UserCreationForm
+from django.core.validators import MinValueValidator
+from django.db import transaction
+from django.db.models import Q
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+
+import engines
+from engines.errors import RuleViolation
+from engines.rules import resolve_rules
+from scoring.models import Match, Membership, Player, RoundFormat, Team, Tournament
+from scoring.standings.tiebreaks import NSKT_DEFAULT
+from scoring.web.forms.results import violation_message
+
+
+def tiebreak_registry() -> dict[str, Any]:
+    """``scoring.standings.tiebreaks.REGISTRY``: key -> TieBreak class, in registration order."""
+    from scoring.standings.tiebreaks import REGISTRY
+
+    return dict(REGISTRY)
+
+
+def engine_presets(game: str) -> tuple[dict[str, dict] | None, str | None]:
+    """The rules presets table and default preset name of ``game``'s engine.
+
+    Returns ``(presets, default)``; ``(None, None)`` when the engine does not publish a presets
+    table. Raises :class:`engines.UnknownCommand` when no engine is installed for ``game``.
+    """
+    engines.commands(game)  # raises UnknownCommand when the engine is missing
+    module = importlib.import_module(f"engines.{game}")
+    candidates = [module]
+    for sub in ("rules", "presets", "scoring"):
+        try:
+            candidates.append(importlib.import_module(f"engines.{game}.{sub}"))
+        except ImportError:
+            continue
+    for mod in candidates:
+        presets = getattr(mod, "PRESETS", None)
+        if isinstance(presets, dict) and presets:
+            default = getattr(mod, "DEFAULT_PRESET", None) or getattr(module, "DEFAULT_PRESET", None)
+            if default not in presets:
+                default = next(iter(presets))
+            return dict(presets), default
+    return None, None
+
+
+def validate_rules(game: str, raw: Any) -> None:
+    """Check a tournament's ``rules`` value with ``game``'s engine (DESIGN.md 2: preset name or
+    ``{"preset": NAME, ...overrides}``; unknown names and wrong types are violations).
+
+    Raises :class:`RuleViolation` (fields ``rules`` / ``rules.preset`` / ``rules.OPTION``) or
+    :class:`engines.UnknownCommand` when the game has no engine.
+    """
+    presets, default = engine_presets(game)
+    try:
+        get_rules = importlib.import_module(f"engines.{game}.rules").get_rules
+    except (ImportError, AttributeError):
+        get_rules = None
+    if callable(get_rules):  # the engine's own check: presets, overrides and option values
+        get_rules(raw)
+        return
+    if presets is not None:
+        resolve_rules(raw, presets, default)
+        return
+    # The engine keeps its presets private: run its first command with only "rules" and keep the
+    # rules violations (every engine resolves rules through engines.rules.resolve_rules).
+    table = engines.commands(game)
+    command = next(iter(table))
+    try:
+        engines.run(game, command, {"rules": raw})
+    except RuleViolation as exc:
+        found = [v for v in exc.violations if v.field == "rules" or v.field.startswith("rules.")]
+        if found:
+            raise RuleViolation(found) from exc
+    except Exception:  # noqa: BLE001 - a command may fail on the otherwise empty input
+        return
+
+
+class TournamentForm(forms.ModelForm):
+    """Create or edit a tournament.
+
+    ``rules_preset`` + ``rules_overrides`` (a JSON object of option overrides) make the stored
+    ``rules`` value ``{"preset": NAME, ...overrides}``, validated by the engine. The tie-break order
+    is one select per position (``tiebreak_1`` ...), chosen from the registry. Once round 1 exists
+    the game, rules, round format, hands per round and tie-breaks are fixed (disabled fields).
+    """
+
+    rules_preset = forms.CharField(
+        label=_("Rules preset"), required=False, max_length=40,
+        help_text=_("Empty: the game's default preset."),
+    )
+    rules_overrides = forms.CharField(
+        label=_("Rules overrides"), required=False,
+        widget=forms.Textarea(attrs={"rows": 3, "spellcheck": "false"}),
+        help_text=_('A JSON object of options that differ from the preset, e.g. {"target": 1000}.'),
+    )
+
+    FIXED_AFTER_START = ("game", "rules_preset", "rules_overrides", "round_format", "hands_per_round")
+
+    class Meta:
+        model = Tournament
+        fields = ["name", "slug", "game", "round_format", "hands_per_round", "seed", "blind_confirmation", "venue", "starts_on"]
+        widgets = {"starts_on": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")}
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        instance = self.instance
+        self.registry = tiebreak_registry()
+        choices = [("", "---------")] + [(key, cls.label) for key, cls in self.registry.items()]
+        current = list(instance.tiebreaks or NSKT_DEFAULT)  # empty: the NSKT default order
+        self.tiebreak_names = []
+        for i in range(1, len(self.registry) + 1):
+            name = f"tiebreak_{i}"
+            self.fields[name] = forms.ChoiceField(
+                label=_("Tie-break %(position)d") % {"position": i}, choices=choices, required=False,
+                initial=current[i - 1] if i <= len(current) else "",
+            )
+            self.tiebreak_names.append(name)
+        if instance.pk:
+            raw = instance.rules
+            if isinstance(raw, str):
+                raw = {"preset": raw}
+            raw = dict(raw or {})
+            self.fields["rules_preset"].initial = raw.pop("preset", "")
+            self.fields["rules_overrides"].initial = json.dumps(raw, ensure_ascii=False) if raw else ""
+            self.fields["status"] = forms.ChoiceField(label=_("Status"), choices=Tournament.Status.choices, initial=instance.status)
+        self._describe_presets()
+        self.locked = bool(instance.pk) and instance.rounds.exists()
+        if self.locked:
+            for name in (*self.FIXED_AFTER_START, *self.tiebreak_names):
+                self.fields[name].disabled = True
+                self.fields[name].help_text = _("Fixed once round 1 exists.")
+
+    def _describe_presets(self) -> None:
+        parts = []
+        for game, label in self.fields["game"].choices:
+            try:
+                presets, default = engine_presets(game)
+            except engines.UnknownCommand:
+                continue
+            if presets:
+                parts.append(gettext("%(game)s: %(presets)s (standard: %(default)s)") % {
+                    "game": label, "presets": ", ".join(presets), "default": default})
+        if parts:
+            self.fields["rules_preset"].help_text = " · ".join(parts)
+
+    def clean_slug(self):
+        slug = self.cleaned_data["slug"]
+        if self.instance.pk and self.locked and slug != self.instance.slug:
+            # Printed score sheets and QR codes carry the slug.
+            raise forms.ValidationError(_("The slug cannot change once round 1 exists."))
+        return slug
+
+    def clean_rules_overrides(self):
+        text = (self.cleaned_data.get("rules_overrides") or "").strip()
+        if not text:
+            return {}
+        try:
+            value = json.loads(text)
+        except ValueError as exc:
+            raise forms.ValidationError(
+                _("Not valid JSON (line %(line)s, column %(column)s): write an object such as {\"target\": 1000}.")
+                % {"line": exc.lineno, "column": exc.colno}) from exc
+        if not isinstance(value, dict):
+            raise forms.ValidationError(_("The overrides must be a JSON object."))
+        if "preset" in value:
+            raise forms.ValidationError(_("Choose the preset in the preset field, not in the overrides."))
+        return value
+
+    def clean(self):
+        data = super().clean()
+        game = data.get("game")
+        overrides = data.get("rules_overrides")
+        preset = (data.get("rules_preset") or "").strip()
+        if game and overrides is not None and "rules_overrides" not in self.errors:
+            rules = dict(overrides)
+            if preset:
+                rules = {"preset": preset, **rules}
+            self._check_rules(game, rules)
+            data["rules"] = rules
+        if data.get("round_format") == RoundFormat.FIXED_HANDS and not data.get("hands_per_round"):
+            self.add_error("hands_per_round", _("Give the number of hands per round for the fixed-hands format."))
+        order = [data.get(n) for n in self.tiebreak_names if data.get(n)]
+        seen = set()
+        for name in self.tiebreak_names:
+            key = data.get(name)
+            if key and key in seen:
+                self.add_error(name, _("This tie-break is already chosen above."))
+            seen.add(key)
+        data["tiebreaks"] = order
+        return data
+
+    def _check_rules(self, game: str, rules: dict) -> None:
+        try:
+            validate_rules(game, rules)
+        except engines.UnknownCommand:
+            self.add_error("game", _("No rule engine is installed for this game yet."))
+        except RuleViolation as exc:
+            for v in exc.violations:
+                target = "rules_preset" if v.field in ("rules.preset", "rules") and "preset" in v.template.lower() else "rules_overrides"
+                self.add_error(target, violation_message(v))
+
+    def save(self, commit: bool = True) -> Tournament:
+        tournament = super().save(commit=False)
+        if not self.locked:
+            tournament.rules = self.cleaned_data.get("rules", tournament.rules)
+            tournament.tiebreaks = self.cleaned_data.get("tiebreaks", [])
+        if "status" in self.fields and "status" in self.cleaned_data:
+            tournament.status = self.cleaned_data["status"]
+        if commit:
+            tournament.save()
+        return tournament
+
+
+class MembershipForm(forms.Form):
+    """Give a user (by username) a role in the tournament."""
+
+    username = forms.CharField(label=_("Username"), max_length=150)
+    role = forms.ChoiceField(label=_("Role"), choices=Membership.Role.choices)
+
+    def clean_username(self):
+        username = self.cleaned_data["username"].strip()
+        user = get_user_model().objects.filter(username__iexact=username).first()
+        if user is None:
+            raise forms.ValidationError(_("There is no user %(username)s.") % {"username": username})
+        self.user = user
+        return user.get_username()
+
+
+class NewMemberForm(UserCreationForm):
+    """Create an account for a new referee or organiser of this tournament, with its role
+    (Django's user creation form: the password rules of ``AUTH_PASSWORD_VALIDATORS`` apply). The
+    account gets no global rights, only this tournament's role."""
+
+    role = forms.ChoiceField(label=_("Role"), choices=Membership.Role.choices, initial=Membership.Role.REFEREE)
+
+    class Meta(UserCreationForm.Meta):
+        model = get_user_model()
+        fields = ("username",)
+
+
+class TeamForm(forms.ModelForm):
+    """Register or edit a Tai Pan team: two players (by name), name, affiliation, seed, late entry
+    (``joined_round``) and withdrawal (``withdrawn_after_round``; results are kept)."""
+
+    first_player_name = forms.CharField(label=_("First player"), max_length=120)
+    second_player_name = forms.CharField(label=_("Second player"), max_length=120)
+
+    class Meta:
+        model = Team
+        fields = ["name", "affiliation", "first_player_name", "second_player_name", "seed", "joined_round", "withdrawn_after_round"]
+        help_texts = {
+            "joined_round": _("Late entry: the first round this team may be paired."),
+            "withdrawn_after_round": _("The team is not paired after this round; its results are kept. 0: before round 1."),
+        }
+
+    def __init__(self, *args, tournament: Tournament, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.tournament = tournament
+        # Seeds and rounds are numbered from 1 (as in the CSV import); 0 is refused.
+        for name, low in (("seed", 1), ("joined_round", 1), ("withdrawn_after_round", 0)):
+            field = self.fields[name]
+            field.min_value = low
+            field.validators = [v for v in field.validators if not isinstance(v, MinValueValidator)] + [MinValueValidator(low)]
+            field.widget.attrs["min"] = low
+        if self.instance.pk:
+            self.fields["first_player_name"].initial = self.instance.first_player.name
+            self.fields["second_player_name"].initial = self.instance.second_player.name
+
+    def clean_name(self):
+        name = self.cleaned_data["name"].strip()
+        clash = Team.objects.filter(tournament=self.tournament, name__iexact=name).exclude(pk=self.instance.pk)
+        if clash.exists():
+            raise forms.ValidationError(_("There is already a team called %(name)s.") % {"name": name})
+        return name
+
+    def next_unpaired_round(self) -> int:
+        """The first round not paired yet (a draft counts as paired): last round number + 1."""
+        last = self.tournament.rounds.order_by("-number").values_list("number", flat=True).first() if self.tournament.pk else None
+        return (last or 0) + 1
+
+    def clean_joined_round(self):
+        """A late entry joins a round that is not paired yet: at least :meth:`next_unpaired_round`
+        (checked when the value is new or changed; a team already paired keeps its first round)."""
+        value = self.cleaned_data.get("joined_round")
+        if value is None:
+            return 1
+        if value < 1:
+            raise forms.ValidationError(_("Rounds are numbered from 1."))
+        if self.instance.pk and value == self.instance.joined_round:
+            return value
+        first_open = self.next_unpaired_round()
+        if value < first_open:
+            raise forms.ValidationError(
+                _("Round %(round)d is already paired or played: a team can join round %(first)d at the earliest.")
+                % {"round": value, "first": first_open})
+        if self.instance.pk and Match.objects.filter(Q(team_ns=self.instance) | Q(team_ew=self.instance)).exists():
+            raise forms.ValidationError(_("This team has been paired already: its first round cannot change."))
+        return value
+
+    def clean(self):
+        data = super().clean()
+        first = (data.get("first_player_name") or "").strip()
+        second = (data.get("second_player_name") or "").strip()
+        if first and second and first.casefold() == second.casefold():
+            self.add_error("second_player_name", _("The two players must be different people."))
+        joined, withdrawn = data.get("joined_round"), data.get("withdrawn_after_round")
+        if joined and withdrawn is not None and withdrawn and withdrawn < joined:
+            self.add_error("withdrawn_after_round", _("A team cannot withdraw before the round it joins."))
+        return data
+
+    @transaction.atomic
+    def save(self, commit: bool = True) -> Team:
+        team = super().save(commit=False)
+        team.tournament = self.tournament
+        names = (self.cleaned_data["first_player_name"].strip(), self.cleaned_data["second_player_name"].strip())
+        if team.pk:
+            players = [team.first_player, team.second_player]
+            for player, name in zip(players, names, strict=True):
+                player.name = name
+                player.affiliation = team.affiliation
+                player.save(update_fields=["name", "affiliation"])
+        else:
+            team.first_player, team.second_player = (
+                Player.objects.create(tournament=self.tournament, name=name, affiliation=team.affiliation) for name in names
+            )
+        team.save()
+        return team
+
+
+class TeamsImportForm(forms.Form):
+    """Upload a CSV of teams (columns as ``scoring.io.transfer.import_teams_csv`` reads them)."""
+
+    file = forms.FileField(label=_("CSV file"))
+
+    MAX_BYTES = 1_000_000
+
+    def clean_file(self):
+        upload = self.cleaned_data["file"]
+        if upload.size > self.MAX_BYTES:
+            raise forms.ValidationError(_("The file is too large (at most 1 MB)."))
+        return upload
+
+
+class DraftPairingRowForm(forms.Form):
+    """One table of a draft round: team NS and team EW (empty EW: a bye)."""
+
+    team_ns = forms.ModelChoiceField(label=_("team NS"), queryset=Team.objects.none(), required=False)
+    team_ew = forms.ModelChoiceField(
+        label=_("team EW"), queryset=Team.objects.none(), required=False, empty_label=_("(bye)"),
+    )
+
+    def __init__(self, *args, teams=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        if teams is not None:
+            self.fields["team_ns"].queryset = teams
+            self.fields["team_ew"].queryset = teams
+
+    def clean(self):
+        data = super().clean()
+        ns, ew = data.get("team_ns"), data.get("team_ew")
+        if ew and not ns:
+            self.add_error("team_ns", _("Choose team NS for this table."))
+        if ns and ew and ns == ew:
+            self.add_error("team_ew", _("A team cannot play itself."))
+        return data
+
+
+class BaseDraftPairingFormSet(forms.BaseFormSet):
+    """Rows of :class:`DraftPairingRowForm`; ``pairs()`` gives ``[(ns_id, ew_id|None), ...]``."""
+
+    def __init__(self, *args, teams=None, **kwargs):
+        self.teams = teams
+        super().__init__(*args, **kwargs)
+        # ModelChoiceField iterates its queryset per row: evaluate the teams once for every row.
+        if teams is not None:
+            cached = list(teams)
+            for form in self.forms:
+                for name in ("team_ns", "team_ew"):
+                    field = form.fields[name]
+                    field.queryset = teams
+                    field.choices = [("", field.empty_label)] + [(t.pk, str(t)) for t in cached]
+
+    def get_form_kwargs(self, index):
+        kwargs = super().get_form_kwargs(index)
+        kwargs["teams"] = self.teams
+        return kwargs
+
+    def pairs(self) -> list[tuple[int, int | None]]:
+        out = []
+        for form in self.forms:
+            ns = form.cleaned_data.get("team_ns")
+            if ns is None:
+                continue
+            ew = form.cleaned_data.get("team_ew")
+            out.append((ns.pk, ew.pk if ew else None))
+        return out
+
+
+DraftPairingFormSet = forms.formset_factory(DraftPairingRowForm, formset=BaseDraftPairingFormSet, extra=2)
