@@ -50,6 +50,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from engines.errors import Collector
+from engines.i18n import _
 from engines.rules import resolve_rules
 
 STANDARD: dict[str, Any] = {
@@ -99,9 +101,6 @@ def resolve(raw: Any) -> dict[str, Any]:
     Raises :class:`engines.errors.RuleViolation` (field ``rules.<option>``) for an unknown preset or
     option, a value of the wrong type, a negative amount or an unknown choice.
     """
-    from engines.errors import Collector
-    from engines.i18n import _
-
     options = resolve_rules(raw, PRESETS, DEFAULT_PRESET)
     errors = Collector()
     for key in ("base", "per_tai", "dealer_tai_per_streak", "all_honours"):

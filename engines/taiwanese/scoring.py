@@ -41,8 +41,8 @@ from engines.i18n import _
 from engines.mahjong.hand import check_counts, count_tiles, decompositions, waits
 from engines.mahjong.melds import Exposure, Meld, MeldKind, parse_meld
 from engines.mahjong.tiles import TILES, Tile, format_tiles, parse_tile, parse_tiles
-from engines.taiwanese import options as rules_options
 from engines.taiwanese.dealer import SEATS, dealer_tai
+from engines.taiwanese.options import resolve
 from engines.taiwanese.patterns import (
     FLAGS,
     FLOWER_NAMES,
@@ -89,7 +89,7 @@ def score(data: dict[str, Any]) -> dict[str, Any]:
     tile, wrong tile count, fifth copy, not a winning hand, bad seat/wind, inconsistent win).
     Source: rules/taiwanese-16.txt (tai table, "Betalen: basis plus tai", dealer), DESIGN.md 2.3.
     """
-    opts = rules_options.resolve(data.get("rules"))
+    opts = resolve(data.get("rules"))
     hand = parse_input(data, opts)
 
     if hand.how in FLOWER_WINS:
