@@ -10,13 +10,17 @@ Typed API: :mod:`.tiles` (:class:`Tile`, :class:`TileClass`, :class:`Family`), :
 (:class:`Group`, :class:`GroupKind`, :func:`identify`, :func:`beats`), :mod:`.settlement`,
 :mod:`.deal`, :mod:`.options` (rules options), :mod:`.names` (English/Dutch tile names),
 :mod:`.simulate` (a random legal player).
+
+Rules presets (the same three names in every engine package): ``PRESETS``, ``DEFAULT_PRESET``
+(``"standard"``) and ``resolve_rules(raw)`` -> option dict; the typed form is :func:`resolve` ->
+:class:`Options`.
 """
 from __future__ import annotations
 
 from engines.tiengow.commands import check_command, deal_command, settle_command
 from engines.tiengow.deal import DealResult, Play, TrickResult, play_deal
 from engines.tiengow.groups import Group, GroupKind, beats, identify, legal_groups
-from engines.tiengow.options import DEFAULT_OPTIONS, PRESETS, Options, resolve
+from engines.tiengow.options import DEFAULT_OPTIONS, DEFAULT_PRESET, PRESETS, Options, resolve, resolve_rules
 from engines.tiengow.settlement import (
     ImmediateEvent,
     ImmediateGroup,
@@ -31,8 +35,8 @@ from engines.tiengow.tiles import FULL_SET, TILES, Family, Tile, TileClass, pars
 COMMANDS = {"check": check_command, "deal": deal_command, "settle": settle_command}
 
 __all__ = [
-    "COMMANDS", "DEFAULT_OPTIONS", "FULL_SET", "PRESETS", "TILES",
+    "COMMANDS", "DEFAULT_OPTIONS", "DEFAULT_PRESET", "FULL_SET", "PRESETS", "TILES",
     "DealResult", "Family", "Group", "GroupKind", "ImmediateEvent", "ImmediateGroup", "LastTrick",
     "LastTrickGroup", "Options", "Play", "Settlement", "Tile", "TileClass", "Transfer", "TrickResult",
-    "beats", "identify", "legal_groups", "parse_tile", "play_deal", "resolve", "settle",
+    "beats", "identify", "legal_groups", "parse_tile", "play_deal", "resolve", "resolve_rules", "settle",
 ]
