@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engines.taiwanese import dealer_tai, next_dealer_state
+from engines.taiwanese import dealer_tai, initial_hand_state, next_dealer_state, next_hand_state
 
 SEATS = ["E", "S", "W", "N"]
 
@@ -47,3 +47,67 @@ def test_a_sequence_of_hands(winners):
         else:
             assert new_streak == 0 and SEATS.index(new_dealer) == (SEATS.index(dealer) + 1) % 4
         dealer, streak = new_dealer, new_streak
+
+
+# --- the carried state {"dealer", "streak", "round_wind"} ------------------------------------
+
+def test_initial_state_east_deals_in_the_east_round():
+    # rules/taiwanese-16.txt: "wie de eerste dealer (Oost) is"
+    assert initial_hand_state() == {"dealer": "E", "streak": 0, "round_wind": "E"}
+    assert initial_hand_state() is not initial_hand_state()  # a fresh dict each time
+
+
+def test_next_hand_state_follows_the_dealer_rotation():
+    state = {"dealer": "E", "streak": 0, "round_wind": "E"}
+    assert next_hand_state(state, "E") == {"dealer": "E", "streak": 1, "round_wind": "E"}
+    assert next_hand_state(state, None) == {"dealer": "E", "streak": 1, "round_wind": "E"}
+    assert next_hand_state({"dealer": "S", "streak": 2, "round_wind": "E"}, "N") == {"dealer": "W", "streak": 0, "round_wind": "E"}
+    assert state == {"dealer": "E", "streak": 0, "round_wind": "E"}  # not changed in place
+
+
+def test_round_wind_advances_when_the_deal_passes_from_north_back_to_east():
+    assert next_hand_state({"dealer": "N", "streak": 3, "round_wind": "E"}, "W") == {"dealer": "E", "streak": 0, "round_wind": "S"}
+    assert next_hand_state({"dealer": "N", "streak": 0, "round_wind": "S"}, "E") == {"dealer": "E", "streak": 0, "round_wind": "W"}
+    assert next_hand_state({"dealer": "N", "streak": 0, "round_wind": "W"}, "S") == {"dealer": "E", "streak": 0, "round_wind": "N"}
+    # North staying (a win or a draw) does not change the round
+    assert next_hand_state({"dealer": "N", "streak": 0, "round_wind": "S"}, "N")["round_wind"] == "S"
+    assert next_hand_state({"dealer": "N", "streak": 0, "round_wind": "S"}, None)["round_wind"] == "S"
+
+
+def test_draw_passing_the_dealer_is_an_option():
+    state = {"dealer": "N", "streak": 1, "round_wind": "E"}
+    assert next_hand_state(state, None, draw_keeps_dealer=False) == {"dealer": "E", "streak": 0, "round_wind": "S"}
+
+
+def test_missing_round_wind_is_east():
+    assert next_hand_state({"dealer": "N", "streak": 0}, "E") == {"dealer": "E", "streak": 0, "round_wind": "S"}
+
+
+@pytest.mark.parametrize(("state", "winner"), [
+    ({"dealer": "E", "streak": 0, "round_wind": "X"}, None),
+    ({"dealer": "Q", "streak": 0, "round_wind": "E"}, None),
+    ({"dealer": "E", "streak": -1, "round_wind": "E"}, None),
+    ({"dealer": "E", "streak": 0, "round_wind": "E"}, "Z"),
+    ({"streak": 0}, None),
+    (None, None),
+])
+def test_next_hand_state_bad_input(state, winner):
+    with pytest.raises(ValueError):
+        next_hand_state(state, winner)
+
+
+@given(st.lists(st.sampled_from(SEATS + [None]), max_size=60))
+def test_state_over_a_sequence_of_hands(winners):
+    # Each time the deal passes on, the next seat deals; after all four seats have dealt (the deal
+    # comes back to East), the next round wind starts. So after k passes the dealer is seat k mod 4
+    # and the round wind is wind (k div 4) mod 4; the streak counts the hands since the last pass.
+    state = initial_hand_state()
+    passes = stays = 0
+    for winner in winners:
+        before = state
+        state = next_hand_state(state, winner)
+        if winner in (before["dealer"], None):
+            stays += 1
+        else:
+            passes, stays = passes + 1, 0
+        assert state == {"dealer": SEATS[passes % 4], "streak": stays, "round_wind": SEATS[(passes // 4) % 4]}
