@@ -233,13 +233,15 @@ def _shape_single(part: tuple[str, tuple[Tile, ...]] | None, win: Tile) -> bool:
 
 
 def _waits(concealed_before: tuple[Tile, ...], melds: tuple[Meld, ...]) -> list[Tile]:
-    """Formal waits of the concealed tiles before the win (honours included, no seven pairs; a tile
-    whose four copies are all in the hand or the melds is no wait)."""
+    """Formal waits of the concealed tiles before the win (honours included, no seven pairs).
+
+    DESIGN.md 2.3: single wait = exactly one formal wait before the win. A formal wait counts even
+    when all four copies of the tile are the player's own (in the hand or the melds): ``11m 234m
+    444m`` waiting on ``1m 234m 4444m`` waits on 1m and 4m, so winning on 1m is no single wait."""
     sets_needed = SETS_NEEDED - len(melds)
     if len(concealed_before) != 3 * sets_needed + 1:
         return []
-    visible = [t for m in melds for t in m.tiles]
-    return sorted(waits(list(concealed_before), sets_needed, seven_pairs=False, honours=True, visible=visible))
+    return sorted(waits(list(concealed_before), sets_needed, seven_pairs=False, honours=True, include_exhausted=True))
 
 
 def _wind_number(wind: str) -> int:
