@@ -276,12 +276,14 @@ def waits(
     honours: bool,
     visible: Iterable[Tile] = (),
     four_as_two_pairs: bool = True,
+    include_exhausted: bool = False,
 ) -> list[Tile]:
     """The formal waits: every tile kind that completes ``tiles_without_winner`` (3n+1 concealed
     tiles) into ``sets_needed`` sets plus a pair, or into seven pairs when ``seven_pairs``.
 
     A tile of which four copies are already held (in the hand or in ``visible``, e.g. the tiles of
-    the melds) is not a wait: there is no fifth copy. ``honours`` says whether honour tiles exist
+    the melds) is not a wait, there being no fifth copy, unless ``include_exhausted``: then every
+    formal wait is listed whatever is visible (Taiwanese single wait, DESIGN.md 2.3). ``honours`` says whether honour tiles exist
     (honour waits are only looked for then). Returns tiles sorted (``str`` gives ``"5p"``).
     Works per suit: the other suits' shapes are looked up once, the waited suit's shape after each
     possible added tile is memoised.
@@ -310,6 +312,8 @@ def waits(
         if len(odd) == 1 and all(c in allowed for c in counts) and (counts[odd[0]] == 1 or four_as_two_pairs):
             if odd[0] < 27 or honours:
                 found.add(odd[0])
+    if include_exhausted:
+        return [TILES[i] for i in sorted(found)]
     return [TILES[i] for i in sorted(found) if seen[i] < 4]
 
 

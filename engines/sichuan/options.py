@@ -75,7 +75,7 @@ from typing import Any
 
 from engines.errors import Collector
 from engines.i18n import _
-from engines.rules import resolve_rules
+from engines.rules import resolve_rules as resolve_options
 
 DEFAULT: dict[str, Any] = {
     "outside_hand": "every_set_and_pair",
@@ -113,8 +113,9 @@ _NON_NEGATIVE = ("gold_hook", "self_draw_bonus", "exposed_kong_payment", "added_
                  "concealed_kong_payment", "flower_pig_payment")
 
 
-def resolve(raw: Any) -> dict[str, Any]:
-    """The effective options for an input's ``"rules"`` (absent, a preset name, or overrides).
+def resolve_rules(raw: Any) -> dict[str, Any]:
+    """The effective options for an input's ``"rules"`` (absent: ``default``, a preset name, or
+    ``{"preset": NAME, ...overrides}``): a complete option dict with ``"preset"`` set.
 
     Raises :class:`engines.errors.RuleViolation` (field ``rules.<option>``) for an unknown preset or
     option, a value of the wrong type, a negative amount or an unknown choice.
@@ -130,9 +131,12 @@ def resolve(raw: Any) -> dict[str, Any]:
 
 _RESOLVED: dict[str, dict[str, Any]] = {}
 
+resolve = resolve_rules
+"""The older name of :func:`resolve_rules`."""
+
 
 def _resolve(raw: Any) -> dict[str, Any]:
-    options = resolve_rules(raw, PRESETS, DEFAULT_PRESET)
+    options = resolve_options(raw, PRESETS, DEFAULT_PRESET)
     errors = Collector()
     for key in _NON_NEGATIVE:
         value = options[key]

@@ -20,7 +20,8 @@ from engines.i18n import _
 from engines.mahjong.hand import Decomposition, check_counts, count_tiles, decompositions, is_winning_counts, waits
 from engines.mahjong.melds import Meld, MeldKind, parse_meld
 from engines.mahjong.tiles import TILES, Suit, Tile, format_tiles, parse_tile, parse_tiles
-from engines.sichuan import options as rules_options
+from engines.sichuan.options import DEFAULT as DEFAULT_OPTIONS
+from engines.sichuan.options import resolve
 
 __all__ = [
     "HOWS", "VOID_SUITS", "HandScore", "SichuanHand", "Win", "evaluate", "hand_waits", "parse_hand", "ready_check", "require_winning",
@@ -138,7 +139,7 @@ def parse_hand(data: Any, prefix: str, *, winning: bool = True, allow_void: bool
     seven_with_kongs = melds and len(concealed) == 14 - 4 * kongs - (0 if winning else 1)
     for violation in counted.violations:
         if seven_with_kongs and "copies" not in violation.template:
-            if (options or rules_options.DEFAULT)["kong_as_two_pairs"] and len(melds) == kongs:
+            if (options or DEFAULT_OPTIONS)["kong_as_two_pairs"] and len(melds) == kongs:
                 continue  # seven pairs with declared kongs as two pairs each
             if winning and pairs_like:
                 errors.add(violation.field, _("A declared kong is never two pairs, so seven pairs has no melds: with {melds} meld(s) the concealed part must be {sets} sets and a pair ({expected} tiles)."),
@@ -365,7 +366,7 @@ def score_hand(data: dict[str, Any]) -> dict[str, Any]:
     Raises :class:`RuleViolation` for bad tiles, a void-suit tile, a claimed chow, a wrong tile
     count, a fifth copy, or tiles that are not a winning hand.
     """
-    options = rules_options.resolve(data.get("rules"))
+    options = resolve(data.get("rules"))
     hand = parse_hand(data, "", options=options)
     score = require_winning(hand, options, "")
     assert hand.win is not None

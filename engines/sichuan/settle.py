@@ -39,7 +39,7 @@ from engines.errors import Collector, RuleViolation
 from engines.i18n import _
 from engines.mahjong.melds import Meld, MeldKind
 from engines.mahjong.tiles import Suit, Tile, parse_tile
-from engines.sichuan import options as rules_options
+from engines.sichuan.options import resolve
 from engines.sichuan.scoring import (
     VOID_SUITS,
     HandScore,
@@ -128,7 +128,7 @@ def settle(data: dict[str, Any]) -> dict[str, Any]:
     including kong events that do not match the final hands, a kong of the void suit, more than four
     copies of a tile in the deal, and (option ``require_deal_end``) an unfinished deal.
     """
-    options = rules_options.resolve(data.get("rules"))
+    options = resolve(data.get("rules"))
     errors = Collector()
     players = _players(data.get("players"), errors)
     events = data.get("events", [])

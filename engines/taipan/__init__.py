@@ -7,6 +7,9 @@ Commands (``COMMANDS``; the CLI is ``python -m engines taipan COMMAND FILE``):
 - ``match``: a list of hand summaries -> per-hand scores, running totals, finished, winner.
 - ``play``: judge one play against the combination on the table, the wish and optionally the hand.
 - ``replay``: check a whole hand card by card and score it.
+
+Rules presets (the same three names in every engine package): ``PRESETS`` (preset name -> complete
+option dict), ``DEFAULT_PRESET`` (``"nskt"``) and ``resolve_rules(raw)``; see :mod:`engines.taipan.rules`.
 """
 from __future__ import annotations
 
@@ -15,6 +18,7 @@ from typing import Any
 
 from engines.taipan.play import play
 from engines.taipan.replay import replay
+from engines.taipan.rules import DEFAULT_PRESET, PRESETS, resolve_rules
 from engines.taipan.scoring import check_totals, match, score
 
 COMMANDS: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
@@ -24,3 +28,5 @@ COMMANDS: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
     "play": play,
     "replay": replay,
 }
+
+__all__ = ["COMMANDS", "DEFAULT_PRESET", "PRESETS", "check_totals", "match", "play", "replay", "resolve_rules", "score"]

@@ -19,9 +19,20 @@ Output::
 A Phoenix single's rank is the single beaten + 0.5 (1.5 when led); ``current.phoenix_as`` gives the
 rank of a Phoenix single on the table (without it, 1.5) or what the Phoenix stands for in a
 combination on the table (without it, the highest reading). The play's ``phoenix_as`` picks a
-reading; without it the highest legal reading is taken. Malformed input (unknown or duplicate cards,
-a table that is no combination, play cards not in the hand) raises RuleViolation; an illegal play is
-``"legal": false`` with the reason.
+reading; without it the highest legal reading is taken. An illegal play is ``"legal": false`` with
+the reason.
+
+Input that cannot occur in a deal raises RuleViolation, every problem with its field:
+
+- ``current.cards``/``play``/``hand``: an unknown card, or a card twice in one list; a table that
+  is no combination (``current.cards``);
+- ``hand``: more than 14 cards (each player is dealt 14 and the exchange keeps 14), or no card at
+  all (a player without cards is out and does not play);
+- ``play``: a card not in the given ``hand``, or a card that lies on the table;
+- ``hand``: a card that lies on the table;
+- ``current.phoenix_as``: a Phoenix single on the table ranks half above the single it beat (1.5
+  when led, at most 14.5: it never beats the Dragon), so only 1.5, 2.5, .. 14.5;
+- ``hand``/``play``: the Mahjong while a wish stands (the wish is made by playing the Mahjong).
 """
 from __future__ import annotations
 
@@ -29,7 +40,7 @@ from typing import Any
 
 from engines.errors import Collector
 from engines.i18n import _
-from engines.taipan.cards import ACE_RANK, PHOENIX, Card, parse_cards, rank_name
+from engines.taipan.cards import ACE_RANK, MAHJONG, PHOENIX, Card, parse_cards, rank_name
 from engines.taipan.combinations import (
     Combination,
     CombinationType,
@@ -39,6 +50,9 @@ from engines.taipan.combinations import (
     readings,
 )
 from engines.taipan.rules import get_rules
+
+HAND_SIZE = 14
+"""Cards dealt to each player; the exchange gives three and receives three, so no hand is larger."""
 
 
 class Judgement:
@@ -250,6 +264,20 @@ def play(data: dict[str, Any]) -> dict[str, Any]:
     current = None
     played = set(cards)
     held = set(hand) if hand is not None else None
+    if hand is not None:
+        if len(hand) > HAND_SIZE:
+            errors.add("hand", _("A player holds at most {max} cards, not {count}."), max=HAND_SIZE, count=len(hand))
+        elif not hand:
+            errors.add("hand", _("A player without cards is out of the hand and plays no more."))
+    if wish is not None:
+        if MAHJONG in played:
+            errors.add("play", _("A wish stands only after the Mahjong was played, so the Mahjong cannot be played now."))
+        elif held is not None and MAHJONG in held:
+            errors.add("hand", _("A wish stands only after the Mahjong was played, so the Mahjong cannot be in the hand."))
+    if current_cards and len(current_cards) == 1 and current_cards[0] is PHOENIX and current_ph is not None:
+        if not (1.5 <= current_ph <= ACE_RANK + 0.5 and current_ph % 1 == 0.5):
+            errors.add("current.phoenix_as", _("A Phoenix single ranks half above the single it beat (1.5 when led, at most 14.5), not {value!r}."),
+                       value=current_ph)
     if current_cards:
         current = table_reading(current_cards, current_ph)
         if current is None:

@@ -18,7 +18,7 @@ from typing import Any
 
 from engines.errors import Collector
 from engines.i18n import _
-from engines.rules import resolve_rules
+from engines.rules import resolve_rules as resolve_options
 
 DEFAULT_PRESET = "nskt"
 
@@ -43,13 +43,15 @@ PRESETS: dict[str, dict[str, Any]] = {
 }
 
 
-def get_rules(raw: Any) -> dict[str, Any]:
-    """Effective options for an input's ``"rules"`` (absent -> ``nskt``).
+def resolve_rules(raw: Any) -> dict[str, Any]:
+    """Effective options for an input's ``"rules"``: absent (``nskt``), a preset name, or
+    ``{"preset": NAME, ...overrides}``. Returns a complete option dict with ``"preset"`` set.
 
-    Raises :class:`engines.errors.RuleViolation` (fields ``rules.*``) for an unknown preset, an
-    unknown option, a wrongly typed value or an unknown ``failed_call`` mode.
+    Raises :class:`engines.errors.RuleViolation` (fields ``rules``/``rules.*``) for an unknown
+    preset, an unknown option, a wrongly typed value, an unknown ``failed_call`` mode or a negative
+    amount. Source: DESIGN.md 2 and 2.1 ("Rules presets").
     """
-    options = resolve_rules(raw, PRESETS, DEFAULT_PRESET)
+    options = resolve_options(raw, PRESETS, DEFAULT_PRESET)
     errors = Collector()
     if options["failed_call"] not in FAILED_CALL_MODES:
         errors.add("rules.failed_call", _("Unknown failed-call rule {value!r}; known: {known}."),
@@ -59,3 +61,7 @@ def get_rules(raw: Any) -> dict[str, Any]:
             errors.add(f"rules.{key}", _("Rules option {name!r} must be a whole number of at least 0."), name=key)
     errors.raise_if_any()
     return options
+
+
+get_rules = resolve_rules
+"""The name the Tai Pan modules (and the web app) have used for :func:`resolve_rules`."""

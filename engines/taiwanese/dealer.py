@@ -1,6 +1,14 @@
 """Dealer rotation of Taiwanese 16-tile mahjong (rules/taiwanese-16.txt "De dealer en doorgeven",
-DESIGN.md 2.3). Used by the tournament side to carry the dealer and streak from hand to hand."""
+DESIGN.md 2.3). Used by the tournament side to carry the dealer, streak and round wind from hand
+to hand: :func:`initial_hand_state` before the first hand, :func:`next_hand_state` after each.
+
+The carried state is a dict ``{"dealer": SEAT, "streak": N, "round_wind": WIND}`` (seats and winds
+``"E"``, ``"S"``, ``"W"``, ``"N"``; ``streak`` N = times the current dealer has stayed), exactly the
+``dealer``/``streak``/``round_wind`` fields of the ``score`` command's input.
+"""
 from __future__ import annotations
+
+from typing import Any
 
 SEATS: tuple[str, ...] = ("E", "S", "W", "N")
 
@@ -43,3 +51,36 @@ def next_dealer_state(
     if winner_seat == dealer_seat or (winner_seat is None and draw_keeps_dealer):
         return dealer_seat, streak + 1
     return next_seat(dealer_seat), 0
+
+
+def initial_hand_state() -> dict[str, Any]:
+    """The carried state before a table's first hand: East deals, streak 0, round wind East
+    (rules/taiwanese-16.txt: "wie de eerste dealer (Oost) is"; the game starts in the East round)."""
+    return {"dealer": "E", "streak": 0, "round_wind": "E"}
+
+
+def next_hand_state(state: dict[str, Any], winner_seat: str | None, *, draw_keeps_dealer: bool = True) -> dict[str, Any]:
+    """The carried state of the next hand after a hand played in ``state``.
+
+    ``state``: ``{"dealer", "streak", "round_wind"}`` (see the module docstring; a missing
+    ``round_wind`` is East, as before the first change of round); ``winner_seat``: the seat that won,
+    or ``None`` for a drawn hand. Returns a new dict ``{"dealer", "streak", "round_wind"}``:
+
+    - dealer and streak as :func:`next_dealer_state` (the dealer stays on a win or a draw with
+      ``streak + 1``; otherwise the next seat E -> S -> W -> N deals with streak 0);
+    - the round wind advances E -> S -> W -> N (and from N back to E) when the deal passes from North
+      back to East, i.e. after every seat has dealt once in this round.
+
+    Raises ``ValueError`` for an unknown seat or wind, a streak that is not a whole number >= 0, or a
+    ``state`` that is not such a dict. Source: rules/taiwanese-16.txt ("De dealer en doorgeven"),
+    DESIGN.md 2.3 ("A draw keeps the dealer and increments N").
+    """
+    if not isinstance(state, dict) or "dealer" not in state or "streak" not in state:
+        raise ValueError(f"the state must be a dict with dealer, streak and round_wind, not {state!r}")
+    wind = state.get("round_wind", "E")
+    if wind not in SEATS:
+        raise ValueError(f"unknown round wind {wind!r}; winds are E, S, W, N")
+    dealer, streak = next_dealer_state(state["dealer"], state["streak"], winner_seat, draw_keeps_dealer=draw_keeps_dealer)
+    if dealer == "E" and state["dealer"] == "N":
+        wind = next_seat(wind)
+    return {"dealer": dealer, "streak": streak, "round_wind": wind}

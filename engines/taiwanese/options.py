@@ -50,7 +50,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from engines.rules import resolve_rules
+from engines.errors import Collector
+from engines.i18n import _
+from engines.rules import resolve_rules as resolve_options
 
 STANDARD: dict[str, Any] = {
     "base": 3,
@@ -93,16 +95,14 @@ CHOICES: dict[str, tuple[str, ...]] = {
 }
 
 
-def resolve(raw: Any) -> dict[str, Any]:
-    """The effective options for an input's ``"rules"`` (absent, preset name or overrides).
+def resolve_rules(raw: Any) -> dict[str, Any]:
+    """The effective options for an input's ``"rules"`` (absent: ``standard``, a preset name, or
+    ``{"preset": NAME, ...overrides}``): a complete option dict with ``"preset"`` set.
 
     Raises :class:`engines.errors.RuleViolation` (field ``rules.<option>``) for an unknown preset or
     option, a value of the wrong type, a negative amount or an unknown choice.
     """
-    from engines.errors import Collector
-    from engines.i18n import _
-
-    options = resolve_rules(raw, PRESETS, DEFAULT_PRESET)
+    options = resolve_options(raw, PRESETS, DEFAULT_PRESET)
     errors = Collector()
     for key in ("base", "per_tai", "dealer_tai_per_streak", "all_honours"):
         value = options[key]
@@ -116,3 +116,7 @@ def resolve(raw: Any) -> dict[str, Any]:
             errors.add(f"rules.{key}", _("Rules option {name!r} must be one of {allowed}, not {value!r}."), name=key, allowed=", ".join(allowed), value=options[key])
     errors.raise_if_any()
     return options
+
+
+resolve = resolve_rules
+"""The older name of :func:`resolve_rules`."""

@@ -41,8 +41,8 @@ from engines.i18n import _
 from engines.mahjong.hand import check_counts, count_tiles, decompositions, waits
 from engines.mahjong.melds import Exposure, Meld, MeldKind, parse_meld
 from engines.mahjong.tiles import TILES, Tile, format_tiles, parse_tile, parse_tiles
-from engines.taiwanese import options as rules_options
 from engines.taiwanese.dealer import SEATS, dealer_tai
+from engines.taiwanese.options import resolve
 from engines.taiwanese.patterns import (
     FLAGS,
     FLOWER_NAMES,
@@ -89,7 +89,7 @@ def score(data: dict[str, Any]) -> dict[str, Any]:
     tile, wrong tile count, fifth copy, not a winning hand, bad seat/wind, inconsistent win).
     Source: rules/taiwanese-16.txt (tai table, "Betalen: basis plus tai", dealer), DESIGN.md 2.3.
     """
-    opts = rules_options.resolve(data.get("rules"))
+    opts = resolve(data.get("rules"))
     hand = parse_input(data, opts)
 
     if hand.how in FLOWER_WINS:
@@ -233,13 +233,15 @@ def _shape_single(part: tuple[str, tuple[Tile, ...]] | None, win: Tile) -> bool:
 
 
 def _waits(concealed_before: tuple[Tile, ...], melds: tuple[Meld, ...]) -> list[Tile]:
-    """Formal waits of the concealed tiles before the win (honours included, no seven pairs; a tile
-    whose four copies are all in the hand or the melds is no wait)."""
+    """Formal waits of the concealed tiles before the win (honours included, no seven pairs).
+
+    DESIGN.md 2.3: single wait = exactly one formal wait before the win. A formal wait counts even
+    when all four copies of the tile are the player's own (in the hand or the melds): ``11m 234m
+    444m`` waiting on ``1m 234m 4444m`` waits on 1m and 4m, so winning on 1m is no single wait."""
     sets_needed = SETS_NEEDED - len(melds)
     if len(concealed_before) != 3 * sets_needed + 1:
         return []
-    visible = [t for m in melds for t in m.tiles]
-    return sorted(waits(list(concealed_before), sets_needed, seven_pairs=False, honours=True, visible=visible))
+    return sorted(waits(list(concealed_before), sets_needed, seven_pairs=False, honours=True, include_exhausted=True))
 
 
 def _wind_number(wind: str) -> int:

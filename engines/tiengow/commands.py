@@ -70,7 +70,8 @@ def deal_command(data: dict[str, Any]) -> dict[str, Any]:
     "group", "leader", ...}], "immediate": [{"winner", "group", "trick", "net"}], "immediate_net",
     "final": {"winner", "group", "multiplier", "factors", "catch", "transfers", "net"} | null,
     "net": [4], "next_banker", "last_trick", "settlement" (the equivalent settle input), "complete",
-    "rules"}``. Raises RuleViolation with fields like ``tricks[3].plays[2].face_up``.
+    "rules"}``. ``next_banker`` is always set: the last trick's winner, or ``banker`` while a partial
+    record has no last trick. Raises RuleViolation with fields like ``tricks[3].plays[2].face_up``.
     """
     options = resolve(data.get("rules"))
     out = play_deal(data, options).to_json()
@@ -104,7 +105,8 @@ def settle_command(data: dict[str, Any]) -> dict[str, Any]:
     "immediate": [{"winner", "group": "supreme"|"quartet"}], "rules"?}``; ``columns`` and
     ``last_trick`` are both null for immediate payments only. ``led_with``/``won_with`` describe a last
     single trick (the catch: led 1-2, won 2-4). Output ``{"net": [4], "immediate", "immediate_net",
-    "final", "columns", "next_banker", "rules"}``. Raises RuleViolation for impossible inputs
+    "final", "columns", "next_banker", "rules"}``; ``next_banker`` is always set: the last trick's
+    winner, or ``banker`` when there is no last trick. Raises RuleViolation for impossible inputs
     (column totals, groups needing more columns than the winner has, a last quartet/Supreme missing
     from ``immediate``). Rule source: rules/tiengow.txt, DESIGN.md 2.4.
     """

@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from itertools import combinations
 from typing import Any
 
 from engines.i18n import _
@@ -139,8 +140,6 @@ def beats(play: Group, current: Group) -> tuple[bool, str]:
 def legal_groups(hand: Sequence[Tile], size: int | None = None, options: Options = DEFAULT_OPTIONS) -> list[Group]:
     """Every distinct legal group in ``hand`` (optionally only of ``size`` tiles); used by the
     simulator and any hint UI. Tiles are taken as a multiset (two identical civil tiles are one choice)."""
-    from itertools import combinations
-
     found: dict[tuple[str, ...], Group] = {}
     sizes = [size] if size is not None else [1, 2, 3, 4]
     for k in sizes:

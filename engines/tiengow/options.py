@@ -11,7 +11,7 @@ from typing import Any
 
 from engines.errors import Collector
 from engines.i18n import _
-from engines.rules import resolve_rules
+from engines.rules import resolve_rules as resolve_options
 
 DEFAULT_PRESET = "standard"
 
@@ -105,7 +105,7 @@ def resolve(raw: Any) -> Options:
     Raises :class:`engines.errors.RuleViolation` (field ``rules.NAME``) for unknown presets or
     options, wrong types, or out-of-range values.
     """
-    values = resolve_rules(raw, PRESETS, DEFAULT_PRESET)
+    values = resolve_options(raw, PRESETS, DEFAULT_PRESET)
     errors = Collector()
     if values["early_death"] not in EARLY_DEATH_CHOICES:
         errors.add("rules.early_death", _("Rules option {name!r} must be one of {choices}."), name="early_death",
@@ -120,3 +120,10 @@ def resolve(raw: Any) -> Options:
         errors.add("rules.par_columns", _("Rules option {name!r} must be at most {high}."), name="par_columns", high=8)
     errors.raise_if_any()
     return Options(**values)
+
+
+def resolve_rules(raw: Any) -> dict[str, Any]:
+    """The effective options for ``raw`` as a dict (``"preset"`` set): :func:`resolve` in the JSON
+    form every engine package's ``resolve_rules`` returns. Raises :class:`RuleViolation` like
+    :func:`resolve`."""
+    return resolve(raw).to_json()

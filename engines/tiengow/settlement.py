@@ -23,6 +23,11 @@ from engines.tiengow.tiles import BIG_SIX, LITTLE_THREE
 
 SEATS = (0, 1, 2, 3)
 
+INITIAL_BANKER = 0
+"""The banker of a table's first deal. The rule text draws a random banker ("Een willekeurige
+bankier speelt als eerste"); the tournament seats its players so that seat 0 is that banker.
+Every later deal's banker is the previous deal's ``next_banker``."""
+
 
 class ImmediateGroup(StrEnum):
     """What earns an immediate payment."""
@@ -102,9 +107,11 @@ class Settlement:
     net: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
 
     @property
-    def next_banker(self) -> int | None:
-        """The winner of the last trick (rules/tiengow.txt), ``None`` without final settlement."""
-        return self.last_trick.winner if self.last_trick else None
+    def next_banker(self) -> int:
+        """The banker of the next deal: the winner of the last trick ("De winnaar van de laatste slag
+        wordt de volgende bankier", rules/tiengow.txt), or the current banker when there is no last
+        trick (immediate payments only, or a partial record)."""
+        return self.last_trick.winner if self.last_trick else self.banker
 
     def to_json(self) -> dict[str, Any]:
         """``{"net", "immediate", "immediate_net", "final", "columns", "next_banker"}``."""

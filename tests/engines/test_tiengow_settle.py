@@ -117,3 +117,18 @@ def test_multiply_immediate_option():
     # ... with the option they are multiplied by the last quartet (x2) and the sweep (x2): 48 x 4 + 120
     data["rules"] = {"preset": "standard", "multiply_immediate": True}
     assert run("tiengow", "settle", data)["net"] == [192 + 120, -104, -104, -104]
+
+
+@pytest.mark.parametrize("banker", [0, 1, 2, 3])
+def test_next_banker_without_a_last_trick_is_the_banker(banker):
+    # rules/tiengow.txt: the winner of the last trick becomes the next banker; with immediate
+    # payments only there is no last trick, so the banker deals again.
+    out = settle(banker=banker, columns=None, last_trick=None, immediate=[{"winner": (banker + 1) % 4, "group": "supreme"}])
+    assert out["final"] is None
+    assert out["next_banker"] == banker
+
+
+def test_initial_banker_is_seat_zero():
+    from engines.tiengow import INITIAL_BANKER
+
+    assert INITIAL_BANKER == 0

@@ -210,7 +210,8 @@ def test_incomplete_and_partial_records():
     assert names == ["tricks"]
     record["partial"] = True
     out = deal(record)
-    assert out["complete"] is False and out["final"] is None and out["next_banker"] is None
+    # no last trick yet, so the banker (seat 0) stays the banker
+    assert out["complete"] is False and out["final"] is None and out["next_banker"] == record["banker"] == 0
     assert out["next_leader"] == 2 and out["tiles_left"] == 1
     assert out["columns"] == [4, 2, 1, 0]
     assert out["net"] == [24, -8, -8, -8]  # only the immediate quartet so far

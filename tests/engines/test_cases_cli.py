@@ -9,7 +9,7 @@ import pytest
 
 from tests.conftest import CASES_DIR, subset_mismatch
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _all_cases():

@@ -11,9 +11,9 @@ import pytest
 
 import engines
 from engines.errors import RuleViolation
-from tests.conftest import load_cases, subset_mismatch
+from tests.conftest import CASES_DIR, load_cases, subset_mismatch
 
-REAL = json.loads((Path(__file__).parent / "cases" / "taipan-hands-real.json").read_text(encoding="utf-8"))["hands"]
+REAL = json.loads((CASES_DIR / "taipan-hands-real.json").read_text(encoding="utf-8"))["hands"]
 
 
 def run(command, data):
@@ -118,7 +118,7 @@ def test_cli_prints_errors(tmp_path):
     path = tmp_path / "hand.json"
     path.write_text(json.dumps(hand(ns=72, ew=28)))
     proc = subprocess.run([sys.executable, "-m", "engines", "taipan", "score", str(path)], capture_output=True, text=True,
-                          cwd=Path(__file__).resolve().parent.parent)
+                          cwd=Path(__file__).resolve().parents[2])
     assert proc.returncode == 1
     errors = json.loads(proc.stdout)["errors"]
     assert {e["field"] for e in errors} == {"card_points.NS", "card_points.EW"}

@@ -271,7 +271,7 @@ def test_replay_and_play_through_the_cli(tmp_path):
     import sys
     from pathlib import Path
 
-    root = Path(__file__).resolve().parent.parent
+    root = Path(__file__).resolve().parents[2]
     good = tmp_path / "hand.json"
     good.write_text(json.dumps(tailender_hand()))
     proc = subprocess.run([sys.executable, "-m", "engines", "taipan", "replay", str(good)], capture_output=True, text=True, cwd=root)

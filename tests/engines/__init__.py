@@ -1,0 +1,1 @@
+"""Tests of the framework-free rule engines (``engines/``): no database, no Django."""
