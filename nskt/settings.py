@@ -65,6 +65,7 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
+    "django.forms",
     "django_tables2",
     "django_htmx",
     "axes",
@@ -108,10 +109,13 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "csp.context_processors.nonce",
+                "scoring.web.context.site",
             ],
         },
     },
 ]
+
+FORM_RENDERER = "scoring.web.forms.renderer.FormRenderer"
 
 WSGI_APPLICATION = "nskt.wsgi.application"
 

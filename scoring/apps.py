@@ -9,7 +9,3 @@ class ScoringConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "scoring"
     verbose_name = _("Tournament scoring")
-
-    def ready(self) -> None:
-        """Register the signal handlers (standings refresh after results, :mod:`scoring.signals`)."""
-        from scoring import signals  # noqa: F401

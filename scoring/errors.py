@@ -1,8 +1,9 @@
-"""Exceptions raised by the services (the agreed interface in INTERFACES.md).
+"""Exceptions raised by the services; views and the API turn them into messages next to a field.
 
 Every :class:`ServiceError` has ``field`` (a form field name, or ``""`` for the whole form) and
 ``message`` (a translated, human-readable string). Engine rule violations are not wrapped: they
-propagate as :class:`engines.errors.RuleViolation` so views can map each violation's field.
+propagate as :class:`engines.errors.RuleViolation` (re-exported by :mod:`scoring.games.base`) so
+each violation can be put next to its own field.
 """
 from __future__ import annotations
 
@@ -25,9 +26,10 @@ class ServiceError(Exception):
 
 
 class StaleVersion(ServiceError):
-    """The match changed since the form was built (optimistic concurrency, ``Match.version``)."""
+    """The object changed since the form was built: the version the form carried is not the one
+    found inside the row lock (optimistic concurrency), or the form carried none."""
 
-    default_message = _("This match was changed by someone else in the meantime. Reload the page and try again.")
+    default_message = _("This was changed by someone else in the meantime. Reload the page and try again.")
 
 
 class NotAllowed(ServiceError):
@@ -37,10 +39,11 @@ class NotAllowed(ServiceError):
     default_message = _("This action is not allowed now.")
 
 
-class MatchLocked(ServiceError):
-    """The match is confirmed (reopen it first) or finished (no more hands can be added)."""
+class Locked(ServiceError):
+    """The result cannot change in its state: confirmed (reopen it first), finished (no more
+    records can be added), or its round is closed."""
 
-    default_message = _("This match is locked: it is finished or confirmed.")
+    default_message = _("This result is locked: it is finished or confirmed.")
 
 
 class PairingImpossible(ServiceError):

@@ -1,11 +1,5 @@
 """Celery tasks of the scoring app.
 
-:func:`refresh_standings` recomputes a tournament's standings after a result is confirmed (or
-reopened, or a finished match changes) and stores them in the Django cache under a key with a
-fingerprint of the results (:mod:`scoring.standings.cache`), with a :class:`TaskState`
-row per key. It is queued after the commit by :mod:`scoring.signals` through
-:func:`enqueue_standings_refresh`.
-
 :func:`build_round_pack` writes a round's score sheets as one PDF to ``MEDIA_ROOT`` in the
 background and stores its progress (tables done / total) in :class:`scoring.models.TaskState`.
 It is idempotent by key: the key names the round and a fingerprint of its matches (ids, tables,
@@ -23,12 +17,13 @@ from celery import shared_task
 from django.conf import settings
 from django.db import DatabaseError
 
-from scoring.models import Match, Round, TaskState, Tournament
+from scoring.draw.lifecycle import containers
+from scoring.models import Round, TaskState
+from scoring.printing import sheets
 
 log = logging.getLogger(__name__)
 
 KIND_ROUND_PACK = "round_pack"
-KIND_STANDINGS = "standings"
 
 try:  # the cache is Redis in production: its connection errors are worth a retry too
     from redis.exceptions import RedisError
@@ -59,9 +54,9 @@ def apply_eagerly(task, args: tuple = (), kwargs: dict | None = None):
 
 
 def round_pack_key(rnd: Round) -> str:
-    """``"round_pack:<round id>:<fingerprint>"``; the fingerprint changes whenever a match of the
-    round changes (its ``version``), is added or removed, or gets other teams/table."""
-    rows = Match.objects.filter(round=rnd).order_by("pk").values_list("pk", "table", "team_ns_id", "team_ew_id", "version")
+    """``"round_pack:<round id>:<fingerprint>"``; the fingerprint changes whenever a result of the
+    round changes (its ``version``) or a table is added or removed (a draft drawn again)."""
+    rows = containers(rnd).order_by("pk").values_list("pk", "version", "updated_at")
     digest = hashlib.sha1(repr(list(rows)).encode()).hexdigest()[:16]
     return f"{KIND_ROUND_PACK}:{rnd.pk}:{digest}"
 
@@ -108,21 +103,19 @@ def build_round_pack(self, round_id: int, base_url: str = "") -> str:
     every table; an already built pack with the same key is returned at once (idempotent).
     Retried (``autoretry_for`` database and file errors, at most 3 retries) with the state set
     back to ``pending``; after the last failure the state is ``failed`` with the error."""
-    from scoring.printing import matches as pdf
-
     rnd = Round.objects.select_related("tournament").get(pk=round_id)
     key = round_pack_key(rnd)
     state, _ = TaskState.objects.get_or_create(key=key, defaults={"kind": KIND_ROUND_PACK})
     if _is_done(state):
         return state.result_path
-    total = Match.objects.filter(round=rnd).count()
+    total = containers(rnd).count()
     TaskState.objects.filter(pk=state.pk).update(status="running", progress=0, total=total, error="")
 
     def progress(done: int, count: int) -> None:
         TaskState.objects.filter(pk=state.pk).update(progress=done, total=count)
 
     try:
-        data = pdf.round_pack_pdf(rnd, base_url=base_url, progress=progress)
+        data = sheets.round_pack_pdf(rnd, base_url=base_url, progress=progress)
         relative = _pack_path(key)
         target = Path(settings.MEDIA_ROOT) / relative
         target.parent.mkdir(parents=True, exist_ok=True)
@@ -136,56 +129,3 @@ def build_round_pack(self, round_id: int, base_url: str = "") -> str:
         raise
     TaskState.objects.filter(pk=state.pk).update(status="done", progress=total, total=total, result_path=relative, error="")
     return relative
-
-
-# --------------------------------------------------------------------------- standings refresh
-
-
-def enqueue_standings_refresh(tournament_id: int) -> None:
-    """Queue :func:`refresh_standings` for a tournament: on a worker when there is a broker,
-    otherwise run it here eagerly with retries (:func:`apply_eagerly`). Never raises: a refresh
-    that cannot be queued or fails only costs the next standings page a recompute (the stored
-    standings are keyed by their data, so nothing stale is ever served). Call it after the
-    commit (``transaction.on_commit``), as :mod:`scoring.signals` does."""
-    try:
-        if refresh_standings.app.conf.task_always_eager:
-            apply_eagerly(refresh_standings, (tournament_id,))
-        else:
-            refresh_standings.delay(tournament_id)
-    except Exception as exc:  # noqa: BLE001 - see docstring
-        log.warning("standings refresh of tournament %s not queued: %s", tournament_id, exc)
-
-
-@shared_task(bind=True, autoretry_for=RETRY_ON, retry_backoff=2, retry_jitter=False, max_retries=3)
-def refresh_standings(self, tournament_id: int) -> str:
-    """Recompute the standings of tournament ``tournament_id`` (every played round) and store them
-    in the cache under :func:`scoring.standings.cache.cache_key` (fingerprint of the
-    results, teams and tie-breaks); returns that key. State in :class:`TaskState` (same key, kind
-    ``standings``; ``total`` = teams): ``running``, then ``done``; when the key is already done
-    and its rows are still in the cache nothing is recomputed (idempotent). Retried on database,
-    file and Redis errors (at most 3 retries, backoff 2, 4, 8 s) with the state back to
-    ``pending``; after the last failure the state is ``failed`` with the error. Older finished
-    states of the tournament are removed when a refresh is done. A tournament that no longer
-    exists returns ``""``."""
-    from scoring.standings import cache as standings_cache
-
-    tournament = Tournament.objects.filter(pk=tournament_id).first()
-    if tournament is None:
-        return ""
-    key, teams, match_rows = standings_cache.load(tournament)
-    state, _ = TaskState.objects.get_or_create(key=key, defaults={"kind": KIND_STANDINGS})
-    if state.status == "done" and standings_cache.stored(key) is not None:
-        return key
-    TaskState.objects.filter(pk=state.pk).update(status="running", progress=0, total=len(teams), error="")
-    try:
-        if standings_cache.stored(key) is None:
-            rows = standings_cache.compute(tournament, teams, match_rows)
-            standings_cache.cache.set(key, rows, standings_cache.TIMEOUT)
-    except Exception as exc:
-        last = not isinstance(exc, RETRY_ON) or self.request.retries >= (self.max_retries or 0)
-        TaskState.objects.filter(pk=state.pk).update(status="failed" if last else "pending", error=f"{type(exc).__name__}: {exc}")
-        log.warning("standings refresh %s failed (try %s): %s", key, self.request.retries + 1, exc)
-        raise
-    TaskState.objects.filter(pk=state.pk).update(status="done", progress=len(teams), total=len(teams), error="")
-    TaskState.objects.filter(kind=KIND_STANDINGS, key__startswith=standings_cache.key_prefix(tournament_id), status__in=("done", "failed")).exclude(pk=state.pk).delete()
-    return key

@@ -58,7 +58,7 @@ def form_data(record: dict[str, Any], version: int, csrf_token: str, *, type_ew:
 _CSRF_RE = re.compile(r'name="csrfmiddlewaretoken"\s+value="([^"]+)"')
 _VERSION_RE = re.compile(r'<input[^>]*\bname="version"[^>]*>')
 _VALUE_RE = re.compile(r'\bvalue="(\d+)"')
-_HAND_ROW_RE = re.compile(r'<tr id="hand-(\d+)"')
+_HAND_ROW_RE = re.compile(r'<tr id="record-(\d+)"')
 
 
 @dataclass

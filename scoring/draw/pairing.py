@@ -20,11 +20,15 @@ from django.utils.translation import gettext as _t
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import gettext_noop
 
+from scoring import policy
+from scoring.draw.lifecycle import next_round_number, require_earlier_closed
 from scoring.draw.pairing_core import Entrant, NoPairing, Reason, Table, check_pairing, pair_round
-from scoring.draw.rounds import unconfirmed_matches
 from scoring.errors import NotAllowed, PairingImpossible
+from scoring.games.base import EntrantKind
+from scoring.locking import lock
 from scoring.models import Match, Round, Team, Tournament
-from scoring.results.matches import recompute_match
+from scoring.policy import Perm
+from scoring.results.sheet import recompute
 from scoring.standings.teams import standings
 
 NOTE_LENGTH = 200
@@ -82,23 +86,7 @@ def _note_text(reason: dict) -> str:
         return _t(reason["template"]).format(**reason["params"])[:NOTE_LENGTH]
 
 
-def _previous_round_done(tournament: Tournament) -> Round | None:
-    last = Round.objects.filter(tournament=tournament).order_by("-number").first()
-    if last is None:
-        return None
-    if last.status == Round.Status.DRAFT:
-        raise NotAllowed(_("Round {number} is still a draft: publish or edit it first.").format(number=last.number))
-    if last.status != Round.Status.CLOSED:
-        open_tables = list(unconfirmed_matches(last).order_by("table").values_list("table", flat=True))
-        if open_tables:
-            raise NotAllowed(_("Round {number} is not closed: the result of table(s) {tables} is not confirmed yet.").format(
-                number=last.number, tables=", ".join(map(str, open_tables))))
-        last.status = Round.Status.CLOSED
-        last.save(update_fields=["status"])
-    return last
-
-
-def pair_next_round(tournament: Tournament, *, seed: int | None = None, method: str | None = None) -> Round:
+def pair_next_round(tournament: Tournament, actor, *, seed: int | None = None, method: str | None = None) -> Round:
     """Pair the next round of ``tournament`` as a DRAFT and return it.
 
     Allowed only when the previous round is closed (a round whose every match is confirmed is
@@ -107,12 +95,13 @@ def pair_next_round(tournament: Tournament, *, seed: int | None = None, method: 
     has a seed number). Later rounds: Swiss (:func:`scoring.draw.pairing_core.pair_round`). No pairing
     without a rematch: :class:`PairingImpossible` with ``blocking`` (team names). Tables by rank;
     each match gets a ``pairing_note``; a bye is saved finished (a win, 0:0)."""
-    if not tournament.is_team_game:
-        raise NotAllowed(_("Swiss pairing of teams is only for Tai Pan tournaments; seat four-player games instead."))
+    if tournament.adapter.entrants != EntrantKind.TEAMS:
+        raise NotAllowed(_("Swiss pairing of teams is only for team games; seat four-player games instead."))
     with transaction.atomic():
-        Tournament.objects.select_for_update().filter(pk=tournament.pk).first()
-        last = _previous_round_done(tournament)
-        number = (last.number + 1) if last else 1
+        lock(Tournament, tournament.pk)
+        policy.require(actor, Perm.MANAGE, tournament)
+        number = next_round_number(tournament)
+        require_earlier_closed(tournament, number)
         entrants = entrants_for(tournament, before_round=number)
         if seed is None:
             seed = tournament.seed + number - 1
@@ -142,7 +131,8 @@ def _save_tables(rnd: Round, rows: list[tuple]) -> None:
     ])
     for match in matches:
         if match.team_ew_id is None:
-            recompute_match(match)  # a bye: finished at once, a win with 0:0
+            match.round = rnd
+            recompute(match)  # a bye: finished at once, a win with 0:0
 
 
 WARNING_TEXTS = {
@@ -185,14 +175,20 @@ def draft_problems(rnd: Round) -> list[tuple[str, str]]:
     return out
 
 
-def set_draft_pairing(rnd: Round, pairs: list[tuple]) -> list[str]:
+def draft_warnings(rnd: Round) -> list[str]:
+    """The translated warnings of a draft round's current tables (:func:`draft_problems`)."""
+    return [text for _code, text in draft_problems(rnd)]
+
+
+def set_draft_pairing(rnd: Round, pairs: list[tuple], actor) -> list[str]:
     """Replace the tables of a DRAFT round with ``pairs`` (``[(team_ns_id, team_ew_id|None)]``,
     table numbers in the given order; ``(None, x)`` is read as a bye for ``x``) and return
     translated warnings: rematch, double booking, missing team, second bye, absent team. The
     pairing is saved even with warnings (the organiser decides); ids of teams of another
     tournament raise :class:`NotAllowed` and nothing changes. Non-draft rounds: :class:`NotAllowed`."""
     with transaction.atomic():
-        locked = Round.objects.select_for_update().select_related("tournament").get(pk=rnd.pk)
+        locked = lock(Round.objects.select_related("tournament"), rnd.pk)
+        policy.require(actor, Perm.MANAGE, locked.tournament)
         if locked.status != Round.Status.DRAFT:
             raise NotAllowed(_("Only a draft round can be edited; round {number} is {status}.").format(
                 number=locked.number, status=locked.get_status_display()))

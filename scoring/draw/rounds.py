@@ -1,35 +1,29 @@
-"""Round lifecycle (issue 4 item 2): draft -> published -> in progress -> closed.
+"""Round lifecycle, the same for rounds of matches and rounds of tables (DESIGN.md 3):
+draft -> published -> in progress -> closed (the transitions of :class:`~scoring.models.Round`).
 
-- draft: pairings visible to organisers only; editable (:func:`scoring.draw.pairing.set_draft_pairing`).
-- published: pairings and score sheets are public; referees may enter hands (the first hand moves
-  the round to in progress by itself).
-- in progress: results are being entered.
-- closed: every match is confirmed (byes need no confirmation); the next round may be paired.
+- draft: the pairing or seating is visible to organisers only and can be changed;
+- published: pairings and score sheets are public; results can be entered (the first record
+  moves the round to in progress by itself, :mod:`scoring.results.sheet`);
+- in progress: results are being entered;
+- closed: every result is confirmed (byes need no confirmation); the next round may be drawn.
 
-Each transition raises :class:`~scoring.errors.NotAllowed` with a clear message when the
-round is not in the right state.
+Each function locks the tournament (publishing: its status may change) and the round, checks the
+state inside the lock and refuses with :class:`~scoring.errors.NotAllowed` and a clear message.
+Only organisers may do these (``actor``; :mod:`scoring.policy`).
 """
 from __future__ import annotations
 
 from django.db import transaction
 from django.utils.translation import gettext_lazy as _
 
+from scoring import policy
+from scoring.draw.lifecycle import close_locked, containers
+from scoring.draw.pairing import BLOCKING_CODES, draft_problems
 from scoring.errors import NotAllowed
-from scoring.models import Match, Round, Tournament
-
-
-def _locked(rnd: Round) -> Round:
-    return Round.objects.select_for_update().select_related("tournament").get(pk=rnd.pk)
-
-
-def _sync(target: Round, source: Round) -> None:
-    if target is not source:
-        target.status = source.status
-
-
-def unconfirmed_matches(rnd: Round):
-    """Queryset of the round's matches (byes excluded) that are not confirmed yet."""
-    return rnd.matches.exclude(team_ew=None).exclude(status=Match.Status.CONFIRMED)
+from scoring.games.base import EntrantKind
+from scoring.locking import lock
+from scoring.models import Round, Tournament
+from scoring.policy import Perm
 
 
 class PublishRefused(NotAllowed):
@@ -43,73 +37,112 @@ class PublishRefused(NotAllowed):
         super().__init__(message)
 
 
-def publish_round(rnd: Round, *, accept_warnings: bool = False) -> Round:
-    """Publish a draft round: pairings and score sheets become public. The round must have at
-    least one match. The tournament moves from registration to running.
+def _locked(rnd: Round, actor, *, with_tournament: bool = False) -> Round:
+    if with_tournament:
+        lock(Tournament, rnd.tournament_id)
+    locked = lock(Round.objects.select_related("tournament"), rnd.pk)
+    policy.require(actor, Perm.MANAGE, locked.tournament)
+    return locked
 
-    The draft's tables are checked first (:func:`scoring.draw.pairing.draft_problems`, the
-    same check as the draft warnings): a double booking, a withdrawn or not-yet-entered team, a
-    present team left out or an unknown team raise :class:`PublishRefused` (fix the pairing
-    first); rematches and second byes (issue 4: forbidden) raise :class:`PublishRefused` with
-    ``needs_confirmation`` unless ``accept_warnings`` is true. Raises :class:`NotAllowed` when the
-    round is not a draft."""
-    from scoring.draw.pairing import BLOCKING_CODES, draft_problems
 
+def _sync(target: Round, source: Round) -> None:
+    if target is not source:
+        target.refresh_from_db()
+
+
+def publish_round(rnd: Round, actor, *, accept_warnings: bool = False) -> Round:
+    """Publish a draft round: its pairing or seating and score sheets become public and results can
+    be entered; a tournament in registration starts running. The round needs at least one table.
+
+    Rounds of matches are checked first (:func:`scoring.draw.pairing.draft_problems`, the same
+    check as the draft warnings): a double booking, a withdrawn or not-yet-entered team, a present
+    team left out or an unknown team raise :class:`PublishRefused`; rematches and second byes
+    (forbidden) raise :class:`PublishRefused` with ``needs_confirmation`` unless
+    ``accept_warnings``. Raises :class:`NotAllowed` when the round is not a draft."""
     with transaction.atomic():
-        locked = _locked(rnd)
+        locked = _locked(rnd, actor, with_tournament=True)
         if locked.status != Round.Status.DRAFT:
             raise NotAllowed(_("Only a draft round can be published; round {number} is {status}.").format(
                 number=locked.number, status=locked.get_status_display()))
-        if not locked.matches.exists():
+        if not containers(locked).exists():
             raise NotAllowed(_("Round {number} has no tables yet.").format(number=locked.number))
-        problems = draft_problems(locked)
-        blocking = [text for code, text in problems if code in BLOCKING_CODES]
-        if blocking:
-            raise PublishRefused(
-                _("Round {number} cannot be published; edit the pairing first: {problems}").format(
-                    number=locked.number, problems=" ".join(blocking)),
-                problems=blocking, needs_confirmation=False)
-        warnings = [text for code, text in problems if code not in BLOCKING_CODES]
-        if warnings and not accept_warnings:
-            raise PublishRefused(
-                _("Round {number} was not published: {problems} Rematches and second byes are against the rules; "
-                  "tick \"Publish anyway\" to publish it all the same.").format(
-                    number=locked.number, problems=" ".join(warnings)),
-                problems=warnings, needs_confirmation=True)
-        locked.status = Round.Status.PUBLISHED
+        if locked.tournament.adapter.entrants == EntrantKind.TEAMS:
+            _check_pairing(locked, accept_warnings)
+        locked.publish()
         locked.save(update_fields=["status"])
-        Tournament.objects.filter(pk=locked.tournament_id, status=Tournament.Status.SETUP).update(status=Tournament.Status.RUNNING)
+        tournament = locked.tournament
+        if tournament.status == Tournament.Status.SETUP:
+            tournament.start()
+            tournament.save(update_fields=["status"])
     _sync(rnd, locked)
     return rnd
 
 
-def start_round(rnd: Round) -> Round:
-    """Mark a published round as in progress (play has started). Raises :class:`NotAllowed`
-    unless the round is published."""
+def _check_pairing(locked: Round, accept_warnings: bool) -> None:
+    problems = draft_problems(locked)
+    blocking = [text for code, text in problems if code in BLOCKING_CODES]
+    if blocking:
+        raise PublishRefused(
+            _("Round {number} cannot be published; edit the pairing first: {problems}").format(
+                number=locked.number, problems=" ".join(blocking)),
+            problems=blocking, needs_confirmation=False)
+    warnings = [text for code, text in problems if code not in BLOCKING_CODES]
+    if warnings and not accept_warnings:
+        raise PublishRefused(
+            _("Round {number} was not published: {problems} Rematches and second byes are against the rules; "
+              "tick \"Publish anyway\" to publish it all the same.").format(number=locked.number, problems=" ".join(warnings)),
+            problems=warnings, needs_confirmation=True)
+
+
+def start_round(rnd: Round, actor) -> Round:
+    """Mark a published round as in progress (play has started). :class:`NotAllowed` unless the
+    round is published."""
     with transaction.atomic():
-        locked = _locked(rnd)
+        locked = _locked(rnd, actor)
         if locked.status != Round.Status.PUBLISHED:
             raise NotAllowed(_("Only a published round can be started; round {number} is {status}.").format(
                 number=locked.number, status=locked.get_status_display()))
-        locked.status = Round.Status.IN_PROGRESS
+        locked.start()
         locked.save(update_fields=["status"])
     _sync(rnd, locked)
     return rnd
 
 
-def close_round(rnd: Round) -> Round:
-    """Close a published or in-progress round once every match (byes excepted) is confirmed.
-    Raises :class:`NotAllowed` naming the tables still to be confirmed."""
+def close_round(rnd: Round, actor) -> Round:
+    """Close a published or running round once every result (byes excepted) is confirmed. The
+    round's lock is held while the results are read, and reopening a result takes the same lock
+    first, so a closed round only ever holds confirmed results. :class:`NotAllowed` names the
+    tables still to be confirmed."""
     with transaction.atomic():
-        locked = _locked(rnd)
-        if locked.status not in (Round.Status.PUBLISHED, Round.Status.IN_PROGRESS):
-            raise NotAllowed(_("Only a published or running round can be closed; round {number} is {status}.").format(
-                number=locked.number, status=locked.get_status_display()))
-        open_tables = list(unconfirmed_matches(locked).order_by("table").values_list("table", flat=True))
-        if open_tables:
-            raise NotAllowed(_("Round {number} cannot be closed: the result of table(s) {tables} is not confirmed yet.").format(
-                number=locked.number, tables=", ".join(str(t) for t in open_tables)))
-        locked.status = Round.Status.CLOSED
-        locked.save(update_fields=["status"])
+        locked = _locked(rnd, actor)
+        close_locked(locked)
     _sync(rnd, locked)
     return rnd
+
+
+def finish_tournament(tournament: Tournament, actor) -> Tournament:
+    """End a running tournament (every round closed). :class:`NotAllowed` otherwise."""
+    with transaction.atomic():
+        locked = lock(Tournament, tournament.pk)
+        policy.require(actor, Perm.MANAGE, locked)
+        if locked.status != Tournament.Status.RUNNING:
+            raise NotAllowed(_("Only a running tournament can be finished."))
+        if locked.rounds.exclude(status=Round.Status.CLOSED).exists():
+            raise NotAllowed(_("Close every round before finishing the tournament."))
+        locked.finish()
+        locked.save(update_fields=["status"])
+    tournament.refresh_from_db()
+    return tournament
+
+
+def resume_tournament(tournament: Tournament, actor) -> Tournament:
+    """Put a finished tournament back to running (to correct a result or play on)."""
+    with transaction.atomic():
+        locked = lock(Tournament, tournament.pk)
+        policy.require(actor, Perm.MANAGE, locked)
+        if locked.status != Tournament.Status.FINISHED:
+            raise NotAllowed(_("Only a finished tournament can be resumed."))
+        locked.resume()
+        locked.save(update_fields=["status"])
+    tournament.refresh_from_db()
+    return tournament

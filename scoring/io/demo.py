@@ -18,11 +18,12 @@ from pathlib import Path
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
-import engines
 from scoring.draw import pairing, rounds
-from scoring.io.transfer import delete_tournament
+from scoring.games import registry
+from scoring.io.tournament_json import delete_tournament
 from scoring.models import Match, Membership, Player, Team, Tournament
-from scoring.results import matches as results
+from scoring.policy import SYSTEM
+from scoring.results import sheet
 
 DEMO_SLUG = "nskt-demo"
 DEMO_NAME = "NSKT demo"
@@ -68,14 +69,8 @@ def real_hand_records() -> list[dict]:
     """Every real hand of the data file as a hand record (engine ``score`` input), through
     ``check-totals`` (first explanation). Raises ``RuleViolation`` if a hand is inconsistent."""
     data = json.loads(HANDS_FILE.read_text(encoding="utf-8"))
-    records = []
-    for hand in data["hands"]:
-        calls = hand.get("calls") or {}
-        out = engines.run("taipan", "check-totals", {"calls": calls, "totals": hand["totals"]})
-        first = out["explanations"][0]
-        records.append({"calls": calls, "first_out": first["first_out"],
-                        "double_victory": first["double_victory"], "card_points": first["card_points"]})
-    return records
+    taipan = registry.get("taipan")
+    return [taipan.record_from_totals(hand.get("calls") or {}, hand["totals"]) for hand in data["hands"]]
 
 
 def _users():
@@ -116,15 +111,15 @@ def load_demo(*, if_empty: bool = False) -> DemoResult:
         hands = itertools.cycle(real_hand_records())
         referee, organiser = users["referee"], users["organiser"]
         for _ in range(PLAYED_ROUNDS):
-            rnd = pairing.pair_next_round(t)
-            rounds.publish_round(rnd)
-            rounds.start_round(rnd)
+            rnd = pairing.pair_next_round(t, SYSTEM)
+            rounds.publish_round(rnd, SYSTEM)
+            rounds.start_round(rnd, SYSTEM)
             for match in rnd.matches.exclude(team_ew=None).order_by("table"):
                 while match.status != Match.Status.FINISHED:
-                    results.add_hand(match, next(hands), referee)
-                results.confirm_match(match, organiser)
-            rounds.close_round(rnd)
-        rounds.publish_round(pairing.pair_next_round(t))
+                    sheet.add_record(match, next(hands), referee, expected_version=match.version)
+                sheet.confirm(match, organiser, expected_version=match.version)
+            rounds.close_round(rnd, SYSTEM)
+        rounds.publish_round(pairing.pair_next_round(t, SYSTEM), SYSTEM)
     t.refresh_from_db()
     return DemoResult(t, True, logins)
 

@@ -13,13 +13,24 @@ The models live in one module per concern and are re-exported here, so the app l
 ``scoring`` and every model keeps its name (no migration churn).
 """
 from scoring.models.participants import Player, Team
-from scoring.models.results import AuditEntry, Confirmation, Deal, Hand, Match, MatchQuerySet, Table, TableSeat
+from scoring.models.results import (
+    AuditEntry,
+    Confirmation,
+    Deal,
+    Hand,
+    Match,
+    MatchQuerySet,
+    ResultContainer,
+    ResultRecord,
+    Table,
+    TableSeat,
+)
 from scoring.models.rounds import Round
 from scoring.models.tasks import TaskState
-from scoring.models.tournaments import FOUR_PLAYER_GAMES, TEAM_GAMES, Game, Membership, RoundFormat, Tournament
+from scoring.models.tournaments import Membership, RoundFormat, Tournament
 
 __all__ = [
-    "FOUR_PLAYER_GAMES", "TEAM_GAMES", "AuditEntry", "Confirmation", "Deal", "Game", "Hand", "Match",
-    "MatchQuerySet", "Membership", "Player", "Round", "RoundFormat", "Table", "TableSeat", "TaskState",
+    "AuditEntry", "Confirmation", "Deal", "Hand", "Match", "MatchQuerySet", "Membership",
+    "ResultContainer", "ResultRecord", "Player", "Round", "RoundFormat", "Table", "TableSeat", "TaskState",
     "Team", "Tournament",
 ]

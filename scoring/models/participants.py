@@ -21,6 +21,7 @@ class Player(models.Model):
     joined_round = models.PositiveSmallIntegerField(_("joined in round"), default=1)
     withdrawn_after_round = models.PositiveSmallIntegerField(_("withdrawn after round"), null=True, blank=True)
     is_substitute = models.BooleanField(_("substitute"), default=False)
+    updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
         ordering = ["name"]
@@ -46,6 +47,7 @@ class Team(models.Model):
     seed = models.PositiveIntegerField(_("seed"), null=True, blank=True)
     joined_round = models.PositiveSmallIntegerField(_("joined in round"), default=1)
     withdrawn_after_round = models.PositiveSmallIntegerField(_("withdrawn after round"), null=True, blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
         ordering = ["name"]

@@ -7,9 +7,11 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
+from django_fsm import RETURN_VALUE
 
 from scoring.models.participants import Player, Team
 from scoring.models.rounds import Round
+from scoring.models.states import FSMField, StatefulModel, transition
 from scoring.models.tournaments import Tournament
 
 
@@ -29,15 +31,16 @@ class MatchQuerySet(models.QuerySet):
         )
 
 
-class Match(models.Model):
-    """A Tai Pan match at one table: team NS against team EW (``team_ew`` null: a bye).
+class ResultContainer(StatefulModel):
+    """What the results of one table are kept on: a Tai Pan :class:`Match` (hands) or a four-player
+    :class:`Table` (deals). The result sheet (:mod:`scoring.results.sheet`) is the one writer.
 
-    Derived columns (rebuilt from the hands): ``total_ns``/``total_ew`` (running totals),
-    ``status``, ``winner``, ``points_ns``/``points_ew`` (match points, or victory points in the
-    fixed-hands format). ``ended``: ``target`` (finished by the rules' end rule) or ``time`` (ended
-    by a referee at the time limit). ``version`` increases on every change: a form carries the
-    version it was built from and a stale save is refused (no lost updates).
-    """
+    ``status`` moves only through the transitions: pending -> playing -> finished (decided by the
+    entered records, :meth:`follow_records`) -> confirmed (:meth:`confirm`, by a second person)
+    -> back to finished (:meth:`reopen`, with a reason). ``ended``: ``target`` (finished by the
+    game's end rule or the fixed number of records) or ``time`` (ended by a referee at the time
+    limit). ``version`` increases on every change: a form carries the version it was built from
+    and a stale write is refused inside the row lock (no lost updates)."""
 
     class Status(models.TextChoices):
         PENDING = "pending", _("Not started")
@@ -49,23 +52,74 @@ class Match(models.Model):
         TARGET = "target", _("Target reached")
         TIME = "time", _("Time limit")
 
+    status = FSMField(_("status"), max_length=20, choices=Status.choices, default=Status.PENDING, protected=True)
+    ended = models.CharField(_("ended by"), max_length=10, choices=Ended.choices, blank=True)
+    version = models.PositiveIntegerField(default=0)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        abstract = True
+
+    @transition(field=status, source=[Status.PENDING, Status.PLAYING, Status.FINISHED],
+                target=RETURN_VALUE(Status.PENDING, Status.PLAYING, Status.FINISHED))
+    def follow_records(self, *, has_records: bool, finished: bool) -> str:
+        """The entered records decide an unconfirmed result's state: finished (by the end rule,
+        the fixed number of records or the time limit), playing (records, not finished) or pending
+        (none). A confirmed result does not follow its records (reopen it first)."""
+        if finished:
+            return self.Status.FINISHED
+        return self.Status.PLAYING if has_records else self.Status.PENDING
+
+    @transition(field=status, source=Status.FINISHED, target=Status.CONFIRMED)
+    def confirm(self) -> None:
+        """Finished -> confirmed by a second person."""
+
+    @transition(field=status, source=Status.CONFIRMED, target=Status.FINISHED)
+    def reopen(self) -> None:
+        """Confirmed -> finished again, so it can be corrected (a reason is kept in the audit)."""
+
+    @property
+    def is_finished(self) -> bool:
+        """Finished or confirmed: the result counts in the standings."""
+        return self.status in (self.Status.FINISHED, self.Status.CONFIRMED)
+
+
+class ResultRecord(models.Model):
+    """One entered record of a result (a Tai Pan hand, a four-player deal): ``number`` (1..n in
+    play order), ``record`` (the engine's input as entered: the source of truth) and who entered
+    it. The scores next to it are derived (rebuilt from the records)."""
+
+    number = models.PositiveSmallIntegerField(_("number"))
+    record = models.JSONField(_("record"))
+    entered_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        abstract = True
+
+
+class Match(ResultContainer):
+    """A Tai Pan match at one table: team NS against team EW (``team_ew`` null: a bye).
+
+    Derived columns (rebuilt from the hands): ``total_ns``/``total_ew`` (running totals),
+    ``winner``, ``points_ns``/``points_ew`` (match points, or victory points in the fixed-hands
+    format). State, ``ended`` and ``version``: :class:`ResultContainer`.
+    """
+
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="matches")
     table = models.PositiveSmallIntegerField(_("table"))
     team_ns = models.ForeignKey(Team, on_delete=models.PROTECT, related_name="matches_ns", verbose_name=_("team NS"))
     team_ew = models.ForeignKey(
         Team, on_delete=models.PROTECT, related_name="matches_ew", null=True, blank=True, verbose_name=_("team EW")
     )
-    status = models.CharField(_("status"), max_length=20, choices=Status.choices, default=Status.PENDING)
     total_ns = models.IntegerField(_("total NS"), default=0)
     total_ew = models.IntegerField(_("total EW"), default=0)
     points_ns = models.IntegerField(_("match points NS"), default=0)
     points_ew = models.IntegerField(_("match points EW"), default=0)
     winner = models.ForeignKey(Team, on_delete=models.PROTECT, related_name="+", null=True, blank=True)
-    ended = models.CharField(_("ended by"), max_length=10, choices=Ended.choices, blank=True)
     pairing_note = models.CharField(_("pairing note"), max_length=200, blank=True)
     pairing_reason = models.JSONField(_("pairing reason"), default=dict, blank=True)
-    version = models.PositiveIntegerField(default=0)
-    updated_at = models.DateTimeField(auto_now=True)
 
     objects = MatchQuerySet.as_manager()
 
@@ -96,18 +150,13 @@ class Match(models.Model):
         return self.status in (self.Status.FINISHED, self.Status.CONFIRMED) and not self.is_bye and self.winner_id is None
 
 
-class Hand(models.Model):
+class Hand(ResultRecord):
     """One Tai Pan hand of a match: the entered ``record`` (the engine's ``score`` input) and the
     derived hand scores ``ns``/``ew`` (points, may be negative)."""
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="hands")
-    number = models.PositiveSmallIntegerField(_("number"))
-    record = models.JSONField(_("record"))
     ns = models.IntegerField(_("NS"), default=0)
     ew = models.IntegerField(_("EW"), default=0)
-    entered_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
-    created_at = models.DateTimeField(auto_now_add=True)
-    updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
         ordering = ["match", "number"]
@@ -119,26 +168,17 @@ class Hand(models.Model):
         return f"{_('hand')} {self.number}: {self.ns} - {self.ew}"
 
 
-class Table(models.Model):
-    """A four-player table of one round (Sichuan, Taiwanese, Tien Gow); seats in :class:`TableSeat`.
+class Table(ResultContainer):
+    """A four-player table of one round; seats in :class:`TableSeat` (whose ``total`` is derived).
 
-    ``state``: game state carried from deal to deal (Taiwanese dealer and streak, Tien Gow banker),
-    derived from the deals. ``version``: optimistic concurrency as in :class:`Match`.
+    ``state``: the game state carried from deal to deal (Taiwanese dealer and streak, Tien Gow
+    banker), derived from the deals. State, ``ended`` and ``version``: :class:`ResultContainer`.
     """
-
-    class Status(models.TextChoices):
-        PENDING = "pending", _("Not started")
-        PLAYING = "playing", _("Playing")
-        FINISHED = "finished", _("Finished")
-        CONFIRMED = "confirmed", _("Confirmed")
 
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="tables")
     number = models.PositiveSmallIntegerField(_("table"))
-    status = models.CharField(_("status"), max_length=20, choices=Status.choices, default=Status.PENDING)
     state = models.JSONField(default=dict, blank=True)
     seating_note = models.CharField(_("seating note"), max_length=200, blank=True)
-    version = models.PositiveIntegerField(default=0)
-    updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
         ordering = ["round", "number"]
@@ -172,17 +212,12 @@ class TableSeat(models.Model):
         return f"{self.table} - {self.seat}: {self.player}"
 
 
-class Deal(models.Model):
-    """One deal (hand) at a four-player table: the entered ``record`` (engine input) and the
-    derived net result per seat ``net`` (list of 4 ints, summing to zero)."""
+class Deal(ResultRecord):
+    """One deal at a four-player table: the entered ``record`` (engine input) and the derived
+    net result per seat ``net`` (list of 4 ints, summing to zero)."""
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="deals")
-    number = models.PositiveSmallIntegerField(_("number"))
-    record = models.JSONField(_("record"))
     net = models.JSONField(_("net per seat"), default=list)
-    entered_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
-    created_at = models.DateTimeField(auto_now_add=True)
-    updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
         ordering = ["table", "number"]
@@ -237,6 +272,7 @@ class AuditEntry(models.Model):
         REOPEN = "reopen", _("Reopened")
         RESTORE = "restore", _("Restored")
         END = "end", _("Ended")
+        RESUME = "resume", _("Resumed")
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="audit_entries")
     match = models.ForeignKey(Match, on_delete=models.CASCADE, null=True, blank=True, related_name="audit_entries")

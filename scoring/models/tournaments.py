@@ -6,18 +6,9 @@ from django.db import models
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
-
-class Game(models.TextChoices):
-    """Games with a rule engine (``engines.<value>``)."""
-
-    TAIPAN = "taipan", _("Tai Pan")
-    SICHUAN = "sichuan", _("Sichuan mahjong (bloody battle)")
-    TAIWANESE = "taiwanese", _("Taiwanese 16-tile mahjong")
-    TIENGOW = "tiengow", _("Tien Gow")
-
-
-TEAM_GAMES = {Game.TAIPAN}
-FOUR_PLAYER_GAMES = {Game.SICHUAN, Game.TAIWANESE, Game.TIENGOW}
+from scoring.games import registry
+from scoring.games.base import EntrantKind, GameAdapter
+from scoring.models.states import FSMField, StatefulModel, transition
 
 
 class RoundFormat(models.TextChoices):
@@ -27,12 +18,15 @@ class RoundFormat(models.TextChoices):
     FIXED_HANDS = "fixed_hands", _("Fixed number of hands")
 
 
-class Tournament(models.Model):
-    """A tournament of one game.
+class Tournament(StatefulModel):
+    """A tournament of one game (``game``: a key of the games registry, :mod:`scoring.games`).
 
     ``rules``: the engine's ``"rules"`` value (preset name or ``{"preset": ..., overrides}``),
-    validated by the engine on save through the form/service layer. ``tiebreaks``: ordered list of
+    validated by the game's adapter in the form/service layer. ``tiebreaks``: ordered list of
     tie-break keys (see ``scoring.standings.tiebreaks``), fixed before round 1.
+
+    States (:meth:`start`, :meth:`finish`, :meth:`resume`): registration -> running (the first
+    round is published) -> finished (the organiser ends it; it can be resumed).
     """
 
     class Status(models.TextChoices):
@@ -42,7 +36,7 @@ class Tournament(models.Model):
 
     name = models.CharField(_("name"), max_length=200)
     slug = models.SlugField(_("slug"), max_length=80, unique=True)
-    game = models.CharField(_("game"), max_length=20, choices=Game.choices, default=Game.TAIPAN)
+    game = models.CharField(_("game"), max_length=20, choices=registry.choices, default="taipan")
     rules = models.JSONField(_("rules"), default=dict, blank=True)
     round_format = models.CharField(
         _("round format"), max_length=20, choices=RoundFormat.choices, default=RoundFormat.TARGET
@@ -57,7 +51,7 @@ class Tournament(models.Model):
         default=False,
         help_text=_("The confirmer re-types the final totals without seeing them."),
     )
-    status = models.CharField(_("status"), max_length=20, choices=Status.choices, default=Status.SETUP)
+    status = FSMField(_("status"), max_length=20, choices=Status.choices, default=Status.SETUP, protected=True)
     venue = models.CharField(_("venue"), max_length=200, blank=True)
     starts_on = models.DateField(_("date"), null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -77,9 +71,27 @@ class Tournament(models.Model):
         return reverse("scoring:tournament_detail", args=[self.slug])
 
     @property
-    def is_team_game(self) -> bool:
-        """True for Tai Pan (teams of two), False for four-player games."""
-        return self.game in TEAM_GAMES
+    def adapter(self) -> GameAdapter:
+        """The game's adapter (:func:`scoring.games.registry.get`)."""
+        return registry.get(self.game)
+
+    @property
+    def has_teams(self) -> bool:
+        """True when entrants are teams of two paired at tables (Tai Pan), False when they are
+        individual players seated four to a table (``GameAdapter.entrants``)."""
+        return self.adapter.entrants == EntrantKind.TEAMS
+
+    @transition(field=status, source=Status.SETUP, target=Status.RUNNING)
+    def start(self) -> None:
+        """Registration -> running: the first round was published."""
+
+    @transition(field=status, source=Status.RUNNING, target=Status.FINISHED)
+    def finish(self) -> None:
+        """Running -> finished (the organiser ends the tournament)."""
+
+    @transition(field=status, source=Status.FINISHED, target=Status.RUNNING)
+    def resume(self) -> None:
+        """Finished -> running again (a result had to be corrected)."""
 
 
 class Membership(models.Model):

@@ -1,1 +1,22 @@
-"""scoring.standings."""
+"""Standings: Tai Pan teams by match points and tie-breaks (:mod:`scoring.standings.teams`,
+:mod:`scoring.standings.tiebreaks`), four-player players by total points
+(:mod:`scoring.standings.players`); pages read them through :func:`team_standings` and
+:func:`player_standings`, which keep them in the cache under a key of the results' state
+(:mod:`scoring.standings.cache`)."""
+from __future__ import annotations
+
+from scoring.models import Tournament
+from scoring.standings import players, teams
+from scoring.standings.cache import get_or_compute, state_key
+
+
+def team_standings(tournament: Tournament, *, through_round: int | None = None) -> list[teams.StandingRow]:
+    """:func:`scoring.standings.teams.standings`, from the cache when the results are unchanged."""
+    key = state_key(tournament, "teams", through_round)
+    return get_or_compute(key, lambda: teams.standings(tournament, through_round=through_round))
+
+
+def player_standings(tournament: Tournament, *, through_round: int | None = None) -> list[players.StandingRow]:
+    """:func:`scoring.standings.players.standings`, from the cache when the results are unchanged."""
+    key = state_key(tournament, "players", through_round)
+    return get_or_compute(key, lambda: players.standings(tournament, through_round=through_round))

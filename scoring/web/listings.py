@@ -1,4 +1,5 @@
-"""django-tables2 tables of the public and organiser pages.
+"""django-tables2 listings of the public and organiser pages (named "listings": "table" means a
+four-player table in this app).
 
 :class:`StandingsTable` renders ``scoring.standings.teams.standings()`` rows (``StandingRow``
 dataclasses): rank (shared on ties), team, players, played, won/drawn/lost, match points, point
@@ -113,3 +114,45 @@ class TeamTable(tables.Table):
 
     def render_edit(self, record):
         return format_html('<a href="{}">{}</a>', reverse("scoring:team_edit", args=[self.slug, record.pk]), _("Edit"))
+
+
+class PlayerListTable(tables.Table):
+    """Registered players of a four-player tournament (organiser view)."""
+
+    name = tables.Column(verbose_name=_("name"))
+    affiliation = tables.Column(verbose_name=_("affiliation"))
+    seed = NumberColumn(verbose_name=_("seed"))
+    joined_round = NumberColumn(verbose_name=_("joined in round"))
+    withdrawn_after_round = NumberColumn(verbose_name=_("withdrawn after round"), default="")
+    is_substitute = tables.BooleanColumn(verbose_name=_("substitute"))
+
+    class Meta:
+        orderable = False
+        attrs = {"class": "players"}
+        empty_text = _("No players yet.")
+
+    def __init__(self, data, *, slug: str, **kwargs):
+        self.slug = slug
+        super().__init__(data, **kwargs)
+
+    def render_name(self, value, record):
+        return format_html('<a href="{}">{}</a>', reverse("scoring:player_edit", args=[self.slug, record.pk]), value)
+
+
+class PlayerStandingsTable(tables.Table):
+    """Four-player standings by total points."""
+
+    rank = NumberColumn(verbose_name=_("Rank"), default="")
+    name = tables.Column(verbose_name=_("Player"), orderable=False)
+    affiliation = tables.Column(verbose_name=_("Affiliation"), orderable=False)
+    played = NumberColumn(verbose_name=_("Tables"))
+    total = NumberColumn(verbose_name=_("Total points"), attrs={"th": {"class": "num"}, "td": {"class": "num strong"}})
+
+    class Meta:
+        orderable = False
+        attrs = {"class": "standings"}
+        empty_text = _("No players yet.")
+
+    def render_name(self, value, record):
+        marks = [str(m) for m, on in ((_("substitute"), record.substitute), (_("withdrawn"), record.withdrawn)) if on]
+        return f"{value} ({', '.join(marks)})" if marks else value

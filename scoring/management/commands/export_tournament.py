@@ -1,10 +1,10 @@
 """``manage.py export_tournament SLUG [--output FILE]``: the whole tournament as JSON
-(DESIGN.md 3; :func:`scoring.io.transfer.export_tournament`), canonical text on stdout or FILE."""
+(DESIGN.md 3; :func:`scoring.io.tournament_json.export_tournament`), canonical text on stdout or FILE."""
 from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from scoring.io.transfer import dumps, export_tournament
+from scoring.io.tournament_json import dumps, export_tournament
 from scoring.models import Tournament
 
 

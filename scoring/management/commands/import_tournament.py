@@ -1,5 +1,5 @@
 """``manage.py import_tournament FILE [--slug SLUG]``: create a tournament from an export
-(:func:`scoring.io.transfer.import_tournament`); ``-`` reads stdin. Nothing is created on error."""
+(:func:`scoring.io.tournament_json.import_tournament`); ``-`` reads stdin. Nothing is created on error."""
 import json
 import sys
 from pathlib import Path
@@ -8,7 +8,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from engines.errors import RuleViolation
 from scoring.errors import ServiceError
-from scoring.io.transfer import import_tournament
+from scoring.io.tournament_json import import_tournament
 
 
 class Command(BaseCommand):

@@ -5,6 +5,7 @@ from django.core.management.base import BaseCommand, CommandError
 from scoring.draw.pairing import pair_next_round
 from scoring.errors import ServiceError
 from scoring.models import Tournament
+from scoring.policy import SYSTEM
 
 
 class Command(BaseCommand):
@@ -19,7 +20,7 @@ class Command(BaseCommand):
         if t is None:
             raise CommandError(f"No tournament with slug {opts['slug']!r}.")
         try:
-            rnd = pair_next_round(t, seed=opts["seed"])
+            rnd = pair_next_round(t, SYSTEM, seed=opts["seed"])
         except ServiceError as err:
             raise CommandError(str(err)) from None
         self.stdout.write(f"{t.name} - round {rnd.number} (draft)")

@@ -1,13 +1,13 @@
 """``manage.py standings SLUG --format json|csv [--round N]``: print the standings
-(:func:`scoring.standings.teams.standings`)."""
+(:mod:`scoring.standings`)."""
 import dataclasses
 import json
 
 from django.core.management.base import BaseCommand, CommandError
 
-from scoring.io.transfer import standings_dataset
+from scoring.io.datasets import standings_dataset
 from scoring.models import Tournament
-from scoring.standings.teams import standings
+from scoring.standings import player_standings, team_standings
 
 
 class Command(BaseCommand):
@@ -25,5 +25,6 @@ class Command(BaseCommand):
         if opts["format"] == "csv":
             self.stdout.write(standings_dataset(t, through_round=opts["round"]).export("csv"), ending="")
             return
+        standings = team_standings if t.has_teams else player_standings
         rows = [dataclasses.asdict(r) for r in standings(t, through_round=opts["round"])]
         self.stdout.write(json.dumps(rows, indent=2, ensure_ascii=False))

@@ -1,16 +1,15 @@
-"""Organiser forms: tournament settings, members, teams, teams CSV import, draft pairing edits.
+"""Organiser forms: tournament settings, members, teams, teams CSV import, draft pairing edits,
+players of four-player tournaments, seating.
 
 Forms validate what the engine and the models need and keep the posted input when invalid (plain
-Django forms). Rules presets and overrides are validated by the game's engine
-(``engines.rules.resolve_rules`` with the engine's presets, DESIGN.md 2); each violation is shown
+Django forms). Rules presets and overrides are validated by the game's adapter
+(:meth:`scoring.games.base.GameAdapter.resolve_rules`, DESIGN.md 2); each violation is shown
 next to the form field it concerns. Tie-breaks are chosen from ``scoring.standings.tiebreaks.REGISTRY``
 (DESIGN.md 3, issue 4 item 5).
 """
 from __future__ import annotations
 
-import importlib
 import json
-from typing import Any
 
 from django import forms
 from django.contrib.auth import get_user_model
@@ -21,75 +20,11 @@ from django.db.models import Q
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-import engines
-from engines.errors import RuleViolation
-from engines.rules import resolve_rules
+from scoring.games import registry
+from scoring.games.base import RuleViolation
+from scoring.games.entry import violation_message
 from scoring.models import Match, Membership, Player, RoundFormat, Team, Tournament
-from scoring.standings.tiebreaks import NSKT_DEFAULT
-from scoring.web.forms.results import violation_message
-
-
-def tiebreak_registry() -> dict[str, Any]:
-    """``scoring.standings.tiebreaks.REGISTRY``: key -> TieBreak class, in registration order."""
-    from scoring.standings.tiebreaks import REGISTRY
-
-    return dict(REGISTRY)
-
-
-def engine_presets(game: str) -> tuple[dict[str, dict] | None, str | None]:
-    """The rules presets table and default preset name of ``game``'s engine.
-
-    Returns ``(presets, default)``; ``(None, None)`` when the engine does not publish a presets
-    table. Raises :class:`engines.UnknownCommand` when no engine is installed for ``game``.
-    """
-    engines.commands(game)  # raises UnknownCommand when the engine is missing
-    module = importlib.import_module(f"engines.{game}")
-    candidates = [module]
-    for sub in ("rules", "presets", "scoring"):
-        try:
-            candidates.append(importlib.import_module(f"engines.{game}.{sub}"))
-        except ImportError:
-            continue
-    for mod in candidates:
-        presets = getattr(mod, "PRESETS", None)
-        if isinstance(presets, dict) and presets:
-            default = getattr(mod, "DEFAULT_PRESET", None) or getattr(module, "DEFAULT_PRESET", None)
-            if default not in presets:
-                default = next(iter(presets))
-            return dict(presets), default
-    return None, None
-
-
-def validate_rules(game: str, raw: Any) -> None:
-    """Check a tournament's ``rules`` value with ``game``'s engine (DESIGN.md 2: preset name or
-    ``{"preset": NAME, ...overrides}``; unknown names and wrong types are violations).
-
-    Raises :class:`RuleViolation` (fields ``rules`` / ``rules.preset`` / ``rules.OPTION``) or
-    :class:`engines.UnknownCommand` when the game has no engine.
-    """
-    presets, default = engine_presets(game)
-    try:
-        get_rules = importlib.import_module(f"engines.{game}.rules").get_rules
-    except (ImportError, AttributeError):
-        get_rules = None
-    if callable(get_rules):  # the engine's own check: presets, overrides and option values
-        get_rules(raw)
-        return
-    if presets is not None:
-        resolve_rules(raw, presets, default)
-        return
-    # The engine keeps its presets private: run its first command with only "rules" and keep the
-    # rules violations (every engine resolves rules through engines.rules.resolve_rules).
-    table = engines.commands(game)
-    command = next(iter(table))
-    try:
-        engines.run(game, command, {"rules": raw})
-    except RuleViolation as exc:
-        found = [v for v in exc.violations if v.field == "rules" or v.field.startswith("rules.")]
-        if found:
-            raise RuleViolation(found) from exc
-    except Exception:  # noqa: BLE001 - a command may fail on the otherwise empty input
-        return
+from scoring.standings.tiebreaks import NSKT_DEFAULT, REGISTRY
 
 
 class TournamentForm(forms.ModelForm):
@@ -121,7 +56,7 @@ class TournamentForm(forms.ModelForm):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         instance = self.instance
-        self.registry = tiebreak_registry()
+        self.registry = dict(REGISTRY)
         choices = [("", "---------")] + [(key, cls.label) for key, cls in self.registry.items()]
         current = list(instance.tiebreaks or NSKT_DEFAULT)  # empty: the NSKT default order
         self.tiebreak_names = []
@@ -139,7 +74,6 @@ class TournamentForm(forms.ModelForm):
             raw = dict(raw or {})
             self.fields["rules_preset"].initial = raw.pop("preset", "")
             self.fields["rules_overrides"].initial = json.dumps(raw, ensure_ascii=False) if raw else ""
-            self.fields["status"] = forms.ChoiceField(label=_("Status"), choices=Tournament.Status.choices, initial=instance.status)
         self._describe_presets()
         self.locked = bool(instance.pk) and instance.rounds.exists()
         if self.locked:
@@ -149,16 +83,10 @@ class TournamentForm(forms.ModelForm):
 
     def _describe_presets(self) -> None:
         parts = []
-        for game, label in self.fields["game"].choices:
-            try:
-                presets, default = engine_presets(game)
-            except engines.UnknownCommand:
-                continue
-            if presets:
-                parts.append(gettext("%(game)s: %(presets)s (standard: %(default)s)") % {
-                    "game": label, "presets": ", ".join(presets), "default": default})
-        if parts:
-            self.fields["rules_preset"].help_text = " · ".join(parts)
+        for adapter in registry.all_games():
+            parts.append(gettext("%(game)s: %(presets)s (standard: %(default)s)") % {
+                "game": adapter.label, "presets": ", ".join(adapter.presets()), "default": adapter.default_preset()})
+        self.fields["rules_preset"].help_text = " · ".join(parts)
 
     def clean_slug(self):
         slug = self.cleaned_data["slug"]
@@ -208,8 +136,8 @@ class TournamentForm(forms.ModelForm):
 
     def _check_rules(self, game: str, rules: dict) -> None:
         try:
-            validate_rules(game, rules)
-        except engines.UnknownCommand:
+            registry.get(game).resolve_rules(rules or None)
+        except registry.UnknownGame:
             self.add_error("game", _("No rule engine is installed for this game yet."))
         except RuleViolation as exc:
             for v in exc.violations:
@@ -221,8 +149,6 @@ class TournamentForm(forms.ModelForm):
         if not self.locked:
             tournament.rules = self.cleaned_data.get("rules", tournament.rules)
             tournament.tiebreaks = self.cleaned_data.get("tiebreaks", [])
-        if "status" in self.fields and "status" in self.cleaned_data:
-            tournament.status = self.cleaned_data["status"]
         if commit:
             tournament.save()
         return tournament
@@ -345,7 +271,7 @@ class TeamForm(forms.ModelForm):
 
 
 class TeamsImportForm(forms.Form):
-    """Upload a CSV of teams (columns as ``scoring.io.transfer.import_teams_csv`` reads them)."""
+    """Upload a CSV of teams (columns as ``scoring.io.teams_csv.import_teams_csv`` reads them)."""
 
     file = forms.FileField(label=_("CSV file"))
 
@@ -414,3 +340,93 @@ class BaseDraftPairingFormSet(forms.BaseFormSet):
 
 
 DraftPairingFormSet = forms.formset_factory(DraftPairingRowForm, formset=BaseDraftPairingFormSet, extra=2)
+
+
+# --- players of four-player tournaments ----------------------------------------------------
+
+#: Highest round number a player form accepts (sane bound; a tournament has a handful of rounds).
+MAX_ROUND = 999
+
+#: Highest seating seed (a signed 32-bit integer: fits every database's integer column and
+#: ``random.Random``; larger values used to overflow into a server error).
+MAX_SEED = 2**31 - 1
+
+
+def same_name_exists(tournament, name: str, exclude_pk: int | None = None) -> bool:
+    """True if another player of ``tournament`` has ``name`` (case and surrounding spaces ignored)."""
+    if tournament is None or not name:
+        return False
+    qs = Player.objects.filter(tournament=tournament, name__iexact=name.strip())
+    if exclude_pk is not None:
+        qs = qs.exclude(pk=exclude_pk)
+    return qs.exists()
+
+
+class PlayerForm(forms.ModelForm):
+    """Register or edit an individual player (organiser).
+
+    Bounds: the name is unique within the tournament (case-insensitive), so that standings,
+    seatings and score sheets are unambiguous; ``joined_round`` is 1..:data:`MAX_ROUND` (round 1
+    is the first round; there is no round 0); when the player is already withdrawn after round
+    W, ``joined_round`` is at most W + 1 (joining after the withdrawal would never seat them).
+    Pass the player's tournament as ``instance=Player(tournament=...)`` when registering.
+    """
+
+    joined_round = forms.IntegerField(label=_("joined in round"), min_value=1, max_value=MAX_ROUND, initial=1)
+
+    class Meta:
+        model = Player
+        fields = ["name", "affiliation", "seed", "joined_round", "is_substitute"]
+
+    def clean_name(self):
+        name = (self.cleaned_data.get("name") or "").strip()
+        tournament = getattr(self.instance, "tournament", None) if self.instance.tournament_id else None
+        if same_name_exists(tournament, name, exclude_pk=self.instance.pk):
+            raise forms.ValidationError(gettext("A player named {name} is already registered in this tournament.").format(name=name))
+        return name
+
+    def clean(self):
+        data = super().clean()
+        joined, withdrawn = data.get("joined_round"), self.instance.withdrawn_after_round
+        if joined is not None and withdrawn is not None and joined > withdrawn + 1:
+            self.add_error("joined_round", gettext("This player is withdrawn after round {number}; they cannot join later than round {last}.").format(number=withdrawn, last=withdrawn + 1))
+        return data
+
+
+class WithdrawForm(forms.Form):
+    """Withdraw a player after a round (kept in the standings, never seated again).
+
+    Bounds for ``after_round``: at least 1 (there is no round 0: a player who will not play at all
+    is simply edited or never registered) and at least ``joined_round - 1`` of ``player`` (a late
+    entrant may still withdraw before their first round, "after round joined - 1"); at most
+    :data:`MAX_ROUND`. When ``reinstate`` is ticked the round is not checked.
+    """
+
+    after_round = forms.IntegerField(label=_("withdrawn after round"), min_value=1, max_value=MAX_ROUND)
+    reinstate = forms.BooleanField(label=_("reinstate instead"), required=False)
+
+    def __init__(self, *args, player: Player | None = None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.player = player
+
+    def clean(self):
+        data = super().clean()
+        if data.get("reinstate"):
+            self.errors.pop("after_round", None)
+            return data
+        after = data.get("after_round")
+        if after is not None and self.player is not None and after < self.player.joined_round - 1:
+            self.add_error(
+                "after_round",
+                gettext("This player joins in round {joined}; withdraw them after round {first} or later.").format(
+                    joined=self.player.joined_round, first=max(1, self.player.joined_round - 1)
+                ),
+            )
+        return data
+
+
+class SeatRoundForm(forms.Form):
+    """Seat the next round; an empty seed uses the tournament's seed and the round number. The
+    seed is bounded to 0..:data:`MAX_SEED`."""
+
+    seed = forms.IntegerField(label=_("seed"), required=False, min_value=0, max_value=MAX_SEED)

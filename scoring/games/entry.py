@@ -1,0 +1,126 @@
+"""Entry forms of one record (a hand or a deal), the same face for every game.
+
+An :class:`Entry` wraps the Django form(s) of one game's record: ``is_valid()``, ``record()`` (the
+record as the engine reads it, built from the cleaned data), ``add_violations(RuleViolation)``
+(each engine violation next to the field it concerns; unmapped ones as non-field errors, without
+the engine's internal field path), ``add_error(field, message)`` (a service error) and
+``error_lines()`` (every error as "label: message", for a preview). Forms only collect what the
+referee typed; every rule check is the engine's.
+
+Engine messages are English templates with parameters (``engines.errors.Violation``); they are
+shown translated through :func:`violation_message`.
+"""
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext
+
+from engines.errors import RuleViolation
+
+_INDEX = re.compile(r"\[(\d+)\]")
+_RECORD_PREFIX = re.compile(r"^(records|hands)\[\d+\]\.?")
+
+
+def violation_message(violation) -> str:
+    """The translated message of an engine :class:`~engines.errors.Violation` (DESIGN.md 2)."""
+    template = gettext(violation.template)
+    try:
+        return template.format(**violation.params) if violation.params else template
+    except (KeyError, IndexError, ValueError):
+        return violation.message
+
+
+def split_path(path: str) -> list[str]:
+    """A violation's field as parts: ``"events[2].hand.win.tile"`` -> ``["events", "2", "hand",
+    "win", "tile"]``. A leading ``records[i].``/``hands[i].`` (a whole-result check) is dropped."""
+    path = _RECORD_PREFIX.sub("", path or "")
+    return [p for p in _INDEX.sub(r".\1", path).split(".") if p != ""]
+
+
+class Entry:
+    """Base of the per-game entry objects; subclasses implement :meth:`build`, :meth:`record` and
+    :meth:`locate` and set :attr:`form` (the form that takes non-field errors)."""
+
+    form: forms.Form
+
+    def __init__(self, data=None, *, names: dict[str, str] | None = None, initial: dict[str, Any] | None = None,
+                 prefix: str = "rec", settings: Any = None):
+        self.bound = data is not None
+        self.names = names or {}
+        self.prefix = prefix
+        self.settings = settings
+        self.build(data, initial or {})
+
+    def build(self, data, initial: dict[str, Any]) -> None:
+        """Create the form(s) from POST ``data`` (or ``None``) and a stored record ``initial``."""
+        raise NotImplementedError
+
+    @property
+    def forms(self) -> list[forms.Form]:
+        """Every form of the entry, in page order."""
+        return [self.form]
+
+    def is_valid(self) -> bool:
+        """True when every form is valid."""
+        return all([f.is_valid() for f in self.forms])
+
+    def record(self) -> dict[str, Any]:
+        """The record as the engine reads it. Only call after :meth:`is_valid`."""
+        raise NotImplementedError
+
+    def locate(self, parts: list[str]) -> tuple[forms.Form, str | None] | None:
+        """The form and field of an engine violation's path parts (``None``: non-field)."""
+        return None
+
+    def add_violations(self, exc: RuleViolation) -> None:
+        """Put each engine violation next to its field (or its group of fields, ``group_errors``);
+        unmapped ones become non-field errors. A message already shown at the same place is not
+        repeated."""
+        for v in exc.violations:
+            message = violation_message(v)
+            target = self.locate(split_path(v.field)) if v.field else None
+            form, name = target if target is not None else (self.form, None)
+            groups = getattr(form, "group_errors", None)
+            if groups is not None and name in getattr(form, "GROUP_LABELS", {}):
+                if message not in groups.setdefault(name, []):
+                    groups[name].append(message)
+                continue
+            name = name if name in form.fields else None
+            if message not in [str(e) for e in form.errors.get(name or "__all__", [])]:
+                form.add_error(name, message)
+
+    def add_error(self, field: str, message) -> None:
+        """A service error (a field name, or ``""`` for the whole entry)."""
+        self.form.add_error(field if field in self.form.fields else None, message)
+
+    def non_field_errors(self) -> list[str]:
+        """The errors about the entry as a whole."""
+        return [str(e) for e in self.form.non_field_errors()]
+
+    def form_label(self, form: forms.Form) -> str:
+        """A prefix naming ``form`` in error lines (``"Event 2"``), ``""`` for the main form."""
+        return ""
+
+    def error_lines(self) -> list[str]:
+        """Every error as "label: message" lines in form order (a field's label, never an
+        internal field path); each line once."""
+        out: list[str] = []
+        for form in self.forms:
+            prefix = self.form_label(form)
+            groups = getattr(form, "group_errors", {})
+            items = [(form.fields[name].label if name in form.fields else "", errs) for name, errs in form.errors.items()]
+            items += [(form.GROUP_LABELS[key], errs) for key, errs in groups.items()]
+            for label, errs in items:
+                label = " · ".join(str(x) for x in (prefix, label) if x)
+                for e in errs:
+                    line = f"{label}: {e}" if label else str(e)
+                    if line not in out:
+                        out.append(line)
+        return out
+
+    def has_errors(self) -> bool:
+        """True when any form (or field group) carries an error."""
+        return any(f.errors or getattr(f, "group_errors", None) for f in self.forms)

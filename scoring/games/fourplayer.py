@@ -1,0 +1,39 @@
+"""Shared base of the four-player games (Sichuan, Taiwanese, Tien Gow): individual players seated
+four to a table, one result per seat, records are deals (DESIGN.md 3)."""
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import gettext as _t
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import gettext_noop
+
+from scoring.games.base import EntrantKind, GameAdapter
+from scoring.games.labels import item_label
+
+AUDIT_SENTENCES = {
+    "create": gettext_noop("Deal %(number)s entered"),
+    "update": gettext_noop("Deal %(number)s changed"),
+    "delete": gettext_noop("Deal %(number)s deleted"),
+    "restore": gettext_noop("Deal %(number)s restored"),
+}
+
+
+class FourPlayerGame(GameAdapter):
+    """Common defaults: four seats, records called deals, a sum of independent deals (the base
+    class's :meth:`~scoring.games.base.GameAdapter.evaluate`), Dutch-ready audit sentences."""
+
+    entrants = EntrantKind.PLAYERS
+    record_noun = (_("deal"), _("deals"))
+
+    def audit_sentence(self, action: str, number: Any) -> str:
+        template = AUDIT_SENTENCES.get(action)
+        return _t(template) % {"number": number} if template else ""
+
+    @staticmethod
+    def payment_rows(payments: list[dict[str, Any]], names: dict[str, str]) -> list[dict[str, Any]]:
+        """Engine payments ``[{"from", "to", "amount", "reason"}]`` with names and translated
+        reasons."""
+        return [{"from": names.get(str(p.get("from")), p.get("from")), "to": names.get(str(p.get("to")), p.get("to")),
+                 "amount": p.get("amount"), "reason": item_label(p["reason"]) if p.get("reason") else ""}
+                for p in payments]

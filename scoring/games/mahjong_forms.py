@@ -1,0 +1,68 @@
+"""Shared pieces of the mahjong entry forms (Sichuan and Taiwanese): seats, seat choices, melds
+typed as text, and the tile picker's tiles (MPSZ notation, DESIGN.md 2.2-2.3)."""
+from __future__ import annotations
+
+import re
+
+from django.utils.translation import gettext as _g
+from django.utils.translation import gettext_lazy as _
+
+SEATS = ("E", "S", "W", "N")
+SEAT_NAMES = {"E": _("East"), "S": _("South"), "W": _("West"), "N": _("North")}
+
+
+def seat_choices(seats: list[str] | None, names: dict[str, str] | None, blank: str | None = "---") -> list[tuple[str, str]]:
+    """Choices for a seat select: ``[("E", "East - Anna"), ...]``."""
+    names = names or {}
+    out = [("", blank)] if blank is not None else []
+    for s in seats or SEATS:
+        label = f"{SEAT_NAMES[s]} - {names[s]}" if s in names else str(SEAT_NAMES[s])
+        out.append((s, label))
+    return out
+
+
+def split_melds(text: str) -> list[str]:
+    """Melds typed one per line or separated by commas/semicolons: ``"pung 111m claimed, kong 5555p exposed"``."""
+    return [m.strip() for m in re.split(r"[,;\n]+", text or "") if m.strip()]
+
+
+MPSZ_SUITS = [("m", [f"{n}m" for n in range(1, 10)]), ("p", [f"{n}p" for n in range(1, 10)]), ("s", [f"{n}s" for n in range(1, 10)])]
+HONOURS = [f"{n}z" for n in range(1, 8)]
+FLOWERS = [f"fl{n}" for n in range(1, 5)] + [f"se{n}" for n in range(1, 5)]
+
+#: Names of the honour tiles (MPSZ codes: 1z-4z winds East..North, 5z-7z dragons White, Green,
+#: Red as in ``engines.taiwanese.patterns.DRAGON_NUMBERS``), shown as the tile buttons' title.
+HONOUR_NAMES = {
+    "1z": _("East wind"),
+    "2z": _("South wind"),
+    "3z": _("West wind"),
+    "4z": _("North wind"),
+    "5z": _("White dragon"),
+    "6z": _("Green dragon"),
+    "7z": _("Red dragon"),
+}
+
+
+def tile_title(code: str) -> str:
+    """The name of an MPSZ tile button in the active language: suited tiles "3 dots (p)",
+    honours "East wind" .. "Red dragon", flowers "flower 1".."flower 4", seasons "season 1"..
+    "season 4" (rules/taiwanese-16.txt: flowers and seasons numbered 1-4)."""
+    if code in HONOUR_NAMES:
+        return str(HONOUR_NAMES[code])
+    if code.startswith("fl"):
+        return _g("flower {n}").format(n=code[2:])
+    if code.startswith("se"):
+        return _g("season {n}").format(n=code[2:])
+    suits = {"m": _g("characters (m)"), "p": _g("dots (p)"), "s": _g("bamboo (s)")}
+    if len(code) == 2 and code[1] in suits:
+        return f"{code[0]} {suits[code[1]]}"
+    return code
+
+
+def tile_picker(*, honours: bool = False, flowers: bool = False) -> dict:
+    """Context of the tile picker template: suits (and honours, flowers) as ``(code, title)``."""
+    return {
+        "mpsz_suits": [(suit, [(t, tile_title(t)) for t in tiles]) for suit, tiles in MPSZ_SUITS],
+        "honours": [(t, tile_title(t)) for t in HONOURS] if honours else [],
+        "flowers": [(t, tile_title(t)) for t in FLOWERS] if flowers else [],
+    }

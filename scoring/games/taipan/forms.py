@@ -1,0 +1,145 @@
+"""Entry of one Tai Pan hand as the referee reads it off the score sheet: a call per player, first
+out, double victory and card points (DESIGN.md 2.1 ``score`` input). Every rule check is the
+engine's; this form only collects and maps the engine's violations back to its fields."""
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from scoring.games.entry import Entry, split_path, violation_message
+
+SEATS = ("N", "E", "S", "W")
+
+CALL_CHOICES = [
+    ("", _("none")),
+    ("tai_pan", _("Tai Pan")),
+    ("grand_tai_pan", _("Grand Tai Pan")),
+]
+FIRST_OUT_CHOICES = [("", _("none"))] + [(s, s) for s in SEATS]
+DOUBLE_VICTORY_CHOICES = [("", _("none")), ("NS", "NS"), ("EW", "EW")]
+
+#: Engine violation field (dotted path of the hand record) -> form field.
+VIOLATION_FIELDS: dict[str, str] = {
+    "card_points": "card_points_ns",
+    "card_points.NS": "card_points_ns",
+    "card_points.EW": "card_points_ew",
+    "calls": "call_n",
+    "calls.N": "call_n",
+    "calls.E": "call_e",
+    "calls.S": "call_s",
+    "calls.W": "call_w",
+    "first_out": "first_out",
+    "double_victory": "double_victory",
+}
+
+
+def violation_field(parts: list[str]) -> str | None:
+    """The form field of an engine violation's path parts (``["card_points", "NS"]`` ->
+    ``"card_points_ns"``), or ``None`` for a non-field error."""
+    path = ".".join(parts)
+    if path in VIOLATION_FIELDS:
+        return VIOLATION_FIELDS[path]
+    head = parts[0] if parts else ""
+    if head in ("card_points", "first_out", "double_victory"):
+        return VIOLATION_FIELDS[head]
+    if head == "calls":
+        seat = parts[1][:1] if len(parts) > 1 else ""
+        return VIOLATION_FIELDS.get(f"calls.{seat}", "call_n")
+    return None
+
+
+class HandForm(forms.Form):
+    """One Tai Pan hand: a call per player, first out, double victory and card points NS (EW is
+    100 - NS unless typed, so a sheet that does not add up can be entered and is refused by the
+    engine with a clear message)."""
+
+    call_n = forms.ChoiceField(label=_("Call N"), choices=CALL_CHOICES, required=False)
+    call_e = forms.ChoiceField(label=_("Call E"), choices=CALL_CHOICES, required=False)
+    call_s = forms.ChoiceField(label=_("Call S"), choices=CALL_CHOICES, required=False)
+    call_w = forms.ChoiceField(label=_("Call W"), choices=CALL_CHOICES, required=False)
+    first_out = forms.ChoiceField(label=_("First out"), choices=FIRST_OUT_CHOICES, required=False)
+    double_victory = forms.ChoiceField(label=_("Double victory"), choices=DOUBLE_VICTORY_CHOICES, required=False)
+    card_points_ns = forms.IntegerField(
+        label=_("Card points NS"), required=False, min_value=-10_000, max_value=10_000,
+        widget=forms.NumberInput(attrs={"step": 5, "inputmode": "numeric"}),
+        help_text=_("Leave empty on a double victory."),
+    )
+    card_points_ew = forms.IntegerField(
+        label=_("Card points EW"), required=False, min_value=-10_000, max_value=10_000,
+        widget=forms.NumberInput(attrs={"step": 5, "inputmode": "numeric"}),
+        help_text=_("Leave empty to use 100 - NS."),
+    )
+
+    def __init__(self, *args, players: dict[str, str] | None = None, **kwargs):
+        super().__init__(*args, **kwargs)
+        for seat in SEATS:
+            name = (players or {}).get(seat)
+            if name:
+                self.fields[f"call_{seat.lower()}"].label = _("Call {seat} ({name})").format(seat=seat, name=name)
+
+    def call_fields(self):
+        """The four call fields in seat order N, E, S, W (for templates)."""
+        return [self[f"call_{s.lower()}"] for s in SEATS]
+
+
+def initial_from_record(record: dict[str, Any]) -> dict[str, Any]:
+    """Initial form data for a stored hand ``record`` (edit page)."""
+    calls = record.get("calls") or {}
+    cp = record.get("card_points") or {}
+    initial: dict[str, Any] = {
+        "first_out": record.get("first_out") or "",
+        "double_victory": record.get("double_victory") or "",
+        "card_points_ns": cp.get("NS"),
+        "card_points_ew": cp.get("EW"),
+    }
+    for s in SEATS:
+        initial[f"call_{s.lower()}"] = calls.get(s) or ""
+    return initial
+
+
+class TaiPanEntry(Entry):
+    """Entry of one Tai Pan hand (engine ``score`` input)."""
+
+    def build(self, data, initial):
+        self.form = HandForm(data, initial=initial_from_record(initial) if initial else None, prefix=None,
+                             players=self.names)
+        self.ew_derived = False
+
+    def record(self) -> dict[str, Any]:
+        """``{"calls", "first_out", "double_victory", "card_points"}`` (DESIGN.md 2.1)."""
+        data = self.form.cleaned_data
+        calls = {s: data[f"call_{s.lower()}"] for s in SEATS if data.get(f"call_{s.lower()}")}
+        ns, ew = data.get("card_points_ns"), data.get("card_points_ew")
+        self.ew_derived = ew is None
+        if ns is None and ew is None:
+            card_points = None
+        else:
+            if ns is None:
+                ns = 100 - ew
+            if ew is None:
+                ew = 100 - ns
+            card_points = {"NS": ns, "EW": ew}
+        return {
+            "calls": calls,
+            "first_out": data.get("first_out") or None,
+            "double_victory": data.get("double_victory") or None,
+            "card_points": card_points,
+        }
+
+    def locate(self, parts):
+        name = violation_field(parts)
+        return (self.form, name) if name else None
+
+    def add_violations(self, exc) -> None:
+        """As :meth:`Entry.add_violations`, but when EW was not typed (100 - NS) its violation
+        repeats the NS one, or belongs to NS."""
+        ns_flagged = any(violation_field(split_path(v.field)) == "card_points_ns" for v in exc.violations)
+        for v in exc.violations:
+            name = violation_field(split_path(v.field))
+            if name == "card_points_ew" and self.ew_derived:
+                if ns_flagged:
+                    continue
+                name = "card_points_ns"
+            self.form.add_error(name if name in self.form.fields else None, violation_message(v))

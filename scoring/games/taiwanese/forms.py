@@ -1,0 +1,141 @@
+"""Entry of one Taiwanese 16-tile deal: the winner's hand, or a draw (engine ``score`` input,
+DESIGN.md 2.3; dealer and streak are carried by the adapter)."""
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+
+from scoring.games.entry import Entry
+from scoring.games.mahjong_forms import seat_choices, split_melds, tile_picker
+
+
+class TaiwaneseForm(forms.Form):
+    """A Taiwanese deal: the winner's hand, or a draw (dealer and streak are carried)."""
+
+    HOWS = [
+        ("discard", _("on a discard")),
+        ("self", _("self-draw")),
+        ("rob_added_kong", _("robbing an added kong")),
+        ("eight_flowers", _("eight flowers")),
+        ("seven_rob_one", _("seven flowers robbing one")),
+    ]
+    FLAGS = [
+        ("heavenly_hand", _("heavenly hand")),
+        ("earthly_hand", _("earthly hand")),
+        ("heavenly_ready", _("heavenly ready")),
+        ("earthly_ready", _("earthly ready")),
+    ]
+
+    winner = forms.ChoiceField(label=_("winner"))
+    how = forms.ChoiceField(label=_("how"), choices=HOWS, required=False)
+    source = forms.ChoiceField(label=_("discarder / robbed player"), required=False)
+    flowers = forms.CharField(label=_("flowers"), required=False, max_length=80, help_text=_("e.g. fl1 se3"))
+    melds = forms.CharField(label=_("melds"), required=False, max_length=300, help_text=_("e.g. pung 555z claimed, chow 234m claimed"))
+    concealed = forms.CharField(label=_("concealed tiles"), required=False, max_length=150, help_text=_("MPSZ, winning tile included"))
+    win_tile = forms.CharField(label=_("winning tile"), required=False, max_length=4)
+    after_kong = forms.BooleanField(label=_("on a kong replacement"), required=False)
+    last_wall_tile = forms.BooleanField(label=_("last wall tile"), required=False)
+    last_discard = forms.BooleanField(label=_("last discard"), required=False)
+    flags = forms.MultipleChoiceField(label=_("special situations"), choices=FLAGS, required=False, widget=forms.CheckboxSelectMultiple)
+
+    def __init__(self, *args, seat_names=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["winner"].choices = seat_choices(None, seat_names) + [("draw", gettext("draw (nobody won)"))]
+        self.fields["source"].choices = seat_choices(None, seat_names)
+
+    def clean(self):
+        d = super().clean()
+        if d.get("winner") and d["winner"] != "draw":
+            if not d.get("concealed"):
+                self.add_error("concealed", gettext("Type the winning hand."))
+            if not d.get("win_tile") and d.get("how") not in ("eight_flowers", "seven_rob_one"):
+                self.add_error("win_tile", gettext("Type the winning tile."))
+            if d.get("how") in ("discard", "rob_added_kong") and not d.get("source"):
+                self.add_error("source", gettext("Choose who discarded (or whose kong was robbed)."))
+            if d.get("source") and d.get("source") == d.get("winner"):
+                self.add_error("source", gettext("The winner cannot pay themselves."))
+        return d
+
+
+class TaiwaneseEntry(Entry):
+    """Taiwanese deal entry (engine ``score``)."""
+
+
+    _FIELDS = {
+        "seat": "winner",
+        "flowers": "flowers",
+        "melds": "melds",
+        "concealed": "concealed",
+        "win.tile": "win_tile",
+        "win.how": "how",
+        "win.discarder": "source",
+        "win.robbed": "source",
+        "win.after_kong": "after_kong",
+        "win.last_wall_tile": "last_wall_tile",
+        "win.last_discard": "last_discard",
+        "win": "win_tile",
+        "flags": "flags",
+    }
+
+    def build(self, data, initial):
+        self.form = TaiwaneseForm(data, initial=self.initial_from(initial), prefix=self.prefix, seat_names=self.names)
+        self.tiles = tile_picker(honours=True, flowers=True)
+
+    def is_valid(self) -> bool:
+        return self.form.is_valid()
+
+    def record(self) -> dict[str, Any]:
+        d = self.form.cleaned_data
+        if d["winner"] == "draw":
+            return {"draw": True}
+        how = d.get("how") or "discard"
+        win: dict[str, Any] = {"tile": (d.get("win_tile") or "").strip(), "how": how}
+        if d.get("source"):
+            # Passed whatever the way of winning, so the engine refuses a contradiction (a
+            # self-draw with a discarder) instead of the form silently dropping it.
+            win["robbed" if how in ("rob_added_kong", "seven_rob_one") else "discarder"] = d["source"]
+        for flag in ("after_kong", "last_wall_tile", "last_discard"):
+            if d.get(flag):
+                win[flag] = True
+        return {
+            "seat": d["winner"],
+            "flowers": (d.get("flowers") or "").replace(",", " ").split(),
+            "melds": split_melds(d.get("melds", "")),
+            "concealed": (d.get("concealed") or "").strip(),
+            "win": win,
+            "flags": list(d.get("flags") or []),
+        }
+
+    @staticmethod
+    def initial_from(record: dict[str, Any]) -> dict[str, Any]:
+        if not record:
+            return {}
+        if record.get("draw"):
+            return {"winner": "draw"}
+        win = record.get("win") or {}
+        return {
+            "winner": record.get("seat"),
+            "how": win.get("how", "discard"),
+            "source": win.get("discarder") or win.get("robbed") or "",
+            "flowers": " ".join(record.get("flowers") or []),
+            "melds": ", ".join(record.get("melds") or []),
+            "concealed": record.get("concealed", ""),
+            "win_tile": win.get("tile", ""),
+            "after_kong": win.get("after_kong", False),
+            "last_wall_tile": win.get("last_wall_tile", False),
+            "last_discard": win.get("last_discard", False),
+            "flags": record.get("flags") or [],
+        }
+
+    def locate(self, parts):
+        plain = [p for p in parts if not p.isdigit()]
+        for n in range(len(plain), 0, -1):
+            key = ".".join(plain[:n])
+            if key in self._FIELDS:
+                return self.form, self._FIELDS[key]
+        if plain[:1] in (["dealer"], ["streak"], ["round_wind"]):
+            return self.form, None
+        return None

@@ -1,0 +1,80 @@
+"""Tien Gow (Chinese dominoes): four players in seats 0..3; a deal is ``{"mode": "settle", ...the
+engine's settle input}`` or ``{"mode": "deal", ...the engine's deal input}``; the banker is
+carried from deal to deal (the engine's ``next_banker``) and written into each stored record
+(DESIGN.md 2.4)."""
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import gettext as _t
+from django.utils.translation import gettext_lazy as _
+
+import engines
+from engines.errors import RuleViolation, Violation
+from scoring.games.base import RecordOutcome
+from scoring.games.fourplayer import FourPlayerGame
+from scoring.games.labels import item_label
+from scoring.games.tiengow.forms import TienGowEntry
+
+MODES = ("settle", "deal")
+
+
+class TienGow(FourPlayerGame):
+    """The Tien Gow adapter (engine ``tiengow``); sides are the seats ``"0"`` .. ``"3"``."""
+
+    key = engine = "tiengow"
+    label = _("Tien Gow")
+    sides = ("0", "1", "2", "3")
+    entry_template = "games/tiengow/entry.html"
+    item_unit = _("item")
+
+    def side_labels(self) -> list[str]:
+        return [_t("Seat %(n)s") % {"n": i + 1} for i in range(4)]
+
+    def initial_state(self) -> dict[str, Any]:
+        return {"banker": 0}
+
+    def evaluate_record(self, record, state, settings) -> RecordOutcome:
+        """Engine ``settle`` or ``deal`` (``record["mode"]``) with the carried banker."""
+        if not isinstance(record, dict):
+            raise RuleViolation([Violation("", "The deal record must be an object.")])
+        mode = record.get("mode", "settle")
+        if mode not in MODES:
+            raise RuleViolation([Violation("mode", "Unknown entry mode {mode!r}.", {"mode": mode})])
+        data = {k: v for k, v in record.items() if k not in ("mode", "rules")}
+        data["banker"] = state.get("banker", 0)
+        out = engines.run("tiengow", mode, self.with_rules(data, settings.rules))
+        net = tuple(int(x) for x in out.get("net", [0, 0, 0, 0]))
+        return RecordOutcome({"mode": mode, **data}, net, out, {"banker": int(out["next_banker"])})
+
+    def summary(self, record) -> str:
+        banker = int(record.get("banker", 0)) + 1
+        if record.get("mode") == "deal":
+            return _t("trick by trick (banker {banker})").format(banker=banker)
+        cols = record.get("columns")
+        if cols:
+            return _t("banker {banker} · columns {columns}").format(banker=banker, columns="/".join(str(c) for c in cols))
+        return _t("banker {banker}").format(banker=banker)
+
+    def state_text(self, state) -> str:
+        return _t("Banker: seat {seat}").format(seat=int(state.get("banker", 0)) + 1) if state else ""
+
+    def preview_items(self, outcome, names) -> list[tuple[str, Any]]:
+        out = outcome.output
+        items: list[tuple[str, Any]] = []
+        if out.get("columns") is not None:
+            items.append((_t("columns"), "/".join(str(c) for c in out["columns"])))
+        for imm in out.get("immediate") or []:
+            if isinstance(imm, dict):
+                items.append((_t("immediate"), ", ".join(f"{k}: {v}" for k, v in imm.items())))
+        return items
+
+    def payments(self, outcome, names) -> list[dict[str, Any]]:
+        rows = []
+        for tr in (outcome.output.get("final") or {}).get("transfers") or []:
+            rows.append({"from": names.get(str(tr.get("from")), tr.get("from")), "to": names.get(str(tr.get("to")), tr.get("to")),
+                         "amount": tr.get("amount"), "reason": ", ".join(item_label(f) for f in tr.get("factors") or [])})
+        return rows
+
+    def entry(self, data=None, *, names=None, initial=None, settings=None):
+        return TienGowEntry(data, names=names, initial=initial, prefix="deal", settings=settings)

@@ -1,0 +1,186 @@
+"""Score sheets (reportlab platypus), one layout for every game: a sheet per match or table and a
+round pack (every sheet of a round in one PDF).
+
+A sheet shows the tournament, round and table, a QR code to the result's page, the sides (Tai
+Pan: both teams with their players by seat; four-player: the four seated players), one row per
+record with the game's own columns (:meth:`~scoring.games.base.GameAdapter.sheet_columns`) and the
+scores and running totals per side, empty rows to write in, and the final totals and signature
+lines. Printed scores come from the derived columns (computed by the engine); nothing is scored
+here. A sheet with room for every record is exactly one page (long names shrink it).
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from reportlab.lib import colors
+from reportlab.lib.units import mm
+from reportlab.platypus import KeepInFrame, KeepTogether, PageBreak, Spacer, Table, TableStyle
+
+from scoring.models import ResultContainer, Round
+from scoring.printing.common import FONT, FONT_BOLD, FRAME_HEIGHT, FRAME_WIDTH, build, para, qr, styles
+from scoring.results.storage import storage_for, storage_of
+
+HEAD_BG = colors.HexColor("#e8edf3")
+URL_NAMES = {"match": "scoring:match_detail", "table": "scoring:table_detail"}
+
+
+def result_url(container: ResultContainer, base_url: str = "") -> str:
+    """The public page of a result (absolute when ``base_url`` is given)."""
+    storage = storage_of(container)
+    path = reverse(URL_NAMES[storage.container_type], args=[container.round.tournament.slug, container.pk])
+    return base_url.rstrip("/") + path if base_url else path
+
+
+def _header(container: ResultContainer, st: dict, base_url: str) -> Table:
+    tournament = container.round.tournament
+    storage = storage_of(container)
+    left = [para(tournament.name, st["title"]),
+            para(_("Round %(round)s · Table %(table)s · %(game)s score sheet") % {
+                "round": container.round.number, "table": storage.number(container), "game": tournament.adapter.label}, st["body"])]
+    if tournament.venue or tournament.starts_on:
+        left.append(para(" · ".join(str(x) for x in (tournament.venue, tournament.starts_on) if x), st["small"]))
+    url = result_url(container, base_url)
+    right = [qr(url), para(url, st["small"])] if base_url else [para(url, st["small"])]
+    header = Table([[left, right]], colWidths=[FRAME_WIDTH - 36 * mm, 36 * mm])
+    header.setStyle(TableStyle([("VALIGN", (0, 0), (-1, -1), "TOP"), ("ALIGN", (1, 0), (1, 0), "RIGHT")]))
+    return header
+
+
+def _sides_table(sides: list[dict], st: dict) -> Table:
+    teams = any(s["players"] for s in sides)
+    rows = [[_("Seat"), _("Team"), _("Player"), _("Affiliation")] if teams else [_("Seat"), _("Player"), _("Affiliation")]]
+    for side in sides:
+        if teams:
+            if not side["name"]:
+                rows.append([side["label"], para(_("bye"), st["cell"]), "", ""])
+            for seat, player in side["players"]:
+                rows.append([seat, para(side["name"], st["cell"]), para(player, st["cell"]), para(side["affiliation"], st["cell"])])
+        else:
+            rows.append([side["label"], para(side["name"], st["cell"]), para(side["affiliation"], st["cell"])])
+    widths = [14 * mm, 62 * mm, 62 * mm, FRAME_WIDTH - 138 * mm] if teams else [30 * mm, 90 * mm, FRAME_WIDTH - 120 * mm]
+    table = Table(rows, colWidths=widths, repeatRows=1)
+    table.setStyle(TableStyle([
+        ("FONT", (0, 0), (-1, -1), FONT, 9), ("FONT", (0, 0), (-1, 0), FONT_BOLD, 9),
+        ("BACKGROUND", (0, 0), (-1, 0), HEAD_BG), ("GRID", (0, 0), (-1, -1), 0.4, colors.grey),
+        ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+    ]))
+    return table
+
+
+def _records_table(container: ResultContainer, records: list, st: dict) -> Table:
+    """The record rows: ``#``, the game's columns, then the score of each side and the running
+    total of each side; entered records filled in, the rest left blank."""
+    tournament = container.round.tournament
+    adapter, storage = tournament.adapter, storage_of(container)
+    groups = adapter.sheet_columns()
+    labels = adapter.side_labels()
+    n = len(labels)
+    head1, head2, widths, spans = ["#"], [""], [8 * mm], [("SPAN", (0, 0), (0, 1))]
+    col = 1
+    for group in groups:
+        head1 += [para(str(group.title), st["head"])] + [""] * (len(group.subheads) - 1)
+        head2 += list(group.subheads)
+        widths += [group.width * mm] * len(group.subheads)
+        if len(group.subheads) > 1:
+            spans.append(("SPAN", (col, 0), (col + len(group.subheads) - 1, 0)))
+        else:
+            spans.append(("SPAN", (col, 0), (col, 1)))
+        col += len(group.subheads)
+    first_score = col
+    for title in (adapter.record_noun[0], _("Total")):
+        head1 += [para(str(title).capitalize(), st["head"])] + [""] * (n - 1)
+        head2 += [para(str(lab), st["head"]) for lab in labels]
+        spans.append(("SPAN", (col, 0), (col + n - 1, 0)))
+        col += n
+    side_width = (FRAME_WIDTH - sum(widths)) / (2 * n)
+    widths += [side_width] * (2 * n)
+    rows = [head1, head2]
+    running = [0] * n
+    for rec in records:
+        scores = storage.scores(rec)
+        running = [a + b for a, b in zip(running, scores, strict=True)]
+        cells = [para(c, st["small"]) if len(str(c)) > 12 else c for c in adapter.sheet_cells(rec.record)]
+        rows.append([str(rec.number), *cells, *scores, *running])
+    blank = max(adapter.sheet_rows(tournament) - len(records), 0 if container.is_finished else 2)
+    for i in range(blank):
+        rows.append([str(len(records) + i + 1)] + [""] * (col - 1))
+    table = Table(rows, colWidths=widths, repeatRows=2, rowHeights=[7 * mm, 6 * mm] + [7 * mm] * (len(rows) - 2))
+    table.setStyle(TableStyle([
+        ("FONT", (0, 0), (-1, -1), FONT, 9), ("FONT", (0, 0), (-1, 1), FONT_BOLD, 7.5),
+        *spans,
+        ("BACKGROUND", (0, 0), (-1, 1), HEAD_BG),
+        ("BACKGROUND", (first_score + n, 2), (-1, -1), colors.HexColor("#f6f8fa")),
+        ("GRID", (0, 0), (-1, -1), 0.4, colors.grey),
+        ("LINEAFTER", (first_score - 1, 0), (first_score - 1, -1), 1.0, colors.black),
+        ("LINEAFTER", (first_score + n - 1, 0), (first_score + n - 1, -1), 1.0, colors.black),
+        ("ALIGN", (0, 0), (-1, -1), "CENTER"), ("ALIGN", (first_score, 2), (-1, -1), "RIGHT"),
+        ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+    ]))
+    return table
+
+
+def _signatures(sides: list[dict]) -> Table:
+    rows = [[_("Final total %(side)s") % {"side": s["label"]}, "", _("Signature %(side)s") % {"side": s["label"]}, ""] for s in sides]
+    rows.append([_("Referee"), "", _("Time"), ""])
+    half = FRAME_WIDTH / 2
+    table = Table(rows, colWidths=[36 * mm, half - 36 * mm, 36 * mm, half - 36 * mm], rowHeights=[9 * mm] * len(rows))
+    table.setStyle(TableStyle([
+        ("FONT", (0, 0), (-1, -1), FONT, 9),
+        ("LINEBELOW", (1, 0), (1, -1), 0.6, colors.black), ("LINEBELOW", (3, 0), (3, -1), 0.6, colors.black),
+        ("VALIGN", (0, 0), (-1, -1), "BOTTOM"),
+    ]))
+    return table
+
+
+def sheet_flowables(container: ResultContainer, records: list, st: dict, base_url: str = "") -> list:
+    """The flowables of one sheet (``records``: the container's records in order)."""
+    tournament = container.round.tournament
+    adapter, storage = tournament.adapter, storage_of(container)
+    sides = storage.sides(container, adapter)
+    header = [_header(container, st, base_url), Spacer(1, 2 * mm), _sides_table(sides, st), Spacer(1, 3 * mm)]
+    if storage.is_bye(container):
+        return [KeepTogether(header + [para(_("Bye: this team has no opponent this round."), st["body"])])]
+    table = _records_table(container, records, st)
+    legend = adapter.sheet_legend()
+    body = [table, Spacer(1, 1.5 * mm)] + ([para(legend, st["small"])] if legend else []) + [Spacer(1, 3 * mm), _signatures(sides)]
+    if len(records) <= adapter.sheet_rows(tournament):
+        # A sheet with room for every record is exactly one page: long (wrapping) names shrink the
+        # sheet a little instead of pushing the signatures onto a page of their own.
+        return [KeepInFrame(FRAME_WIDTH, FRAME_HEIGHT, header + body, mode="shrink")]
+    return [KeepTogether(header), *body]
+
+
+def score_sheet_pdf(container: ResultContainer, *, base_url: str = "") -> bytes:
+    """The score sheet of one match or table as PDF bytes (A4); a QR code to its page when
+    ``base_url`` (``"https://host/"``) is given."""
+    storage = storage_of(container)
+    container = storage.queryset().get(pk=container.pk)
+    records = storage.records(container)
+    tournament = container.round.tournament
+    title = f"{tournament.name} - {_('round')} {container.round.number} - {_('table')} {storage.number(container)}"
+    return build(sheet_flowables(container, records, styles(), base_url), title)
+
+
+def round_pack_pdf(rnd: Round, *, base_url: str = "", progress: Callable[[int, int], None] | None = None) -> bytes:
+    """Every score sheet of round ``rnd`` in one PDF, one sheet per page by table number (byes get a
+    short page). ``progress(done, total)`` is called after each table. A fixed number of queries."""
+    storage = storage_for(rnd.tournament.adapter)
+    order = "table" if storage.container_type == "match" else "number"
+    containers = list(storage.queryset().filter(round=rnd).order_by(order))
+    by_container: dict[int, list] = {}
+    for rec in storage.record_model.objects.filter(**{f"{storage.record_fk}__round": rnd}).order_by("number"):
+        by_container.setdefault(getattr(rec, f"{storage.record_fk}_id"), []).append(rec)
+    st = styles()
+    flow: list = []
+    for i, container in enumerate(containers):
+        container.round = rnd
+        if i:
+            flow.append(PageBreak())
+        flow.extend(sheet_flowables(container, by_container.get(container.pk, []), st, base_url))
+        if progress:
+            progress(i + 1, len(containers))
+    if not flow:
+        flow.append(para(_("This round has no tables yet."), st["body"]))
+    return build(flow, f"{rnd.tournament.name} - {_('round')} {rnd.number}")

@@ -1,0 +1,123 @@
+"""The standings as a PDF (A4 landscape), from the same standings as the pages."""
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from django.utils.translation import gettext as _
+from reportlab.lib import colors
+from reportlab.lib.pagesizes import A4, landscape
+from reportlab.lib.units import mm
+from reportlab.platypus import KeepTogether, Spacer, Table, TableStyle
+
+from scoring.models import Tournament
+from scoring.printing.common import FONT, FONT_BOLD, MARGIN, build, para, styles
+from scoring.standings import player_standings, team_standings
+from scoring.standings.teams import tiebreak_keys
+from scoring.standings.tiebreaks import REGISTRY
+
+
+def _num(value) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, float):
+        return f"{value:g}"
+    return str(value)
+
+
+def standings_pdf(tournament: Tournament, *, through_round: int | None = None) -> bytes:
+    """The standings of ``tournament`` (A4 landscape) from ``services.standings.standings``: rank
+    (shared on ties), team, players, played, won/drawn/lost, match points, point difference,
+    points scored, Buchholz and the tournament's further tie-breaks."""
+    if not tournament.has_teams:
+        return _player_standings_pdf(tournament, through_round)
+    rows_data = team_standings(tournament, through_round=through_round)
+    st = styles()
+    base = [_("Rank"), _("Team"), _("Players"), _("Played"), _("W"), _("D"), _("L"), _("MP"), _("PD"), _("Points"), _("Buchholz")]
+    shown = {"point_difference", "points_scored", "buchholz", "match_points"}
+    extra_keys: list[str] = []
+    for row in rows_data:
+        for key in (row.tiebreaks or {}):
+            if key not in shown and key not in extra_keys:
+                extra_keys.append(key)
+    labels = _tiebreak_labels(extra_keys)
+    # Column heads wrap inside their cells (long Dutch tie-break names such as "Onderling resultaat").
+    header = [para(text, st["head"]) for text in base + [labels[k] for k in extra_keys]]
+    rows = [header]
+    for r in rows_data:
+        name = f"{r.name} ({_('withdrawn')})" if getattr(r, "withdrawn", False) else r.name
+        rows.append(
+            [
+                r.rank,
+                para(name, st["cell"]),
+                para(r.players, st["cell"]),
+                r.played,
+                r.won,
+                r.drawn,
+                r.lost,
+                _num(r.match_points),
+                _num(r.point_difference),
+                _num(r.points_scored),
+                _num(r.buchholz),
+            ]
+            + [_num((r.tiebreaks or {}).get(k)) for k in extra_keys]
+        )
+    numbers = [16 * mm, 10 * mm, 10 * mm, 10 * mm, 13 * mm, 16 * mm, 17 * mm, 19 * mm] + [18 * mm] * len(extra_keys)
+    # The page's frame width (landscape A4 less margins and padding) is shared out so that the
+    # table always fits: the team and players columns take what the numbers leave.
+    names = landscape(A4)[0] - 2 * MARGIN - 12 - 14 * mm - sum(numbers)
+    widths = [14 * mm, names * 0.45, names * 0.55] + numbers
+    table = Table(rows, colWidths=widths, repeatRows=1)
+    table.setStyle(
+        TableStyle(
+            [
+                ("FONT", (0, 0), (-1, -1), FONT, 8.5),
+                ("FONT", (0, 0), (-1, 0), FONT_BOLD, 8),
+                ("BACKGROUND", (0, 0), (-1, 0), colors.HexColor("#e8edf3")),
+                ("ROWBACKGROUNDS", (0, 1), (-1, -1), [colors.white, colors.HexColor("#f6f8fa")]),
+                ("LINEBELOW", (0, 0), (-1, -1), 0.3, colors.lightgrey),
+                ("ALIGN", (3, 1), (-1, -1), "RIGHT"),
+                ("ALIGN", (0, 1), (0, -1), "RIGHT"),
+                ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+            ]
+        )
+    )
+    order_keys = list(tiebreak_keys(tournament))
+    order = ", ".join(str(x) for x in _tiebreak_labels(order_keys).values())
+    after = _("after round %(number)s") % {"number": through_round} if through_round else ""
+    head = [para(tournament.name, st["title"]), para(_("Standings") + (f" · {after}" if after else ""), st["h2"])]
+    if order:
+        head.append(para(_("Order: match points, then %(tiebreaks)s.") % {"tiebreaks": order}, st["small"]))
+    flow = [KeepTogether(head + [Spacer(1, 2 * mm)]), table]
+    label = _("standings")
+    return build(flow, f"{tournament.name} - {label}", landscape(A4))
+
+
+def _tiebreak_labels(keys: Iterable[str]) -> dict[str, str]:
+    """Translated labels of tie-break ``keys`` (``scoring.standings.tiebreaks.REGISTRY``; the key itself
+    when the registry is missing or does not know it)."""
+    out = {}
+    for key in keys:
+        cls = REGISTRY.get(key)
+        out[key] = str(getattr(cls, "label", key)) if cls else key
+    return out
+
+
+def _player_standings_pdf(tournament: Tournament, through_round: int | None) -> bytes:
+    """Four-player standings: rank, player, affiliation, tables played, total points."""
+    st = styles()
+    rows = [[para(text, st["head"]) for text in (_("Rank"), _("Player"), _("Affiliation"), _("Tables"), _("Total points"))]]
+    for r in player_standings(tournament, through_round=through_round):
+        marks = [str(m) for m, on in ((_("substitute"), r.substitute), (_("withdrawn"), r.withdrawn)) if on]
+        name = f"{r.name} ({', '.join(marks)})" if marks else r.name
+        rows.append([r.rank if r.rank is not None else "", para(name, st["cell"]), para(r.affiliation, st["cell"]), r.played, r.total])
+    width = landscape(A4)[0] - 2 * MARGIN - 12
+    table = Table(rows, colWidths=[16 * mm, width * 0.45, width - 16 * mm - width * 0.45 - 50 * mm, 22 * mm, 28 * mm], repeatRows=1)
+    table.setStyle(TableStyle([
+        ("FONT", (0, 0), (-1, -1), FONT, 9), ("FONT", (0, 0), (-1, 0), FONT_BOLD, 8),
+        ("BACKGROUND", (0, 0), (-1, 0), colors.HexColor("#e8edf3")),
+        ("ROWBACKGROUNDS", (0, 1), (-1, -1), [colors.white, colors.HexColor("#f6f8fa")]),
+        ("ALIGN", (3, 1), (-1, -1), "RIGHT"), ("ALIGN", (0, 1), (0, -1), "RIGHT"), ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+    ]))
+    after = _("after round %(number)s") % {"number": through_round} if through_round else ""
+    head = [para(tournament.name, st["title"]), para(_("Standings") + (f" · {after}" if after else ""), st["h2"])]
+    return build([KeepTogether(head + [Spacer(1, 2 * mm)]), table], f"{tournament.name} - {_('standings')}", landscape(A4))

@@ -1,0 +1,53 @@
+"""What every tournament page shows around its content: the tournament, what the user may do
+there (:mod:`scoring.policy`) and the navigation, which is the one place the pages tell teams
+(Tai Pan: teams registered, rounds paired) from individual players (four-player games: players
+registered, rounds seated)."""
+from __future__ import annotations
+
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+
+from scoring import policy
+from scoring.games import registry
+from scoring.models import Tournament
+from scoring.policy import Perm
+
+ENTRANT_PAGES = {
+    True: {"entrants_url": "scoring:team_list", "entrants_label": _("Teams"), "draw_url": "scoring:round_pair",
+           "draw_label": _("Pair the next round")},
+    False: {"entrants_url": "scoring:players", "entrants_label": _("Players"), "draw_url": "scoring:round_seat",
+            "draw_label": _("Seat the next round")},
+}
+
+
+def tournament_context(request, tournament: Tournament, **extra) -> dict:
+    """``tournament``, ``perms`` (the user's :class:`~scoring.policy.Perm` values), ``can_organise``,
+    ``can_referee``, ``member`` and the navigation URLs; ``extra`` is added."""
+    perms = policy.perms_of(request.user, tournament)
+    pages = ENTRANT_PAGES[tournament.has_teams]
+    ctx = {
+        "tournament": tournament,
+        "adapter": tournament.adapter,
+        "perms": {p.value: True for p in perms},
+        "can_organise": Perm.MANAGE in perms,
+        "can_referee": Perm.ENTER_RESULTS in perms,
+        "member": Perm.VIEW_AUDIT in perms,
+        "nav": {
+            "overview": tournament.get_absolute_url(),
+            "standings": reverse("scoring:standings", args=[tournament.slug]),
+            "entrants": reverse(pages["entrants_url"], args=[tournament.slug]),
+            "entrants_label": pages["entrants_label"],
+            "draw": reverse(pages["draw_url"], args=[tournament.slug]),
+            "draw_label": pages["draw_label"],
+            "members": reverse("scoring:members", args=[tournament.slug]),
+            "settings": reverse("scoring:tournament_edit", args=[tournament.slug]),
+        },
+    }
+    ctx.update(extra)
+    return ctx
+
+
+def site(request) -> dict:
+    """Context processor: the rules check pages of the games that have one (site navigation)."""
+    return {"rules_checks": [(adapter.label, reverse("scoring:rules_check", args=[adapter.key]))
+                             for adapter in registry.all_games() if adapter.rules_check is not None]}

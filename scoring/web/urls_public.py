@@ -1,0 +1,28 @@
+"""Public URLs (no login): tournaments, rounds, results, standings, exports, PDFs, rules check."""
+from django.urls import path
+
+from scoring.web.views import printing, public, results, rules_check
+
+MATCH, TABLE = {"kind": "match"}, {"kind": "table"}
+
+urlpatterns = [
+    path("", public.tournament_list, name="tournament_list"),
+    path("rules/<str:game>/", rules_check.rules_check, name="rules_check"),
+    path("t/<slug:slug>/", public.tournament_detail, name="tournament_detail"),
+    path("t/<slug:slug>/round/<int:number>/", public.round_page, name="round_pairings"),
+    path("t/<slug:slug>/round/<int:number>/tables/", public.round_page, name="round_tables"),
+    path("t/<slug:slug>/round/<int:number>/export/", public.pairings_export, name="pairings_export"),
+    path("t/<slug:slug>/round/<int:number>/pack.pdf", printing.round_pack, name="round_pack_pdf"),
+    path("t/<slug:slug>/round/<int:number>/tables.pdf", printing.round_pack, name="round_tables_pdf"),
+    path("t/<slug:slug>/round/<int:number>/pack/<int:task_id>/", printing.round_pack_status, name="round_pack_status"),
+    path("t/<slug:slug>/round/<int:number>/pack/<int:task_id>/download.pdf", printing.round_pack_download, name="round_pack_download"),
+    path("t/<slug:slug>/standings/", public.standings, name="standings"),
+    path("t/<slug:slug>/players/standings/", public.standings, name="player_standings"),
+    path("t/<slug:slug>/standings/export/", public.standings_export, name="standings_export"),
+    path("t/<slug:slug>/standings.pdf", printing.standings_pdf, name="standings_pdf"),
+    path("t/<slug:slug>/team/<int:pk>/", public.team_breakdown, name="team_breakdown"),
+    path("t/<slug:slug>/match/<int:pk>/", results.detail, MATCH, name="match_detail"),
+    path("t/<slug:slug>/match/<int:pk>/sheet.pdf", printing.score_sheet, MATCH, name="score_sheet_pdf"),
+    path("t/<slug:slug>/table/<int:pk>/", results.detail, TABLE, name="table_detail"),
+    path("t/<slug:slug>/table/<int:pk>/sheet.pdf", printing.score_sheet, TABLE, name="table_sheet_pdf"),
+]

@@ -1,0 +1,32 @@
+"""Referee URLs: entering, editing and confirming results (the same views for matches and
+tables), and building a round's pack of score sheets."""
+from django.urls import path
+
+from scoring.web.views import printing, results
+
+MATCH, TABLE = {"kind": "match"}, {"kind": "table"}
+
+
+def _result_urls(prefix: str, names: dict, kind: dict) -> list:
+    return [
+        path(f"t/<slug:slug>/{prefix}/<int:pk>/enter/", results.enter, kind, name=names["enter"]),
+        path(f"t/<slug:slug>/{prefix}/<int:pk>/preview/", results.preview, kind, name=names["preview"]),
+        path(f"t/<slug:slug>/{prefix}/<int:pk>/{names['record']}/<int:number>/edit/", results.edit, kind, name=names["edit"]),
+        path(f"t/<slug:slug>/{prefix}/<int:pk>/{names['record']}/<int:number>/delete/", results.delete, kind, name=names["delete"]),
+        path(f"t/<slug:slug>/{prefix}/<int:pk>/end/", results.end, kind, name=names["end"]),
+        path(f"t/<slug:slug>/{prefix}/<int:pk>/resume/", results.resume, kind, name=names["resume"]),
+        path(f"t/<slug:slug>/{prefix}/<int:pk>/confirm/", results.confirm, kind, name=names["confirm"]),
+        path(f"t/<slug:slug>/{prefix}/<int:pk>/reopen/", results.reopen, kind, name=names["reopen"]),
+        path(f"t/<slug:slug>/{prefix}/<int:pk>/audit/<int:entry_id>/restore/", results.restore, kind, name=names["restore"]),
+    ]
+
+
+urlpatterns = [
+    *_result_urls("match", {"enter": "match_enter", "preview": "hand_preview", "record": "hand", "edit": "hand_edit",
+                            "delete": "hand_delete", "end": "match_end", "resume": "match_resume", "confirm": "match_confirm",
+                            "reopen": "match_reopen", "restore": "audit_restore"}, MATCH),
+    *_result_urls("table", {"enter": "table_enter", "preview": "deal_preview", "record": "deal", "edit": "deal_edit",
+                            "delete": "deal_delete", "end": "table_end", "resume": "table_resume", "confirm": "table_confirm",
+                            "reopen": "table_reopen", "restore": "table_audit_restore"}, TABLE),
+    path("t/<slug:slug>/round/<int:number>/pack/build/", printing.round_pack_build, name="round_pack_build"),
+]

@@ -1,0 +1,511 @@
+"""Result pages, one set of views for Tai Pan matches and four-player tables (``kind``: ``"match"``
+or ``"table"``, given by the URL): the public result page, the referee's entry page with a live
+preview (htmx), editing and deleting a record, ending at the time limit and resuming, confirming,
+reopening and restoring from the audit trail.
+
+Views stay thin: every rule is the result sheet's (:mod:`scoring.results.sheet`), every score the
+engine's through the game's adapter; the views only collect input, call the sheet and show its
+errors next to the fields. Permissions are declared with
+:func:`scoring.web.decorators.tournament_view` and checked again by the sheet.
+"""
+from __future__ import annotations
+
+from django.contrib import messages
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _t
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from scoring import policy
+from scoring.errors import ServiceError, StaleVersion
+from scoring.games.base import RuleViolation
+from scoring.games.entry import violation_message
+from scoring.locking import parse_version
+from scoring.models import AuditEntry, Confirmation, ResultContainer, Round, Tournament
+from scoring.policy import Perm
+from scoring.results import sheet
+from scoring.results.storage import storage_of
+from scoring.web.decorators import tournament_view, visible_result
+from scoring.web.forms.results import ConfirmForm, ReasonForm
+
+STALE_STATUS = 409
+
+#: URL names per kind of result (the same views serve both).
+URL_NAMES = {
+    "match": {"detail": "match_detail", "enter": "match_enter", "preview": "hand_preview", "edit": "hand_edit",
+              "delete": "hand_delete", "end": "match_end", "resume": "match_resume", "confirm": "match_confirm",
+              "reopen": "match_reopen", "restore": "audit_restore", "sheet": "score_sheet_pdf"},
+    "table": {"detail": "table_detail", "enter": "table_enter", "preview": "deal_preview", "edit": "deal_edit",
+              "delete": "deal_delete", "end": "table_end", "resume": "table_resume", "confirm": "table_confirm",
+              "reopen": "table_reopen", "restore": "table_audit_restore", "sheet": "table_sheet_pdf"},
+}
+
+
+def urls_of(kind: str, tournament: Tournament, container: ResultContainer) -> dict[str, str]:
+    """The URLs of a result's pages and actions (record URLs take a number: see ``record_urls``)."""
+    names = URL_NAMES[kind]
+    out = {key: reverse(f"scoring:{name}", args=[tournament.slug, container.pk])
+           for key, name in names.items() if key not in ("edit", "delete", "restore")}
+    out["round"] = reverse("scoring:round_pairings", args=[tournament.slug, container.round.number])
+    return out
+
+
+def _record_url(kind: str, action: str, tournament: Tournament, container: ResultContainer, number: int) -> str:
+    return reverse(f"scoring:{URL_NAMES[kind][action]}", args=[tournament.slug, container.pk, number])
+
+
+# --------------------------------------------------------------------------- page context
+
+
+def record_rows(kind: str, tournament: Tournament, container: ResultContainer, records) -> list[dict]:
+    """Display rows of ``records`` (in order): ``number``, ``cells`` (what was entered, under
+    ``adapter.record_headers()``), ``scores`` and ``running`` per side, edit/delete URLs."""
+    storage, adapter = storage_of(container), tournament.adapter
+    rows, running = [], [0] * len(adapter.sides)
+    for rec in records:
+        scores = storage.scores(rec)
+        running = [a + b for a, b in zip(running, scores, strict=True)]
+        rows.append({
+            "record": rec,
+            "number": rec.number,
+            "cells": adapter.record_cells(rec.record),
+            "summary": adapter.summary(rec.record),
+            "scores": list(scores),
+            "running": list(running),
+            "pairs": list(zip(scores, running, strict=True)),
+            "edit_url": _record_url(kind, "edit", tournament, container, rec.number),
+            "delete_url": _record_url(kind, "delete", tournament, container, rec.number),
+        })
+    return rows
+
+
+def audit_rows(kind: str, tournament: Tournament, container: ResultContainer, entries) -> list[dict]:
+    """Display rows of the audit trail: one translated sentence per entry, readable old and new
+    values (no raw JSON), and whether and how it can be restored."""
+    storage, adapter = storage_of(container), tournament.adapter
+    number = storage.number(container)
+    container_sentences = {
+        AuditEntry.Action.END: _t("Ended at the time limit (table %(table)s)"),
+        AuditEntry.Action.RESUME: _t("Play resumed after the time limit (table %(table)s)"),
+        AuditEntry.Action.CONFIRM: _t("Result of table %(table)s confirmed"),
+        AuditEntry.Action.REOPEN: _t("Result of table %(table)s reopened"),
+        AuditEntry.Action.RESTORE: _t("End at the time limit restored (table %(table)s)"),
+    }
+    rows = []
+    for e in entries:
+        if e.object_type == storage.record_type:
+            snapshot = e.new or e.old or {}
+            what = adapter.audit_sentence(e.action, snapshot.get("number", "?"))
+            old_text = _record_text(adapter, storage, e.old)
+            new_text = _record_text(adapter, storage, e.new)
+        else:
+            what = container_sentences.get(e.action, e.get_action_display()) % {"table": number}
+            old_text, new_text = _result_text(adapter, e.old), _result_text(adapter, e.new)
+        rows.append({
+            "entry": e,
+            "what": what,
+            "old_text": old_text,
+            "new_text": new_text,
+            "restorable": e.action in sheet.RESTORABLE,
+            "restore_label": _t("Restore the version before this change") if e.action == AuditEntry.Action.DELETE
+            else _t("Restore this version"),
+            "restore_url": _record_url(kind, "restore", tournament, container, e.pk),
+        })
+    return rows
+
+
+def _record_text(adapter, storage, snapshot) -> str:
+    if not snapshot:
+        return ""
+    scores = [snapshot["ns"], snapshot["ew"]] if "ns" in snapshot else list(snapshot.get("net") or [])
+    labels = adapter.side_labels()
+    head = " / ".join(f"{label} {score}" for label, score in zip(labels, scores, strict=False))
+    summary = adapter.summary(snapshot.get("record") or {})
+    return f"{head} ({summary})" if summary else head
+
+
+def _result_text(adapter, snapshot) -> str:
+    if not snapshot:
+        return ""
+    status = snapshot.get("status")
+    parts = [str(ResultContainer.Status(status).label) if status in ResultContainer.Status.values else str(status or "")]
+    if "total_ns" in snapshot:
+        parts.append(f"NS {snapshot.get('total_ns')} / EW {snapshot.get('total_ew')}")
+        if status in ("finished", "confirmed"):
+            parts.append(_t("winner %(team)s") % {"team": snapshot["winner"]} if snapshot.get("winner") else _t("draw"))
+    elif snapshot.get("totals"):
+        parts.append(" / ".join(f"{label} {t}" for label, t in zip(adapter.side_labels(), snapshot["totals"], strict=False)))
+    if snapshot.get("ended") == ResultContainer.Ended.TIME:
+        parts.append(str(ResultContainer.Ended.TIME.label))
+    return ", ".join(p for p in parts if p)
+
+
+def result_context(request, tournament: Tournament, container: ResultContainer, kind: str, **extra) -> dict:
+    """Everything a result page shows. ``extra`` (forms, flags) overrides the defaults."""
+    storage, adapter = storage_of(container), tournament.adapter
+    user = request.user
+    rnd = container.round
+    records = list(storage.record_model.objects.filter(**{storage.record_fk: container}).order_by("number"))
+    member = policy.has_perm(user, Perm.VIEW_AUDIT, tournament)
+    referee = policy.has_perm(user, Perm.ENTER_RESULTS, tournament)
+    bye = storage.is_bye(container)
+    confirmed = container.status == container.Status.CONFIRMED
+    open_round = rnd.is_open
+    confirmations = list(Confirmation.objects.filter(**storage.audit_link(container))
+                         .select_related("confirmed_by", "reopened_by").order_by("-confirmed_at", "-id")) if member else []
+    active = next((c for c in confirmations if c.active), None)
+    entries = list(AuditEntry.objects.filter(**storage.audit_link(container)).select_related("user").order_by("-created_at", "-id")) if member else []
+    editable = referee and open_round and not confirmed and not bye
+    totals = storage.totals(container)
+    sides = storage.sides(container, adapter)
+    for side, total in zip(sides, totals, strict=False):
+        side["total"] = total
+    ctx = {
+        "tournament": tournament,
+        "round": rnd,
+        "container": container,
+        "kind": kind,
+        "adapter": adapter,
+        "number": storage.number(container),
+        "sides": sides,
+        "side_labels": adapter.side_labels(),
+        "record_headers": adapter.record_headers(),
+        "record_noun": adapter.record_noun[0],
+        "records_noun": adapter.record_noun[1],
+        "rows": record_rows(kind, tournament, container, records),
+        "totals": totals,
+        "winner_name": storage.winner_name(container),
+        "state_text": adapter.state_text(container.state) if hasattr(container, "state") else "",
+        "bye": bye,
+        "member": member,
+        "referee": referee,
+        "can_organise": policy.can_organise(user, tournament),
+        "can_referee": referee,
+        "can_add": referee and sheet.can_add(container),
+        "can_edit": editable,
+        "can_end": editable and container.status in (container.Status.PENDING, container.Status.PLAYING),
+        "can_resume": editable and container.ended == container.Ended.TIME,
+        "can_confirm": policy.has_perm(user, Perm.CONFIRM_RESULTS, tournament) and open_round and not bye
+        and container.status == container.Status.FINISHED,
+        "can_reopen": confirmed and policy.has_perm(user, policy.reopen_perm(rnd), tournament),
+        "confirmation": active,
+        "confirmations": confirmations,
+        "audit": audit_rows(kind, tournament, container, entries) if member else [],
+        "blind": tournament.blind_confirmation,
+        "urls": urls_of(kind, tournament, container),
+        "limit": adapter.record_limit(tournament),
+        "reason_form": ReasonForm(),
+        "end_form": ReasonForm(prefix="end"),
+        "reopen_form": ReasonForm(prefix="reopen"),
+        "restore_form": ReasonForm(prefix="restore"),
+        "stale": False,
+    }
+    ctx.update(extra)
+    return ctx
+
+
+def _container(request, tournament, kind, pk) -> ResultContainer:
+    return visible_result(request, tournament, kind, pk)
+
+
+def _names(container: ResultContainer, tournament: Tournament) -> dict[str, str]:
+    return storage_of(container).names(container, tournament.adapter)
+
+
+def _entry(tournament, container, data=None, initial=None):
+    return tournament.adapter.entry(data, names=_names(container, tournament), initial=initial, settings=tournament)
+
+
+def _version(request) -> int:
+    return parse_version(request.POST.get("version"))
+
+
+# --------------------------------------------------------------------------- public page
+
+
+@require_GET
+@tournament_view()
+def detail(request, pk, *, tournament, kind):
+    """The result page: sides, every record with its scores and running totals, status, how it
+    ended and the winner; members also see the confirmation history, the audit trail and the
+    referee's actions."""
+    container = _container(request, tournament, kind, pk)
+    return render(request, "results/detail.html", result_context(request, tournament, container, kind))
+
+
+# --------------------------------------------------------------------------- entry
+
+
+def _render_entry(request, tournament, container, kind, entry, *, status=200, number=None, stale=False, reason_form=None):
+    ctx = result_context(request, tournament, container, kind, entry=entry, editing=number, stale=stale,
+                         reason_form=reason_form or ReasonForm())
+    ctx["preview_url"] = ctx["urls"]["preview"] + (f"?hand={number}" if number else "")
+    ctx["form_action"] = _record_url(kind, "edit", tournament, container, number) if number else ctx["urls"]["enter"]
+    return render(request, "results/enter.html", ctx, status=status)
+
+
+@require_http_methods(["GET", "POST"])
+@tournament_view(Perm.ENTER_RESULTS)
+def enter(request, pk, *, tournament, kind):
+    """The referee's entry page: the next record's form with a live preview, the records so far
+    and the running totals. POST saves the record and comes back here; engine violations stand
+    next to their field, the typed input is kept and nothing is saved."""
+    container = _container(request, tournament, kind, pk)
+    if request.method == "GET":
+        return _render_entry(request, tournament, container, kind, _entry(tournament, container))
+    entry = _entry(tournament, container, request.POST)
+    if not entry.is_valid():
+        try:
+            sheet.check_can_add(container)  # a finished or confirmed result: say so first
+        except ServiceError as err:
+            entry.add_error("", err.message)
+        return _render_entry(request, tournament, container, kind, entry, status=400)
+    try:
+        rec = sheet.add_record(container, entry.record(), request.user, expected_version=_version(request))
+    except RuleViolation as err:
+        entry.add_violations(err)
+    except StaleVersion as err:
+        entry.add_error("", err.message)
+        container.refresh_from_db()
+        return _render_entry(request, tournament, container, kind, entry, status=STALE_STATUS, stale=True)
+    except ServiceError as err:
+        entry.add_error(err.field, err.message)
+    else:
+        noun = str(tournament.adapter.record_noun[0])
+        messages.success(request, _t("%(noun)s %(number)s saved.") % {"noun": noun.capitalize(), "number": rec.number})
+        return redirect(urls_of(kind, tournament, container)["enter"] + f"#record-{rec.number}")
+    container.refresh_from_db()
+    return _render_entry(request, tournament, container, kind, entry, status=400)
+
+
+def _replace_number(request) -> int | None:
+    raw = request.GET.get("hand") or request.POST.get("replace_number") or ""
+    return int(raw) if raw.isascii() and raw.isdigit() and len(raw) < 6 else None
+
+
+@require_POST
+@tournament_view(Perm.ENTER_RESULTS)
+def preview(request, pk, *, tournament, kind):
+    """htmx: the scores of the record being typed and the running totals after it, or every
+    error (next to each field, swapped out of band). ``?hand=N``: an edit of record N."""
+    container = _container(request, tournament, kind, pk)
+    adapter = tournament.adapter
+    entry = _entry(tournament, container, request.POST)
+    result = None
+    if entry.is_valid():
+        try:
+            result = sheet.preview(container, entry.record(), replace_number=_replace_number(request))
+        except RuleViolation as err:
+            entry.add_violations(err)
+        except ServiceError as err:
+            entry.add_error(err.field, err.message)
+    names = _names(container, tournament)
+    ctx = {
+        "tournament": tournament,
+        "adapter": adapter,
+        "entry": entry,
+        "errors": entry.error_lines() if result is None else [],
+        "preview": result,
+        "side_labels": adapter.side_labels(),
+        "side_names": [names.get(k, "") for k in adapter.sides],
+        "items": adapter.preview_items(result.outcome, names) if result else [],
+        "payments": adapter.payments(result.outcome, names) if result else [],
+        "state_after": adapter.state_text(result.outcome.state_after) if result else "",
+        "winner_name": names.get(adapter.sides[result.evaluation.winner], "") if result and result.evaluation.winner is not None else "",
+    }
+    return render(request, "results/_preview.html", ctx)
+
+
+@require_http_methods(["GET", "POST"])
+@tournament_view(Perm.ENTER_RESULTS)
+def edit(request, pk, number, *, tournament, kind):
+    """Edit record ``number`` with a reason; later records, totals and state follow."""
+    container = _container(request, tournament, kind, pk)
+    storage = storage_of(container)
+    rec = get_object_or_404(storage.record_model, **{storage.record_fk: container, "number": number})
+    if request.method == "GET":
+        return _render_entry(request, tournament, container, kind, _entry(tournament, container, initial=rec.record), number=number)
+    entry = _entry(tournament, container, request.POST)
+    reason_form = ReasonForm(request.POST)
+    valid = entry.is_valid() & reason_form.is_valid()
+    if valid:
+        try:
+            sheet.edit_record(container, number, entry.record(), request.user, expected_version=_version(request),
+                              reason=reason_form.cleaned_data["reason"])
+        except RuleViolation as err:
+            entry.add_violations(err)
+        except StaleVersion as err:
+            entry.add_error("", err.message)
+            container.refresh_from_db()
+            return _render_entry(request, tournament, container, kind, entry, status=STALE_STATUS, number=number,
+                                 stale=True, reason_form=reason_form)
+        except ServiceError as err:
+            entry.add_error(err.field, err.message)
+        else:
+            noun = str(tournament.adapter.record_noun[0])
+            messages.success(request, _t("%(noun)s %(number)s changed.") % {"noun": noun.capitalize(), "number": number})
+            return redirect(urls_of(kind, tournament, container)["detail"])
+    container.refresh_from_db()
+    return _render_entry(request, tournament, container, kind, entry, status=400, number=number, reason_form=reason_form)
+
+
+@require_http_methods(["GET", "POST"])
+@tournament_view(Perm.ENTER_RESULTS)
+def delete(request, pk, number, *, tournament, kind):
+    """Delete record ``number`` with a reason (GET asks for the reason)."""
+    container = _container(request, tournament, kind, pk)
+    storage = storage_of(container)
+    rec = get_object_or_404(storage.record_model, **{storage.record_fk: container, "number": number})
+    form = ReasonForm(request.POST or None)
+    stale = False
+    if request.method == "POST" and form.is_valid():
+        try:
+            sheet.delete_record(container, number, request.user, expected_version=_version(request),
+                                reason=form.cleaned_data["reason"])
+        except StaleVersion as err:
+            form.add_error(None, err.message)
+            stale = True
+        except (ServiceError, RuleViolation) as err:
+            _add_error(form, err)
+        else:
+            noun = str(tournament.adapter.record_noun[0])
+            messages.success(request, _t("%(noun)s %(number)s deleted.") % {"noun": noun.capitalize(), "number": number})
+            return redirect(urls_of(kind, tournament, container)["detail"])
+        container.refresh_from_db()
+    rows = record_rows(kind, tournament, container, [rec])
+    ctx = result_context(request, tournament, container, kind, form=form, row=rows[0], stale=stale, deleting=number)
+    status = STALE_STATUS if stale else (400 if request.method == "POST" else 200)
+    return render(request, "results/delete.html", ctx, status=status)
+
+
+def _add_error(form, err) -> None:
+    if isinstance(err, RuleViolation):
+        for v in err.violations:
+            form.add_error(None, violation_message(v))
+    else:
+        form.add_error(err.field if err.field in form.fields else None, err.message)
+
+
+# --------------------------------------------------------------------------- result actions
+
+
+def _action(request, tournament, container, kind, form, run, success: str, form_key: str, after=None) -> HttpResponse:
+    """Run ``run(form)`` for a valid ``form`` (the version comes from the page); show the result
+    page again with the error next to the form otherwise (409 when the result changed)."""
+    if form.is_valid():
+        try:
+            run(form)
+        except StaleVersion as err:
+            form.add_error(None, err.message)
+            container.refresh_from_db()
+            ctx = result_context(request, tournament, container, kind, stale=True, **{form_key: form})
+            return render(request, "results/detail.html", ctx, status=STALE_STATUS)
+        except (ServiceError, RuleViolation) as err:
+            _add_error(form, err)
+        else:
+            messages.success(request, success)
+            if after is not None:
+                after()
+            return redirect(urls_of(kind, tournament, container)["detail"])
+    container.refresh_from_db()
+    for errors in form.errors.values():
+        for error in errors:
+            messages.error(request, error)
+    ctx = result_context(request, tournament, container, kind, **{form_key: form})
+    return render(request, "results/detail.html", ctx, status=400)
+
+
+@require_POST
+@tournament_view(Perm.ENTER_RESULTS)
+def end(request, pk, *, tournament, kind):
+    """End the result at the time limit, with a reason (Tai Pan: the higher total wins, equal is a
+    draw; DESIGN.md 3). Undone with "resume play" until confirmed."""
+    container = _container(request, tournament, kind, pk)
+    form = ReasonForm(request.POST, prefix="end")
+
+    def run(f):
+        sheet.end_at_time(container, request.user, expected_version=_version(request), reason=f.cleaned_data["reason"])
+
+    return _action(request, tournament, container, kind, form, run, _t("Ended at the time limit."), "end_form")
+
+
+@require_POST
+@tournament_view(Perm.ENTER_RESULTS)
+def resume(request, pk, *, tournament, kind):
+    """Undo an end at the time limit (resume play), with a reason."""
+    container = _container(request, tournament, kind, pk)
+    form = ReasonForm(request.POST, prefix="end")
+
+    def run(f):
+        sheet.resume_play(container, request.user, expected_version=_version(request), reason=f.cleaned_data["reason"])
+
+    return _action(request, tournament, container, kind, form, run, _t("Play resumed."), "end_form")
+
+
+@require_http_methods(["GET", "POST"])
+@tournament_view(Perm.CONFIRM_RESULTS)
+def confirm(request, pk, *, tournament, kind):
+    """Confirm the result as a second person. The page shows the sides but, with blind
+    confirmation, not the totals: the confirmer re-types them from the signed score sheet."""
+    container = _container(request, tournament, kind, pk)
+    adapter = tournament.adapter
+    labels = [f"{s['label']} {s['name']}".strip() for s in storage_of(container).sides(container, adapter)]
+    blind = tournament.blind_confirmation
+    form = ConfirmForm(request.POST if request.method == "POST" else None, labels=labels, blind=blind)
+    stale = False
+    if request.method == "POST" and form.is_valid():
+        try:
+            sheet.confirm(container, request.user, expected_version=_version(request), totals=form.totals())
+        except StaleVersion as err:
+            form.add_error(None, err.message)
+            stale = True
+        except ServiceError as err:
+            form.add_error(err.field if err.field in form.fields else None, err.message)
+        else:
+            messages.success(request, _t("The result of table %(table)s is confirmed.") % {"table": storage_of(container).number(container)})
+            return redirect(urls_of(kind, tournament, container)["detail"])
+        container.refresh_from_db()
+    ctx = result_context(request, tournament, container, kind, confirm_form=form, stale=stale)
+    status = STALE_STATUS if stale else (400 if request.method == "POST" else 200)
+    return render(request, "results/confirm.html", ctx, status=status)
+
+
+@require_POST
+@tournament_view(Perm.REOPEN_RESULTS)
+def reopen(request, pk, *, tournament, kind):
+    """Reopen a confirmed result with a reason. In a closed round (organisers only) the round goes
+    back to in progress: the user is told, and warned when a later round was paired already."""
+    container = _container(request, tournament, kind, pk)
+    form = ReasonForm(request.POST, prefix="reopen")
+    rnd = container.round
+    was_closed = rnd.status == Round.Status.CLOSED
+
+    def run(f):
+        sheet.reopen(container, request.user, f.cleaned_data["reason"], expected_version=_version(request))
+
+    def tell():
+        if was_closed:
+            messages.warning(request, _t("Round %(number)s is in progress again: confirm this result again, then close the round again.")
+                             % {"number": rnd.number})
+        later = list(Round.objects.filter(tournament=tournament, number__gt=rnd.number).order_by("number").values_list("number", flat=True))
+        if later:
+            messages.warning(request, _t("Round %(later)s was already drawn on the old result; check whether it still holds.")
+                             % {"later": ", ".join(map(str, later))})
+
+    return _action(request, tournament, container, kind, form, run, _t("The result was reopened."), "reopen_form", after=tell)
+
+
+@require_POST
+@tournament_view(Perm.ENTER_RESULTS)
+def restore(request, pk, entry_id, *, tournament, kind):
+    """Restore the version an audit entry shows, with a reason."""
+    container = _container(request, tournament, kind, pk)
+    storage = storage_of(container)
+    entry = get_object_or_404(AuditEntry, pk=entry_id, **{f"{storage.container_type}_id": container.pk})
+    form = ReasonForm(request.POST, prefix="restore")
+
+    def run(f):
+        sheet.restore(container, entry, request.user, expected_version=_version(request), reason=f.cleaned_data["reason"])
+
+    return _action(request, tournament, container, kind, form, run, _t("The earlier version was restored."), "restore_form")

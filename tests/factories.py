@@ -1,0 +1,169 @@
+"""factory-boy factories for the test suite: users, tournaments, memberships, entrants, rounds,
+matches and tables, plus a few builders for whole situations (a published Tai Pan round, a seated
+four-player round). Tests build exactly what they need from these instead of per-file builders.
+
+Statuses are protected (explicit states): factories create objects in their initial state and
+move them with the models' transitions (``round(status=...)`` walks the round there).
+"""
+from __future__ import annotations
+
+import factory
+from django.contrib.auth import get_user_model
+
+from scoring.models import Match, Membership, Player, Round, Table, TableSeat, Team, Tournament
+
+PASSWORD = "pw-Secret-123"
+
+#: Record of a plain Tai Pan hand: NS 75, EW 25 card points, N out first, no calls.
+PLAIN_HAND = {"calls": {}, "first_out": "N", "double_victory": None, "card_points": {"NS": 75, "EW": 25}}
+#: A Tai Pan hand with N's Tai Pan made (+100) and NS out first: NS 175, EW 25.
+TAI_PAN_HAND = {"calls": {"N": "tai_pan"}, "first_out": "N", "double_victory": None, "card_points": {"NS": 75, "EW": 25}}
+#: A double victory of NS: NS 200, EW 0.
+DOUBLE_VICTORY_NS = {"calls": {}, "first_out": "N", "double_victory": "NS", "card_points": None}
+
+
+class UserFactory(factory.django.DjangoModelFactory):
+    """A user with the password :data:`PASSWORD`."""
+
+    class Meta:
+        model = get_user_model()
+        django_get_or_create = ("username",)
+        skip_postgeneration_save = True
+
+    username = factory.Sequence(lambda n: f"user{n}")
+    password = factory.PostGenerationMethodCall("set_password", PASSWORD)
+
+    @factory.post_generation
+    def saved(obj, create, extracted, **kwargs):  # noqa: N805 - factory-boy hook
+        if create:
+            obj.save()
+
+
+class TournamentFactory(factory.django.DjangoModelFactory):
+    """A tournament (Tai Pan, NSKT rules, target format unless told otherwise)."""
+
+    class Meta:
+        model = Tournament
+        django_get_or_create = ("slug",)
+
+    name = factory.Sequence(lambda n: f"Tournament {n}")
+    slug = factory.Sequence(lambda n: f"t{n}")
+    game = "taipan"
+    rules = factory.LazyAttribute(lambda o: "nskt" if o.game == "taipan" else {})
+
+
+class MembershipFactory(factory.django.DjangoModelFactory):
+    """A user's role in a tournament (referee unless told otherwise)."""
+
+    class Meta:
+        model = Membership
+
+    tournament = factory.SubFactory(TournamentFactory)
+    user = factory.SubFactory(UserFactory)
+    role = Membership.Role.REFEREE
+
+
+class PlayerFactory(factory.django.DjangoModelFactory):
+    """A player of a tournament."""
+
+    class Meta:
+        model = Player
+
+    tournament = factory.SubFactory(TournamentFactory)
+    name = factory.Sequence(lambda n: f"Player {n}")
+
+
+class TeamFactory(factory.django.DjangoModelFactory):
+    """A Tai Pan team of two new players."""
+
+    class Meta:
+        model = Team
+
+    tournament = factory.SubFactory(TournamentFactory)
+    name = factory.Sequence(lambda n: f"Team {n}")
+    first_player = factory.SubFactory(PlayerFactory, tournament=factory.SelfAttribute("..tournament"))
+    second_player = factory.SubFactory(PlayerFactory, tournament=factory.SelfAttribute("..tournament"))
+
+
+def move_round(rnd: Round, status: str) -> Round:
+    """Walk ``rnd`` from draft to ``status`` through its transitions (no checks of its tables)."""
+    order = [Round.Status.DRAFT, Round.Status.PUBLISHED, Round.Status.IN_PROGRESS, Round.Status.CLOSED]
+    steps = {Round.Status.PUBLISHED: rnd.publish, Round.Status.IN_PROGRESS: rnd.start, Round.Status.CLOSED: rnd.close}
+    for target in order[order.index(rnd.status) + 1: order.index(status) + 1]:
+        steps[target]()
+    rnd.save(update_fields=["status"])
+    if status != Round.Status.DRAFT and rnd.tournament.status == Tournament.Status.SETUP:
+        rnd.tournament.start()
+        rnd.tournament.save(update_fields=["status"])
+    return rnd
+
+
+class RoundFactory(factory.django.DjangoModelFactory):
+    """A round, created as a draft and moved to ``status`` (default published)."""
+
+    class Meta:
+        model = Round
+        skip_postgeneration_save = True
+
+    tournament = factory.SubFactory(TournamentFactory)
+    number = factory.Sequence(lambda n: n + 1)
+
+    @factory.post_generation
+    def status(obj, create, extracted, **kwargs):  # noqa: N805 - factory-boy hook
+        if create:
+            move_round(obj, extracted or Round.Status.PUBLISHED)
+
+
+class MatchFactory(factory.django.DjangoModelFactory):
+    """A Tai Pan match between two new teams of the round's tournament (``team_ew=None``: a bye)."""
+
+    class Meta:
+        model = Match
+
+    round = factory.SubFactory(RoundFactory)
+    table = factory.Sequence(lambda n: n + 1)
+    team_ns = factory.SubFactory(TeamFactory, tournament=factory.SelfAttribute("..round.tournament"))
+    team_ew = factory.SubFactory(TeamFactory, tournament=factory.SelfAttribute("..round.tournament"))
+
+
+class TableFactory(factory.django.DjangoModelFactory):
+    """A four-player table with four new players seated 0..3 (``players=[...]`` seats those)."""
+
+    class Meta:
+        model = Table
+        skip_postgeneration_save = True
+
+    round = factory.SubFactory(RoundFactory, tournament=factory.SubFactory(TournamentFactory, game="sichuan"))
+    number = factory.Sequence(lambda n: n + 1)
+    state = factory.LazyAttribute(lambda o: o.round.tournament.adapter.initial_state())
+
+    @factory.post_generation
+    def players(obj, create, extracted, **kwargs):  # noqa: N805 - factory-boy hook
+        if not create:
+            return
+        players = list(extracted) if extracted else [PlayerFactory(tournament=obj.round.tournament) for _ in range(4)]
+        TableSeat.objects.bulk_create(TableSeat(table=obj, seat=i, player=p) for i, p in enumerate(players))
+
+
+def staff(tournament: Tournament, *, referees: int = 2, organisers: int = 1) -> dict:
+    """Members of ``tournament``: ``{"organiser": user, "referees": [users], "outsider": user}``
+    (the outsider has no role in it)."""
+    organiser_users = [MembershipFactory(tournament=tournament, role=Membership.Role.ORGANISER).user for _ in range(organisers)]
+    referee_users = [MembershipFactory(tournament=tournament).user for _ in range(referees)]
+    return {"organiser": organiser_users[0] if organiser_users else None, "organisers": organiser_users,
+            "referees": referee_users, "referee": referee_users[0] if referee_users else None,
+            "outsider": UserFactory()}
+
+
+def taipan_round(*, tables: int = 1, status: str = Round.Status.PUBLISHED, **tournament_kwargs) -> tuple[Round, list[Match]]:
+    """A Tai Pan tournament with one round of ``tables`` matches (two new teams each)."""
+    tournament = TournamentFactory(**tournament_kwargs)
+    rnd = RoundFactory(tournament=tournament, number=1, status=status)
+    return rnd, [MatchFactory(round=rnd, table=i) for i in range(1, tables + 1)]
+
+
+def table_round(game: str = "sichuan", *, tables: int = 1, status: str = Round.Status.PUBLISHED, **tournament_kwargs) -> tuple[Round, list[Table]]:
+    """A four-player tournament of ``game`` with one round of ``tables`` seated tables."""
+    tournament = TournamentFactory(game=game, **tournament_kwargs)
+    rnd = RoundFactory(tournament=tournament, number=1, status=status)
+    return rnd, [TableFactory(round=rnd, number=i) for i in range(1, tables + 1)]
