@@ -7,6 +7,7 @@ from django.db.models import QuerySet
 from django.utils.translation import gettext_lazy as _
 
 from scoring.errors import NotAllowed
+from scoring.games.base import EntrantKind
 from scoring.models import ResultContainer, Round, Tournament
 from scoring.results.storage import storage_for
 
@@ -20,11 +21,8 @@ def containers(rnd: Round) -> QuerySet[ResultContainer]:
 def unconfirmed_numbers(rnd: Round) -> list[int]:
     """Table numbers of the round's results that are not confirmed yet (byes need none)."""
     storage = storage_for(rnd.tournament.adapter)
-    field = "table" if storage.container_type == "match" else "number"
-    qs = containers(rnd).exclude(status=ResultContainer.Status.CONFIRMED)
-    if storage.container_type == "match":
-        qs = qs.exclude(team_ew=None)
-    return list(qs.order_by(field).values_list(field, flat=True))
+    qs = storage.needing_confirmation(rnd).exclude(status=ResultContainer.Status.CONFIRMED)
+    return list(qs.order_by(storage.number_field).values_list(storage.number_field, flat=True))
 
 
 def close_locked(rnd: Round) -> None:
@@ -39,6 +37,13 @@ def close_locked(rnd: Round) -> None:
             number=rnd.number, tables=", ".join(str(t) for t in open_tables)))
     rnd.close()
     rnd.save(update_fields=["status"])
+
+
+def require_entrants(tournament: Tournament, kind: EntrantKind, message) -> None:
+    """:class:`NotAllowed` with ``message`` unless the tournament's game has entrants of ``kind``
+    (a round of teams is paired, a round of players seated)."""
+    if tournament.adapter.entrants != kind:
+        raise NotAllowed(message)
 
 
 def next_round_number(tournament: Tournament) -> int:

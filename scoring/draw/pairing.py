@@ -21,7 +21,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import gettext_noop
 
 from scoring import policy
-from scoring.draw.lifecycle import next_round_number, require_earlier_closed
+from scoring.draw.lifecycle import next_round_number, require_earlier_closed, require_entrants
 from scoring.draw.pairing_core import Entrant, NoPairing, Reason, Table, check_pairing, pair_round
 from scoring.errors import NotAllowed, PairingImpossible
 from scoring.games.base import EntrantKind
@@ -95,8 +95,7 @@ def pair_next_round(tournament: Tournament, actor, *, seed: int | None = None, m
     has a seed number). Later rounds: Swiss (:func:`scoring.draw.pairing_core.pair_round`). No pairing
     without a rematch: :class:`PairingImpossible` with ``blocking`` (team names). Tables by rank;
     each match gets a ``pairing_note``; a bye is saved finished (a win, 0:0)."""
-    if tournament.adapter.entrants != EntrantKind.TEAMS:
-        raise NotAllowed(_("Swiss pairing of teams is only for team games; seat four-player games instead."))
+    require_entrants(tournament, EntrantKind.TEAMS, _("Swiss pairing of teams is only for team games; seat four-player games instead."))
     with transaction.atomic():
         lock(Tournament, tournament.pk)
         policy.require(actor, Perm.MANAGE, tournament)

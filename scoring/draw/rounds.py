@@ -17,6 +17,7 @@ from django.db import transaction
 from django.utils.translation import gettext_lazy as _
 
 from scoring import policy
+from scoring.draw import pairing, seating
 from scoring.draw.lifecycle import close_locked, containers
 from scoring.draw.pairing import BLOCKING_CODES, draft_problems
 from scoring.errors import NotAllowed
@@ -66,8 +67,7 @@ def publish_round(rnd: Round, actor, *, accept_warnings: bool = False) -> Round:
                 number=locked.number, status=locked.get_status_display()))
         if not containers(locked).exists():
             raise NotAllowed(_("Round {number} has no tables yet.").format(number=locked.number))
-        if locked.tournament.adapter.entrants == EntrantKind.TEAMS:
-            _check_pairing(locked, accept_warnings)
+        PUBLISH_CHECKS[locked.tournament.adapter.entrants](locked, accept_warnings)
         locked.publish()
         locked.save(update_fields=["status"])
         tournament = locked.tournament
@@ -92,6 +92,22 @@ def _check_pairing(locked: Round, accept_warnings: bool) -> None:
             _("Round {number} was not published: {problems} Rematches and second byes are against the rules; "
               "tick \"Publish anyway\" to publish it all the same.").format(number=locked.number, problems=" ".join(warnings)),
             problems=warnings, needs_confirmation=True)
+
+
+def _check_seating(locked: Round, accept_warnings: bool) -> None:
+    """A seating has no problems that stop publishing (repeats are reported when seating)."""
+
+
+#: What is checked before publishing a draft round of each kind of entrant.
+PUBLISH_CHECKS = {EntrantKind.TEAMS: _check_pairing, EntrantKind.PLAYERS: _check_seating}
+
+#: The warnings a draft round of each kind of entrant shows.
+DRAFT_WARNINGS = {EntrantKind.TEAMS: pairing.draft_warnings, EntrantKind.PLAYERS: seating.draft_warnings}
+
+
+def draft_warnings(rnd: Round) -> list[str]:
+    """The warnings of a draft round (rematches, double bookings, ...; or repeat meetings)."""
+    return DRAFT_WARNINGS[rnd.tournament.adapter.entrants](rnd)
 
 
 def start_round(rnd: Round, actor) -> Round:

@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _g
 from django.utils.translation import gettext_lazy as _
 
 from scoring import policy
-from scoring.draw.lifecycle import next_round_number, require_earlier_closed
+from scoring.draw.lifecycle import next_round_number, require_earlier_closed, require_entrants
 from scoring.draw.seating_core import Entrant, SeatingResult, count_meetings, seat_players, substitutes_needed
 from scoring.errors import NotAllowed
 from scoring.games.base import EntrantKind
@@ -97,8 +97,7 @@ def seat_round(tournament: Tournament, actor, *, seed: int | None = None) -> Sea
     the draft already has deals, or when the number of present players is not a multiple of four
     (the message says how many substitutes are needed).
     """
-    if tournament.adapter.entrants != EntrantKind.PLAYERS:
-        raise NotAllowed(_("Only four-player games are seated at tables of four."))
+    require_entrants(tournament, EntrantKind.PLAYERS, _("Only four-player games are seated at tables of four."))
     with transaction.atomic():
         lock(Tournament, tournament.pk)
         policy.require(actor, Perm.MANAGE, tournament)
@@ -145,3 +144,9 @@ def seat_round(tournament: Tournament, actor, *, seed: int | None = None) -> Sea
         audit.write(tournament.pk, actor, AuditEntry.Action.CREATE, "seating", rnd.pk,
                     new={"round": number, "seed": round_seed, "tables": result.tables, "repeats": result.repeat_count})
     return SeatingOutcome(round=rnd, result=result, repeat_notes=repeat_notes)
+
+
+def draft_warnings(rnd: Round) -> list[str]:
+    """Warnings of a draft round of tables: the repeat meetings the seating could not avoid."""
+    return [_g("Table {table}: {note}").format(table=t.number, note=t.seating_note)
+            for t in rnd.tables.exclude(seating_note="").order_by("number")]

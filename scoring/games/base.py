@@ -243,6 +243,9 @@ class GameAdapter:
         """One translated line describing a stored record (pages, audit, PDFs)."""
         raise NotImplementedError
 
+    #: What ending a result at the time limit decides (shown next to the button).
+    time_limit_rule: Any = _("The totals so far are the result.")
+
     def state_text(self, state: dict[str, Any]) -> str:
         """The carried state as a translated line (``"Dealer East, streak 1, ..."``), or ``""``."""
         return ""

@@ -6,6 +6,7 @@ import tablib
 from django.utils.translation import gettext as _t
 from django.utils.translation import gettext_lazy as _
 
+from scoring.games.base import EntrantKind
 from scoring.models import Round, Tournament
 from scoring.results.storage import storage_for
 from scoring.standings import player_standings, team_standings
@@ -15,8 +16,10 @@ from scoring.standings.tiebreaks import REGISTRY
 def standings_dataset(t: Tournament, *, through_round: int | None = None) -> tablib.Dataset:
     """The standings as a tablib Dataset (translated headers; one row per entrant, best first;
     Tai Pan: extra columns for the tournament's other tie-breaks). ``.export("csv")`` / ``("xlsx")``."""
-    if not t.has_teams:
-        return _player_standings_dataset(t, through_round)
+    return BY_ENTRANTS[t.adapter.entrants](t, through_round)
+
+
+def _team_standings_dataset(t: Tournament, through_round: int | None) -> tablib.Dataset:
     rows = team_standings(t, through_round=through_round)
     base = {"point_difference", "points_scored", "buchholz"}
     keys = [k for k in (rows[0].tiebreaks if rows else {}) if k not in base]
@@ -47,20 +50,25 @@ def round_dataset(rnd: Round) -> tablib.Dataset:
     adapter = rnd.tournament.adapter
     storage = storage_for(adapter)
     labels = adapter.side_labels()
+    rows, with_players = [], False
+    for c in storage.in_round(rnd):
+        c.round = rnd
+        sides = storage.sides(c, adapter)
+        with_players = with_players or any(side["players"] for side in sides)
+        rows.append((storage.number(c), sides, storage.note(c), c.get_status_display(), storage.totals(c)))
     headers = [_t("Table")]
     for label in labels:
-        headers += [f"{label}", _t("Players %(side)s") % {"side": label}] if rnd.tournament.has_teams else [label]
+        headers += [label] + ([_t("Players %(side)s") % {"side": label}] if with_players else [])
     headers += [_t("Note"), _t("Status")] + [_t("Total %(side)s") % {"side": label} for label in labels]
     ds = tablib.Dataset(headers=headers, title=(_t("Round") + f" {rnd.number}")[:31])
-    order = "table" if storage.container_type == "match" else "number"
-    for c in storage.queryset().filter(round=rnd).order_by(order):
-        c.round = rnd
-        row = [storage.number(c)]
-        for side in storage.sides(c, adapter):
-            if rnd.tournament.has_teams:
-                row += [side["name"] or _t("bye"), " & ".join(name for _seat, name in side["players"])]
-            else:
-                row.append(side["name"])
-        note = c.pairing_reason_text() if hasattr(c, "pairing_reason_text") else c.seating_note
-        ds.append(row + [note, c.get_status_display()] + storage.totals(c))
+    for number, sides, note, status, totals in rows:
+        row = [number]
+        for side in sides:
+            row.append(side["name"] or _t("bye"))
+            if with_players:
+                row.append(" & ".join(name for _seat, name in side["players"]))
+        ds.append(row + [note, status] + totals)
     return ds
+
+
+BY_ENTRANTS = {EntrantKind.TEAMS: _team_standings_dataset, EntrantKind.PLAYERS: _player_standings_dataset}

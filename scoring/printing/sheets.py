@@ -167,8 +167,7 @@ def round_pack_pdf(rnd: Round, *, base_url: str = "", progress: Callable[[int, i
     """Every score sheet of round ``rnd`` in one PDF, one sheet per page by table number (byes get a
     short page). ``progress(done, total)`` is called after each table. A fixed number of queries."""
     storage = storage_for(rnd.tournament.adapter)
-    order = "table" if storage.container_type == "match" else "number"
-    containers = list(storage.queryset().filter(round=rnd).order_by(order))
+    containers = list(storage.in_round(rnd))
     by_container: dict[int, list] = {}
     for rec in storage.record_model.objects.filter(**{f"{storage.record_fk}__round": rnd}).order_by("number"):
         by_container.setdefault(getattr(rec, f"{storage.record_fk}_id"), []).append(rec)

@@ -9,6 +9,7 @@ from reportlab.lib.pagesizes import A4, landscape
 from reportlab.lib.units import mm
 from reportlab.platypus import KeepTogether, Spacer, Table, TableStyle
 
+from scoring.games.base import EntrantKind
 from scoring.models import Tournament
 from scoring.printing.common import FONT, FONT_BOLD, MARGIN, build, para, styles
 from scoring.standings import player_standings, team_standings
@@ -28,8 +29,11 @@ def standings_pdf(tournament: Tournament, *, through_round: int | None = None) -
     """The standings of ``tournament`` (A4 landscape) from ``services.standings.standings``: rank
     (shared on ties), team, players, played, won/drawn/lost, match points, point difference,
     points scored, Buchholz and the tournament's further tie-breaks."""
-    if not tournament.has_teams:
-        return _player_standings_pdf(tournament, through_round)
+    return BY_ENTRANTS[tournament.adapter.entrants](tournament, through_round)
+
+
+def _team_standings_pdf(tournament: Tournament, through_round: int | None) -> bytes:
+    """Tai Pan standings: rank, team, players, W/D/L, match points and every tie-break."""
     rows_data = team_standings(tournament, through_round=through_round)
     st = styles()
     base = [_("Rank"), _("Team"), _("Players"), _("Played"), _("W"), _("D"), _("L"), _("MP"), _("PD"), _("Points"), _("Buchholz")]
@@ -121,3 +125,6 @@ def _player_standings_pdf(tournament: Tournament, through_round: int | None) -> 
     after = _("after round %(number)s") % {"number": through_round} if through_round else ""
     head = [para(tournament.name, st["title"]), para(_("Standings") + (f" · {after}" if after else ""), st["h2"])]
     return build([KeepTogether(head + [Spacer(1, 2 * mm)]), table], f"{tournament.name} - {_('standings')}", landscape(A4))
+
+
+BY_ENTRANTS = {EntrantKind.TEAMS: _team_standings_pdf, EntrantKind.PLAYERS: _player_standings_pdf}

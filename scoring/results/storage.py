@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db.models import Prefetch, QuerySet
+from django.utils.translation import gettext as _
 
 from scoring.games.base import EntrantKind, Evaluation, GameAdapter
 from scoring.models import Deal, Hand, Match, ResultContainer, ResultRecord, Table, TableSeat
@@ -29,6 +30,8 @@ class Storage:
     record_type: str = ""
     #: The round's reverse accessor of these containers (``round.matches``, ``round.tables``).
     round_related: str = ""
+    #: The container's field holding its table number in the round.
+    number_field: str = ""
 
     def queryset(self) -> QuerySet:
         """Containers with everything a result page or the sheet reads (round, tournament, sides)."""
@@ -84,6 +87,27 @@ class Storage:
         """The winning side's name of a finished result, ``""`` for a draw or none."""
         return ""
 
+    def outcome_text(self, container: ResultContainer) -> str:
+        """The outcome of a finished result in words ("Winner: Team Anna", "Draw"), ``""`` when
+        unfinished or when the game has no winner."""
+        return ""
+
+    def title(self, container: ResultContainer) -> str:
+        """The heading of the result's page ("Team Anna – Team Cees", "Table 3")."""
+        return _("Table %(number)s") % {"number": self.number(container)}
+
+    def note(self, container: ResultContainer) -> str:
+        """Why the table was drawn like this (the pairing reason, or the repeat meetings)."""
+        return ""
+
+    def in_round(self, rnd) -> QuerySet:
+        """The round's containers in table order, with what their pages read."""
+        return self.queryset().filter(round=rnd).order_by(self.number_field)
+
+    def needing_confirmation(self, rnd) -> QuerySet:
+        """The round's containers that need a confirmation to close the round (byes need none)."""
+        return self.container_model.objects.filter(round=rnd)
+
     def sides(self, container: ResultContainer, adapter: GameAdapter) -> list[dict[str, Any]]:
         """Each side as ``{"key", "label", "name", "players", "affiliation"}`` in ``adapter.sides``
         order (a Tai Pan team with its two players, or a seated player)."""
@@ -110,6 +134,7 @@ class MatchStorage(Storage):
     container_type = "match"
     record_type = "hand"
     round_related = "matches"
+    number_field = "table"
 
     def queryset(self):
         return Match.objects.with_teams()
@@ -167,6 +192,21 @@ class MatchStorage(Storage):
             return ""
         return container.team_ns.name if container.winner_id == container.team_ns_id else container.team_ew.name
 
+    def outcome_text(self, container):
+        if not container.is_finished or self.is_bye(container):
+            return ""
+        name = self.winner_name(container)
+        return _("Winner: %(team)s") % {"team": name} if name else _("Draw")
+
+    def title(self, container):
+        return " – ".join(side.name if side else _("bye") for side in (container.team_ns, container.team_ew))
+
+    def note(self, container):
+        return container.pairing_reason_text() or (_("bye") if self.is_bye(container) else "")
+
+    def needing_confirmation(self, rnd):
+        return super().needing_confirmation(rnd).exclude(team_ew=None)
+
     def sides(self, container, adapter):
         m, out = container, []
         for key, team in (("NS", m.team_ns), ("EW", m.team_ew)):
@@ -200,6 +240,7 @@ class TableStorage(Storage):
     container_type = "table"
     record_type = "deal"
     round_related = "tables"
+    number_field = "number"
 
     def queryset(self):
         seats = Prefetch("seats", queryset=TableSeat.objects.select_related("player").order_by("seat"))
@@ -241,6 +282,9 @@ class TableStorage(Storage):
     def number(self, container):
         return container.number
 
+    def note(self, container):
+        return container.seating_note
+
     def sides(self, container, adapter):
         labels = adapter.side_labels()
         return [{"key": adapter.sides[s.seat], "label": labels[s.seat], "name": s.player.name, "player": s.player,
@@ -255,6 +299,8 @@ class TableStorage(Storage):
 
 MATCHES = MatchStorage()
 TABLES = TableStorage()
+#: Where each kind of entrant keeps its results.
+BY_ENTRANTS: dict[EntrantKind, Storage] = {EntrantKind.TEAMS: MATCHES, EntrantKind.PLAYERS: TABLES}
 
 
 def storage_of(container: ResultContainer) -> Storage:
@@ -264,4 +310,4 @@ def storage_of(container: ResultContainer) -> Storage:
 
 def storage_for(adapter: GameAdapter) -> Storage:
     """The storage a game keeps its results in: matches for team games, tables otherwise."""
-    return MATCHES if adapter.entrants == EntrantKind.TEAMS else TABLES
+    return BY_ENTRANTS[adapter.entrants]

@@ -5,6 +5,7 @@
 (:mod:`scoring.standings.cache`)."""
 from __future__ import annotations
 
+from scoring.games.base import EntrantKind
 from scoring.models import Tournament
 from scoring.standings import players, teams
 from scoring.standings.cache import get_or_compute, state_key
@@ -20,3 +21,12 @@ def player_standings(tournament: Tournament, *, through_round: int | None = None
     """:func:`scoring.standings.players.standings`, from the cache when the results are unchanged."""
     key = state_key(tournament, "players", through_round)
     return get_or_compute(key, lambda: players.standings(tournament, through_round=through_round))
+
+
+#: The standings of each kind of entrant.
+BY_ENTRANTS = {EntrantKind.TEAMS: team_standings, EntrantKind.PLAYERS: player_standings}
+
+
+def standings_for(tournament: Tournament, *, through_round: int | None = None) -> list:
+    """The tournament's standings rows (teams or players, by its game), from the cache."""
+    return BY_ENTRANTS[tournament.adapter.entrants](tournament, through_round=through_round)

@@ -9,14 +9,28 @@ from django.utils.translation import gettext_lazy as _
 
 from scoring import policy
 from scoring.games import registry
+from scoring.games.base import EntrantKind
 from scoring.models import Tournament
 from scoring.policy import Perm
 
+#: What differs between tournaments of teams and of individual players on the pages.
 ENTRANT_PAGES = {
-    True: {"entrants_url": "scoring:team_list", "entrants_label": _("Teams"), "draw_url": "scoring:round_pair",
-           "draw_label": _("Pair the next round")},
-    False: {"entrants_url": "scoring:players", "entrants_label": _("Players"), "draw_url": "scoring:round_seat",
-            "draw_label": _("Seat the next round")},
+    EntrantKind.TEAMS: {
+        "entrants_url": "scoring:team_list", "entrants_label": _("Teams"),
+        "draw_url": "scoring:round_pair", "draw_label": _("Pair the next round"),
+        "actions": (("scoring:team_create", _("Register a team")), ("scoring:teams_import", _("Import teams (CSV)"))),
+        "created": _("Tournament created. Register the teams next."),
+        "ranking_template": "standings/_ranking_rules.html",
+        "count": lambda t: t.teams.count(),
+    },
+    EntrantKind.PLAYERS: {
+        "entrants_url": "scoring:players", "entrants_label": _("Players"),
+        "draw_url": "scoring:round_seat", "draw_label": _("Seat the next round"),
+        "actions": (),
+        "created": _("Tournament created. Register the players next."),
+        "ranking_template": "standings/_player_ranking.html",
+        "count": lambda t: t.players.count(),
+    },
 }
 
 
@@ -24,7 +38,7 @@ def tournament_context(request, tournament: Tournament, **extra) -> dict:
     """``tournament``, ``perms`` (the user's :class:`~scoring.policy.Perm` values), ``can_organise``,
     ``can_referee``, ``member`` and the navigation URLs; ``extra`` is added."""
     perms = policy.perms_of(request.user, tournament)
-    pages = ENTRANT_PAGES[tournament.has_teams]
+    pages = ENTRANT_PAGES[tournament.adapter.entrants]
     ctx = {
         "tournament": tournament,
         "adapter": tournament.adapter,
@@ -41,7 +55,9 @@ def tournament_context(request, tournament: Tournament, **extra) -> dict:
             "draw_label": pages["draw_label"],
             "members": reverse("scoring:members", args=[tournament.slug]),
             "settings": reverse("scoring:tournament_edit", args=[tournament.slug]),
+            "entrant_actions": [(reverse(name, args=[tournament.slug]), label) for name, label in pages["actions"]],
         },
+        "ranking_template": pages["ranking_template"],
     }
     ctx.update(extra)
     return ctx

@@ -94,6 +94,7 @@ class TaiPan(GameAdapter):
     entry_template = "games/taipan/entry.html"
     item_unit = _("points")
     rules_check = rules_check
+    time_limit_rule = _("The higher total wins; equal totals are a draw.")
 
     # ------------------------------------------------------------------ rules
 

@@ -7,7 +7,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from scoring.io.datasets import standings_dataset
 from scoring.models import Tournament
-from scoring.standings import player_standings, team_standings
+from scoring.standings import standings_for
 
 
 class Command(BaseCommand):
@@ -25,6 +25,5 @@ class Command(BaseCommand):
         if opts["format"] == "csv":
             self.stdout.write(standings_dataset(t, through_round=opts["round"]).export("csv"), ending="")
             return
-        standings = team_standings if t.has_teams else player_standings
-        rows = [dataclasses.asdict(r) for r in standings(t, through_round=opts["round"])]
+        rows = [dataclasses.asdict(r) for r in standings_for(t, through_round=opts["round"])]
         self.stdout.write(json.dumps(rows, indent=2, ensure_ascii=False))

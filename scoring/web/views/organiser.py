@@ -21,17 +21,19 @@ from django.db.models import Q
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _t
+from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from scoring.draw import pairing, rounds, seating
 from scoring.draw.lifecycle import next_round_number
 from scoring.errors import NotAllowed, PairingImpossible, ServiceError
+from scoring.games.base import EntrantKind
 from scoring.io import teams_csv, tournament_json
 from scoring.models import Match, Membership, Player, Round, Team
 from scoring.participants import members as members_service
 from scoring.policy import Perm
-from scoring.web.context import tournament_context
+from scoring.web.context import ENTRANT_PAGES, tournament_context
 from scoring.web.decorators import tournament_view
 from scoring.web.forms.organiser import (
     DraftPairingFormSet,
@@ -49,16 +51,21 @@ from scoring.web.listings import PlayerListTable, TeamTable
 ORGANISER = Membership.Role.ORGANISER
 
 
-def entrants(kind: bool):
-    """Decorator: the view is for tournaments of teams (``kind=True``) or of individual players
-    (``False``); the other kind goes to its own entrants page with a message."""
+WRONG_KIND = {
+    EntrantKind.TEAMS: _("This tournament has individual players, not teams."),
+    EntrantKind.PLAYERS: _("This tournament has teams, not individual players."),
+}
+
+
+def entrants(kind: EntrantKind):
+    """Decorator: the view is for tournaments whose entrants are of ``kind`` (teams, or individual
+    players); the other kind goes to its own entrants page with a message."""
 
     def decorator(view):
         @wraps(view)
         def wrapped(request, *args, tournament, **kwargs):
-            if tournament.has_teams != kind:
-                messages.info(request, _t("This tournament has individual players, not teams.") if kind
-                              else _t("This tournament has teams, not individual players."))
+            if tournament.adapter.entrants != kind:
+                messages.info(request, WRONG_KIND[kind])
                 return redirect(tournament_context(request, tournament)["nav"]["entrants"])
             return view(request, *args, tournament=tournament, **kwargs)
 
@@ -80,8 +87,7 @@ def tournament_create(request):
         with transaction.atomic():
             tournament = form.save()
             Membership.objects.create(tournament=tournament, user=request.user, role=ORGANISER)
-        messages.success(request, _t("Tournament created. Register the teams next.") if tournament.has_teams
-                         else _t("Tournament created. Register the players next."))
+        messages.success(request, ENTRANT_PAGES[tournament.adapter.entrants]["created"])
         return redirect("scoring:tournament_detail", tournament.slug)
     return render(request, "tournaments/form.html", {"form": form, "tournament": None})
 
@@ -163,7 +169,7 @@ def tournament_export(request, *, tournament):
 # --- teams ------------------------------------------------------------------------------------
 
 @tournament_view(Perm.MANAGE)
-@entrants(True)
+@entrants(EntrantKind.TEAMS)
 def team_list(request, *, tournament):
     """All teams with players, affiliation, seed, late entry and withdrawal."""
     teams = tournament.teams.select_related("first_player", "second_player").order_by("name")
@@ -173,7 +179,7 @@ def team_list(request, *, tournament):
 
 @require_http_methods(["GET", "POST"])
 @tournament_view(Perm.MANAGE)
-@entrants(True)
+@entrants(EntrantKind.TEAMS)
 def team_create(request, *, tournament):
     """Register a team of two players."""
     form = TeamForm(request.POST or None, tournament=tournament, initial={"joined_round": next_round_number(tournament)})
@@ -188,7 +194,7 @@ def team_create(request, *, tournament):
 
 @require_http_methods(["GET", "POST"])
 @tournament_view(Perm.MANAGE)
-@entrants(True)
+@entrants(EntrantKind.TEAMS)
 def team_edit(request, pk, *, tournament):
     """Edit a team; ``action=withdraw`` withdraws it after the last round played so far (it is not
     paired again; its results are kept); ``action=delete`` deletes a team that was never paired."""
@@ -229,7 +235,7 @@ def team_edit(request, pk, *, tournament):
 
 @require_http_methods(["GET", "POST"])
 @tournament_view(Perm.MANAGE)
-@entrants(True)
+@entrants(EntrantKind.TEAMS)
 def teams_import(request, *, tournament):
     """Import teams from CSV: a row-by-row error report, and nothing imported when any row is
     wrong (:func:`scoring.io.teams_csv.import_teams_csv`)."""
@@ -249,7 +255,7 @@ def teams_import(request, *, tournament):
 
 @require_http_methods(["GET", "POST"])
 @tournament_view()
-@entrants(False)
+@entrants(EntrantKind.PLAYERS)
 def players(request, *, tournament):
     """The registered players (public); organisers also register players here (POST)."""
     ctx = tournament_context(request, tournament)
@@ -273,7 +279,7 @@ def players(request, *, tournament):
 
 @require_http_methods(["GET", "POST"])
 @tournament_view(Perm.MANAGE)
-@entrants(False)
+@entrants(EntrantKind.PLAYERS)
 def player_edit(request, pk, *, tournament):
     """Edit a player's registration (late entry round, substitute); withdraw or reinstate."""
     player = get_object_or_404(Player, pk=pk, tournament=tournament)
@@ -290,7 +296,7 @@ def player_edit(request, pk, *, tournament):
 
 @require_POST
 @tournament_view(Perm.MANAGE)
-@entrants(False)
+@entrants(EntrantKind.PLAYERS)
 def player_withdraw(request, pk, *, tournament):
     """Withdraw a player after a round (results kept) or reinstate them."""
     player = get_object_or_404(Player, pk=pk, tournament=tournament)
@@ -312,7 +318,7 @@ def player_withdraw(request, pk, *, tournament):
 
 @require_http_methods(["GET", "POST"])
 @tournament_view(Perm.MANAGE)
-@entrants(True)
+@entrants(EntrantKind.TEAMS)
 def round_pair(request, *, tournament):
     """Pair the next round as a draft (Swiss; round 1 random or by seed); shows which teams block
     the pairing when no rematch-free pairing exists."""
@@ -335,7 +341,7 @@ def round_pair(request, *, tournament):
 
 @require_http_methods(["GET", "POST"])
 @tournament_view(Perm.MANAGE)
-@entrants(False)
+@entrants(EntrantKind.PLAYERS)
 def round_seat(request, *, tournament):
     """Seat the next round (or seat the draft round again): players four to a table by total
     score, avoiding repeat opponents; says how many substitutes are needed."""
@@ -357,7 +363,7 @@ def round_seat(request, *, tournament):
 
 @require_http_methods(["GET", "POST"])
 @tournament_view(Perm.MANAGE)
-@entrants(True)
+@entrants(EntrantKind.TEAMS)
 def round_edit(request, number, *, tournament):
     """Edit a draft round's pairing by hand (:func:`scoring.draw.pairing.set_draft_pairing`);
     warnings (rematch, double booking, missing team) are shown after saving."""

@@ -12,15 +12,16 @@ from django.utils.translation import gettext as _t
 from django.views.decorators.http import require_safe
 
 from scoring import policy
-from scoring.draw.pairing import draft_warnings
+from scoring.draw.rounds import draft_warnings
+from scoring.games.base import EntrantKind
 from scoring.io import datasets
 from scoring.models import Round, Team, Tournament
 from scoring.policy import Perm
 from scoring.results.storage import storage_for
-from scoring.standings import player_standings, team_standings
+from scoring.standings import standings_for
 from scoring.standings import teams as team_standings_service
 from scoring.standings.tiebreaks import NSKT_DEFAULT, REGISTRY
-from scoring.web.context import tournament_context
+from scoring.web.context import ENTRANT_PAGES, tournament_context
 from scoring.web.decorators import tournament_view, visible_round
 from scoring.web.listings import PlayerStandingsTable, StandingsTable
 
@@ -94,7 +95,7 @@ def tournament_detail(request, *, tournament):
     context = tournament_context(
         request, tournament,
         rounds=list(rounds),
-        entrant_count=(tournament.teams if tournament.has_teams else tournament.players).count(),
+        entrant_count=ENTRANT_PAGES[tournament.adapter.entrants]["count"](tournament),
         tiebreaks=tiebreak_descriptions(tournament),
     )
     return render(request, "tournaments/detail.html", context)
@@ -108,23 +109,28 @@ def round_page(request, number, *, tournament):
     fixed number of queries. ``?projector=1``: large type, cycling screens."""
     rnd = visible_round(request, tournament, number)
     storage = storage_for(tournament.adapter)
-    order = "table" if storage.container_type == "match" else "number"
     adapter = tournament.adapter
     rows = []
-    for c in storage.queryset().filter(round=rnd).order_by(order):
+    for c in storage.in_round(rnd):
         c.round = rnd
-        reason = c.pairing_reason_text() if hasattr(c, "pairing_reason_text") else c.seating_note
         rows.append({"container": c, "number": storage.number(c), "sides": storage.sides(c, adapter),
-                     "bye": storage.is_bye(c), "totals": storage.totals(c), "reason": reason or (_t("bye") if storage.is_bye(c) else "")})
+                     "bye": storage.is_bye(c), "totals": storage.totals(c), "reason": storage.note(c)})
     shown, projector = projector_page(request, rows)
     context = tournament_context(
         request, tournament,
         round=rnd, rows=shown, projector=projector, kind=storage.container_type,
         rounds=list(_visible_rounds(request, tournament).only("id", "number", "status")),
-        draft_warnings=draft_warnings(rnd) if rnd.status == Round.Status.DRAFT and tournament.has_teams and not projector else [],
+        draft_warnings=draft_warnings(rnd) if rnd.status == Round.Status.DRAFT and not projector else [],
         side_labels=adapter.side_labels(),
     )
     return render(request, "rounds/round.html", context)
+
+
+#: The standings listing of each kind of entrant.
+LISTINGS = {
+    EntrantKind.TEAMS: lambda rows, t, tiebreaks: StandingsTable(rows, slug=t.slug, tiebreak_columns=[(tb["key"], tb["label"]) for tb in tiebreaks]),
+    EntrantKind.PLAYERS: lambda rows, t, tiebreaks: PlayerStandingsTable(rows),
+}
 
 
 @require_safe
@@ -135,14 +141,8 @@ def standings(request, *, tournament):
     screen every :data:`PROJECTOR_SECONDS` seconds (cycling, re-reading the standings)."""
     through_round = int_param(request, "round", None, low=1, high=999)
     tiebreaks = tiebreak_descriptions(tournament)
-    if tournament.has_teams:
-        rows = team_standings(tournament, through_round=through_round)
-        shown, projector = projector_page(request, rows)
-        table = StandingsTable(shown, slug=tournament.slug, tiebreak_columns=[(tb["key"], tb["label"]) for tb in tiebreaks])
-    else:
-        rows = player_standings(tournament, through_round=through_round)
-        shown, projector = projector_page(request, rows)
-        table = PlayerStandingsTable(shown)
+    shown, projector = projector_page(request, standings_for(tournament, through_round=through_round))
+    table = LISTINGS[tournament.adapter.entrants](shown, tournament, tiebreaks)
     played = tournament.rounds.exclude(status=Round.Status.DRAFT).values_list("number", flat=True)
     context = tournament_context(request, tournament, table=table, tiebreaks=tiebreaks, projector=projector,
                                  through_round=through_round, played_rounds=list(played))

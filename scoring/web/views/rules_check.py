@@ -12,7 +12,7 @@ from scoring.games import registry
 
 
 @require_GET
-def rules_check(request, game: str = "taipan"):
+def rules_check(request, game: str):
     """GET: the form; with any input, the engine's judgement next to it (or errors per field)."""
     try:
         tool = registry.get(game).rules_check
