@@ -36,8 +36,10 @@ test: install
 test-services: install
 	bash .ci/services.sh
 
+## ruff, and the layer and cycle contracts of pyproject.toml (import-linter).
 lint: install
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/lint-imports
 
 bench: install
 	@for f in benchmarks/bench_*.py; do echo "== $$f"; $(PY) $$f || exit 1; done

@@ -6,8 +6,8 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from engines.errors import RuleViolation
 from scoring.errors import ServiceError
+from scoring.games.base import RuleViolation
 from scoring.io.tournament_json import import_tournament
 
 
