@@ -132,8 +132,9 @@ class GameAdapter:
     sides: tuple[str, ...] = ("E", "S", "W", "N")
     #: What one record is called: ``(singular, plural)``, lazily translated.
     record_noun: tuple[Any, Any] = (_("deal"), _("deals"))
-    #: Template that renders the entry (context: ``entry``, ``names``, ``adapter``).
-    entry_template: str = ""
+    #: Template that renders the entry's fields inside the entry form (context: ``entry``,
+    #: ``adapter``); the default renders every field of every form in order.
+    entry_template: str = "games/_fields.html"
     #: What a record's points are called in a preview (``fan``, ``tai``, ...).
     item_unit: Any = _("item")
     #: The game's rules check tool for referees (a module with ``RulesCheckForm``, ``judge`` and
