@@ -1,14 +1,35 @@
 """Seating rounds of a four-player tournament through the service and the organiser pages
 (issue 6 item 4): present players only (late entry, withdrawal), substitutes when the count is not
-a multiple of four, repeats avoided and reported, deterministic per seed, draft re-seating."""
+a multiple of four, repeats avoided and reported, deterministic per seed, draft re-seating.
+
+Results are entered through the result sheet and confirmed (a four-player table without a fixed
+number of deals is finished only when ended at the time limit); seating and publishing is done by
+the trusted ``SYSTEM`` actor of the commands."""
 from itertools import combinations
 
 import pytest
+from django.core.exceptions import PermissionDenied
 from django.urls import reverse
 
+from scoring.draw import rounds, seating
 from scoring.errors import NotAllowed
-from scoring.models import Deal, Game, Membership, Player, Round, Table, TableSeat, Tournament
-from scoring.results import tables as svc
+from scoring.models import Player, Round, TableSeat, Tournament
+from scoring.policy import SYSTEM
+from tests.factories import PlayerFactory, TournamentFactory, play, staff
+
+pytestmark = pytest.mark.django_db
+
+#: Sichuan case S17 with the seats as players: North wins 1 on West's discard, then East
+#: self-draws (base 2); only South and West still pay, 3 each: E +6, S -3, W -4, N +1
+#: (DESIGN.md 2.2) - four different totals at every table.
+FOUR_LEVELS = {"events": [
+    {"type": "win", "player": "N", "discarder": "W", "hand": {
+        "void": "s", "melds": [], "concealed": "123m 456m 789p 234p 55p",
+        "win": {"tile": "5p", "how": "discard", "after_kong": False, "last_tile": False}}},
+    {"type": "win", "player": "E", "hand": {
+        "void": "s", "melds": ["pung 111m claimed", "pung 555m claimed"], "concealed": "777p 999p 33p",
+        "win": {"tile": "3p", "how": "self", "after_kong": False, "last_tile": False}}},
+], "exhaustion": None}
 
 
 @pytest.fixture(autouse=True)
@@ -21,18 +42,14 @@ def _english(settings):
         yield
 
 
-pytestmark = pytest.mark.django_db
-
-
 @pytest.fixture(autouse=True)
 def fast_passwords(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
-def tournament(n, game=Game.SICHUAN, slug="sichuan-cup"):
-    t = Tournament.objects.create(name="Cup", slug=slug, game=game, seed=5)
-    for i in range(n):
-        Player.objects.create(tournament=t, name=f"P{i:02d}")
+def tournament(n: int, game: str = "sichuan") -> Tournament:
+    t = TournamentFactory(game=game, seed=5)
+    PlayerFactory.create_batch(n, tournament=t)
     return t
 
 
@@ -40,56 +57,62 @@ def seated(rnd):
     return [list(t.seats.order_by("seat").values_list("player_id", flat=True)) for t in rnd.tables.order_by("number")]
 
 
-def close_with_results(rnd, nets=None):
-    """Give every table one deal (seat totals as given) and close the round."""
-    for table in rnd.tables.all():
-        net = nets or [3, 1, -1, -3]
-        Deal.objects.create(table=table, number=1, record={}, net=net)
-        for s in table.seats.all():
-            s.total = net[s.seat]
-            s.save()
-        table.status = Table.Status.PLAYING
-        table.save()
-    rnd.status = Round.Status.CLOSED
-    rnd.save()
+def close_with_results(rnd, record=None):
+    """Publish the round, give every table one deal (``record``, default :data:`FOUR_LEVELS`),
+    end it at the time limit, confirm it by a second referee and close the round."""
+    if rnd.status == Round.Status.DRAFT:
+        rounds.publish_round(rnd, SYSTEM)
+    referee, confirmer = staff(rnd.tournament)["referees"]
+    for table in rnd.tables.order_by("number"):
+        play(table, [record or FOUR_LEVELS], referee, end_reason="time", confirmer=confirmer)
+    rounds.close_round(rnd, SYSTEM)
 
 
 def test_not_a_multiple_of_four_asks_for_substitutes():
     t = tournament(7)
-    assert svc.seating_status(t) == {"round_number": 1, "present": 7, "substitutes_needed": 1, "reseat": False}
+    assert seating.seating_status(t) == {"round_number": 1, "present": 7, "substitutes_needed": 1, "reseat": False}
     with pytest.raises(NotAllowed, match="add 1 substitute"):
-        svc.seat_round(t)
+        seating.seat_round(t, SYSTEM)
     assert not Round.objects.exists()
-    Player.objects.create(tournament=t, name="Sub", is_substitute=True)
-    outcome = svc.seat_round(t)
+    PlayerFactory(tournament=t, name="Sub", is_substitute=True)
+    outcome = seating.seat_round(t, SYSTEM)
     tables = seated(outcome.round)
     assert len(tables) == 2 and all(len(x) == 4 for x in tables)
     assert sorted(p for x in tables for p in x) == sorted(Player.objects.values_list("pk", flat=True))
     assert outcome.round.status == Round.Status.DRAFT and outcome.result.repeat_count == 0
 
 
+def test_only_an_organiser_seats():
+    t = tournament(4)
+    people = staff(t)
+    with pytest.raises(PermissionDenied):
+        seating.seat_round(t, people["referee"])
+    assert not t.rounds.exists()
+    assert seating.seat_round(t, people["organiser"]).round.number == 1
+
+
 def test_late_entry_and_withdrawal():
     t = tournament(8)
-    late = Player.objects.create(tournament=t, name="Late", joined_round=2)
-    gone = Player.objects.get(name="P00")
+    late = PlayerFactory(tournament=t, name="Late", joined_round=2)
+    gone = t.players.order_by("pk").first()
     gone.withdrawn_after_round = 1
     gone.save()
     # round 1: 8 present (the late entry not yet), the withdrawn player still plays round 1
-    rnd1 = svc.seat_round(t).round
+    rnd1 = seating.seat_round(t, SYSTEM).round
     ids1 = {p for x in seated(rnd1) for p in x}
     assert late.pk not in ids1 and gone.pk in ids1
     close_with_results(rnd1)
     # round 2: 8 - 1 + 1 = 8 present
-    rnd2 = svc.seat_round(t).round
+    rnd2 = seating.seat_round(t, SYSTEM).round
     ids2 = {p for x in seated(rnd2) for p in x}
     assert late.pk in ids2 and gone.pk not in ids2 and len(ids2) == 8
 
 
 def test_unavoidable_repeats_are_reported_on_the_tables():
     t = tournament(8)
-    rnd1 = svc.seat_round(t).round
+    rnd1 = seating.seat_round(t, SYSTEM).round
     close_with_results(rnd1)
-    outcome = svc.seat_round(t)
+    outcome = seating.seat_round(t, SYSTEM)
     # 8 players who met in two groups of four: any table of four holds at least two players of
     # one group; the best split is 2 + 2, i.e. 2 repeated pairs per table, 4 in all
     assert outcome.result.repeat_count == 4
@@ -100,9 +123,9 @@ def test_unavoidable_repeats_are_reported_on_the_tables():
 
 def test_sixteen_players_second_round_without_repeats():
     t = tournament(16)
-    rnd1 = svc.seat_round(t).round
+    rnd1 = seating.seat_round(t, SYSTEM).round
     close_with_results(rnd1)
-    outcome = svc.seat_round(t)
+    outcome = seating.seat_round(t, SYSTEM)
     assert outcome.result.repeat_count == 0 and outcome.repeat_notes == []
     first = {frozenset(p) for x in seated(rnd1) for p in combinations(x, 2)}
     second = {frozenset(p) for x in seated(outcome.round) for p in combinations(x, 2)}
@@ -110,44 +133,58 @@ def test_sixteen_players_second_round_without_repeats():
 
 
 def test_by_score_in_round_two():
-    # Round 1: totals 3/1/-1/-3 at each of 4 tables; round 2 seats the four winners together
-    # (they never met), then the four seconds, and so on.
+    # Round 1: totals 6/-3/-4/1 (E/S/W/N) at each of 4 tables; round 2 seats the four winners
+    # together (they never met), then the four on +1, the four on -3 and the four on -4.
     t = tournament(16)
-    rnd1 = svc.seat_round(t).round
+    rnd1 = seating.seat_round(t, SYSTEM).round
     close_with_results(rnd1)
-    rnd2 = svc.seat_round(t).round
+    rnd2 = seating.seat_round(t, SYSTEM).round
     totals = {s.player_id: s.total for s in TableSeat.objects.filter(table__round=rnd1)}
-    for table, expected in zip(seated(rnd2), [3, 1, -1, -3], strict=True):
+    assert sorted(totals.values()) == [-4] * 4 + [-3] * 4 + [1] * 4 + [6] * 4
+    for table, expected in zip(seated(rnd2), [6, 1, -3, -4], strict=True):
         assert {totals[p] for p in table} == {expected}
 
 
 def test_next_round_needs_the_previous_closed_and_draft_can_be_reseated():
     t = tournament(8)
-    first = svc.seat_round(t, seed=11)
-    again = svc.seat_round(t, seed=11)  # the draft is seated again, same seed, same seating
+    first = seating.seat_round(t, SYSTEM, seed=11)
+    again = seating.seat_round(t, SYSTEM, seed=11)  # the draft is seated again, same seed, same seating
     assert again.round.pk == first.round.pk and Round.objects.count() == 1
     assert seated(again.round) == [list(x) for x in again.result.tables]
     assert again.result.tables == first.result.tables
-    svc.publish_table_round(again.round)
+    rounds.publish_round(again.round, SYSTEM)
     with pytest.raises(NotAllowed, match="not closed"):
-        svc.seat_round(t)
+        seating.seat_round(t, SYSTEM)
     with pytest.raises(NotAllowed, match="not confirmed"):
-        svc.close_table_round(again.round)
+        rounds.close_round(again.round, SYSTEM)
+
+
+def test_a_draft_with_deals_is_not_seated_again():
+    """A draft round whose tables already have deals keeps its seating (set up directly: the
+    result sheet refuses deals in a draft round)."""
+    from scoring.models import Deal
+
+    t = tournament(4)
+    rnd = seating.seat_round(t, SYSTEM).round
+    Deal.objects.create(table=rnd.tables.get(), number=1, record={}, net=[0, 0, 0, 0])
+    with pytest.raises(NotAllowed, match="already has results"):
+        seating.seat_round(t, SYSTEM)
 
 
 def test_team_game_cannot_be_seated():
-    t = tournament(4, game=Game.TAIPAN, slug="tp")
+    t = tournament(4, game="taipan")
     with pytest.raises(NotAllowed):
-        svc.seat_round(t)
+        seating.seat_round(t, SYSTEM)
 
 
-def test_organiser_pages_register_substitute_and_seat(client, user_factory):
+def test_organiser_pages_register_substitute_and_seat(client):
     t = tournament(3)
-    org = user_factory("org")
-    Membership.objects.create(tournament=t, user=org, role=Membership.Role.ORGANISER)
+    org = staff(t)["organiser"]
     client.force_login(org)
     page = client.get(reverse("scoring:players", args=[t.slug])).content.decode()
     assert "Add 1 substitute" in page or "1 substitute" in page
+    assert client.get(reverse("scoring:round_seat", args=[t.slug])).status_code == 200  # GET: the confirmation page
+    assert not t.rounds.exists()
     r = client.post(reverse("scoring:round_seat", args=[t.slug]), {"seed": ""})
     assert r.status_code == 400 and "substitute" in r.content.decode()
     r = client.post(reverse("scoring:players", args=[t.slug]), {"name": "Sub", "joined_round": 1, "is_substitute": "on"})
@@ -165,7 +202,7 @@ def test_organiser_pages_register_substitute_and_seat(client, user_factory):
     client.logout()
     assert client.get(reverse("scoring:round_tables", args=[t.slug, 1])).status_code == 200
     # withdraw a player after round 1
-    p = Player.objects.get(name="P00")
+    p = t.players.exclude(name="Sub").order_by("pk").first()
     client.force_login(org)
     r = client.post(reverse("scoring:player_withdraw", args=[t.slug, p.pk]), {"after_round": 1})
     assert r.status_code == 302
@@ -173,40 +210,14 @@ def test_organiser_pages_register_substitute_and_seat(client, user_factory):
     assert p.withdrawn_after_round == 1
 
 
-def test_draft_tables_hidden_from_public(client):
+def test_draft_tables_hidden_from_public_and_referees(client):
+    """Draft rounds are hidden from referees too (was: only from the public)."""
     t = tournament(4)
-    rnd = svc.seat_round(t).round
-    assert client.get(reverse("scoring:round_tables", args=[t.slug, rnd.number])).status_code == 404
+    rnd = seating.seat_round(t, SYSTEM).round
     table = rnd.tables.first()
-    assert client.get(reverse("scoring:table_detail", args=[t.slug, table.pk])).status_code == 404
-
-
-def test_rebuild_tables_restores_derived_columns():
-    from tests.test_tables_views import make_table
-
-    t, table = make_table(Game.TIENGOW, slug="tg-rebuild")
-    Deal.objects.create(table=table, number=1, record={"mode": "settle", "columns": [2, 3, 3, 0], "last_trick": {"winner": 1, "group": "ordinary"}, "immediate": []}, net=[0, 0, 0, 0])
-    assert svc.rebuild_tables(t) == 1
-    table.refresh_from_db()
-    # S-01: [-4, 10, -1, -5]; the banker passes to the last trick's winner
-    assert Deal.objects.get(table=table).net == [-4, 10, -1, -5]
-    assert [s.total for s in table.seats.order_by("seat")] == [-4, 10, -1, -5]
-    assert table.state == {"banker": 1} and table.status == Table.Status.PLAYING
-
-
-def test_rebuild_scores_command_also_rebuilds_four_player_tables():
-    """``manage.py rebuild_scores`` restores tampered four-player derived columns (DESIGN.md 1)."""
-    from io import StringIO
-
-    from django.core.management import call_command
-
-    from tests.test_tables_views import make_table
-
-    t, table = make_table(Game.TIENGOW, slug="tg-rebuild-cmd")
-    Deal.objects.create(table=table, number=1, record={"mode": "settle", "columns": [2, 3, 3, 0], "last_trick": {"winner": 1, "group": "ordinary"}, "immediate": []}, net=[9, 9, 9, 9])
-    out = StringIO()
-    call_command("rebuild_scores", t.slug, stdout=out)
-    assert "1 four-player tables" in out.getvalue()
-    # Tien Gow case S-01: net [-4, 10, -1, -5]
-    assert Deal.objects.get(table=table).net == [-4, 10, -1, -5]
-    assert [s.total for s in table.seats.order_by("seat")] == [-4, 10, -1, -5]
+    urls = [reverse("scoring:round_tables", args=[t.slug, rnd.number]), reverse("scoring:table_detail", args=[t.slug, table.pk])]
+    for url in urls:
+        assert client.get(url).status_code == 404
+    client.force_login(staff(t)["referee"])
+    for url in urls:
+        assert client.get(url).status_code == 404
