@@ -73,6 +73,14 @@ def test_score_sheet_shows_entered_hands(round1, pdf_text):
     assert "nskt.example.org/t/ztc/match/" in text.replace("\n", "")  # the match URL under the QR code
 
 
+def test_the_address_under_the_qr_code_breaks_after_the_host(round1, pdf_text):
+    """Found looking at the sheet: the address wrapped inside the host name ("example.or" / "g")."""
+    match = round1.matches.get(table=1)
+    text, _ = pdf_text(sheets.score_sheet_pdf(match, base_url="https://nskt.example.org/"))
+    lines = text.splitlines()
+    assert "https://nskt.example.org" in lines and f"/t/ztc/match/{match.pk}/" in lines
+
+
 def test_score_sheet_many_hands_rows_do_not_split(round1):
     """30 hands do not fit one page: the table continues on page 2 with its header repeated."""
     match = round1.matches.get(table=2)
