@@ -167,3 +167,64 @@ def table_round(game: str = "sichuan", *, tables: int = 1, status: str = Round.S
     tournament = TournamentFactory(game=game, **tournament_kwargs)
     rnd = RoundFactory(tournament=tournament, number=1, status=status)
     return rnd, [TableFactory(round=rnd, number=i) for i in range(1, tables + 1)]
+
+
+# --------------------------------------------------------------------------- results through the sheet
+
+#: A Tai Pan hand of N's Grand Tai Pan with a double victory of NS: 200 + 200 = 400 : 0 (NSKT
+#: rules); two of them reach the target 800 (the match is finished 800 : 0, NS wins).
+GRAND_DOUBLE_VICTORY_NS = {"calls": {"N": "grand_tai_pan"}, "first_out": "N", "double_victory": "NS", "card_points": None}
+
+#: One deal per four-player game with its net result per seat, worked out from the rules
+#: (engine defaults):
+#: - Sichuan: East self-draws all chows and a pair, no fan items: base 1, every other player
+#:   pays 1 + 1 for the self-draw -> E +6, S/W/N -2 (DESIGN.md 2.2, case S02).
+#: - Taiwanese: South self-draws a half flush with a dragon pung (4 + 1 + 1 self-drawn = 6 tai,
+#:   base 3 + 2 per tai = 15 from W and N, East as dealer pays 2 more) -> E -17, S +47,
+#:   W -15, N -15 (case T01).
+#: - Tien Gow: banker seat 1 settles columns 2/3/3/0, the second player takes the last trick
+#:   with an ordinary group -> [-4, 10, -1, -5], the bank passes to seat 2 (case S-01).
+DEALS = {
+    "sichuan": ({"events": [{"type": "win", "player": "E", "hand": {
+        "void": "s", "melds": [], "concealed": "123m 456m 789m 123p 55p",
+        "win": {"tile": "5p", "how": "self", "after_kong": False, "last_tile": False}}}], "exhaustion": None},
+        [6, -2, -2, -2]),
+    "taiwanese": ({"seat": "S", "flowers": [], "melds": ["pung 555z claimed"], "concealed": "123p 456p 789p 222p 99p",
+                   "win": {"tile": "6p", "how": "self"}, "flags": []},
+                  [-17, 47, -15, -15]),
+    "tiengow": ({"mode": "settle", "columns": [2, 3, 3, 0], "last_trick": {"winner": 1, "group": "ordinary"}, "immediate": []},
+                [-4, 10, -1, -5]),
+}
+
+
+def play(container, records, referee, *, end_reason: str = "", confirmer=None):
+    """Enter ``records`` on a match or table through the result sheet as ``referee``; end it at
+    the time limit with ``end_reason`` when still unfinished; confirm it by ``confirmer`` (another
+    person) when given. Returns ``container`` (refreshed)."""
+    from scoring.results import sheet
+
+    for record in records:
+        sheet.add_record(container, record, referee, expected_version=container.version)
+    if end_reason and container.status != container.Status.FINISHED:
+        sheet.end_at_time(container, referee, expected_version=container.version, reason=end_reason)
+    if confirmer is not None:
+        sheet.confirm(container, confirmer, expected_version=container.version)
+    return container
+
+
+def confirm_round(rnd: Round, referee, confirmer) -> Round:
+    """Play and confirm every open result of ``rnd`` (byes need nothing) through the result sheet:
+    a Tai Pan match gets two :data:`GRAND_DOUBLE_VICTORY_NS` hands (NS wins 800 : 0), a
+    four-player table its game's deal of :data:`DEALS` and is ended at the time limit; each is
+    confirmed by ``confirmer``. The round is left open (close it with
+    :func:`scoring.draw.rounds.close_round`)."""
+    from scoring.draw.lifecycle import containers
+
+    game = rnd.tournament.game
+    records = [GRAND_DOUBLE_VICTORY_NS] * 2 if rnd.tournament.has_teams else [DEALS[game][0]]
+    for container in containers(rnd).order_by("pk"):
+        if getattr(container, "is_bye", False) or container.status == container.Status.CONFIRMED:
+            continue
+        play(container, [] if container.status == container.Status.FINISHED else records, referee,
+             end_reason="time limit", confirmer=confirmer)
+    return rnd

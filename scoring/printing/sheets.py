@@ -11,18 +11,25 @@ here. A sheet with room for every record is exactly one page (long names shrink 
 from __future__ import annotations
 
 from collections.abc import Callable
+from xml.sax.saxutils import escape
 
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from reportlab.lib import colors
+from reportlab.lib.enums import TA_LEFT
+from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
-from reportlab.platypus import KeepInFrame, KeepTogether, PageBreak, Spacer, Table, TableStyle
+from reportlab.platypus import KeepInFrame, KeepTogether, PageBreak, Paragraph, Spacer, Table, TableStyle
 
 from scoring.models import ResultContainer, Round
 from scoring.printing.common import FONT, FONT_BOLD, FRAME_HEIGHT, FRAME_WIDTH, build, para, qr, styles
 from scoring.results.storage import storage_for, storage_of
 
 HEAD_BG = colors.HexColor("#e8edf3")
+#: Height of a record row (room to write by hand); a row whose cells wrap grows to fit them.
+ROW_HEIGHT = 7 * mm
+#: reportlab's default cell padding (left/right, top/bottom), in points.
+CELL_PAD_X, CELL_PAD_Y = 6, 3
 URL_NAMES = {"match": "scoring:match_detail", "table": "scoring:table_detail"}
 
 
@@ -42,9 +49,15 @@ def _header(container: ResultContainer, st: dict, base_url: str) -> Table:
     if tournament.venue or tournament.starts_on:
         left.append(para(" · ".join(str(x) for x in (tournament.venue, tournament.starts_on) if x), st["small"]))
     url = result_url(container, base_url)
-    right = [qr(url), para(url, st["small"])] if base_url else [para(url, st["small"])]
-    header = Table([[left, right]], colWidths=[FRAME_WIDTH - 36 * mm, 36 * mm])
-    header.setStyle(TableStyle([("VALIGN", (0, 0), (-1, -1), "TOP"), ("ALIGN", (1, 0), (1, 0), "RIGHT")]))
+    # The address under the QR code breaks after the host, never inside it.
+    scheme, sep, rest = url.partition("://")
+    host, slash, path = rest.partition("/")
+    lines = [f"{scheme}://{host}", slash + path] if sep else [url]
+    url_style = ParagraphStyle("url", parent=st["small"], alignment=TA_LEFT, spaceBefore=0, spaceAfter=0)
+    address = Paragraph("<br/>".join(escape(line) for line in lines), url_style)
+    right = [qr(url), address] if base_url else [address]
+    header = Table([[left, right]], colWidths=[FRAME_WIDTH - 44 * mm, 44 * mm])
+    header.setStyle(TableStyle([("VALIGN", (0, 0), (-1, -1), "TOP"), ("ALIGN", (1, 0), (1, 0), "LEFT")]))
     return header
 
 
@@ -97,16 +110,20 @@ def _records_table(container: ResultContainer, records: list, st: dict) -> Table
     side_width = (FRAME_WIDTH - sum(widths)) / (2 * n)
     widths += [side_width] * (2 * n)
     rows = [head1, head2]
+    heights = [7 * mm, 6 * mm]
     running = [0] * n
     for rec in records:
         scores = storage.scores(rec)
         running = [a + b for a, b in zip(running, scores, strict=True)]
         cells = [para(c, st["small"]) if len(str(c)) > 12 else c for c in adapter.sheet_cells(rec.record)]
-        rows.append([str(rec.number), *cells, *scores, *running])
+        row = [str(rec.number), *cells, *scores, *running]
+        rows.append(row)
+        heights.append(_row_height(row, widths))
     blank = max(adapter.sheet_rows(tournament) - len(records), 0 if container.is_finished else 2)
     for i in range(blank):
         rows.append([str(len(records) + i + 1)] + [""] * (col - 1))
-    table = Table(rows, colWidths=widths, repeatRows=2, rowHeights=[7 * mm, 6 * mm] + [7 * mm] * (len(rows) - 2))
+        heights.append(ROW_HEIGHT)
+    table = Table(rows, colWidths=widths, repeatRows=2, rowHeights=heights)
     table.setStyle(TableStyle([
         ("FONT", (0, 0), (-1, -1), FONT, 9), ("FONT", (0, 0), (-1, 1), FONT_BOLD, 7.5),
         *spans,
@@ -119,6 +136,17 @@ def _records_table(container: ResultContainer, records: list, st: dict) -> Table
         ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
     ]))
     return table
+
+
+def _row_height(row: list, widths: list[float]) -> float:
+    """:data:`ROW_HEIGHT`, or more when a wrapping cell (a long record description) needs it, so
+    that no text runs over the cell's lines."""
+    height = ROW_HEIGHT
+    for cell, width in zip(row, widths, strict=True):
+        if isinstance(cell, Paragraph):
+            _w, needed = cell.wrap(width - 2 * CELL_PAD_X, ROW_HEIGHT * 10)
+            height = max(height, needed + 2 * CELL_PAD_Y)
+    return height
 
 
 def _signatures(sides: list[dict]) -> Table:

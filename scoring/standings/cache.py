@@ -14,6 +14,7 @@ request (the cache's connection timeouts are short, see ``nskt.settings``).
 from __future__ import annotations
 
 import hashlib
+import json
 import logging
 from collections.abc import Callable
 from typing import TypeVar
@@ -40,9 +41,13 @@ def state_key(tournament: Tournament, kind: str, through_round: int | None = Non
     entrants = []
     for model in (Team, Player):
         entrants.append(tuple(model.objects.filter(tournament=tournament).aggregate(n=Count("pk"), t=Max("updated_at")).values()))
-    rounds = tuple(tournament.rounds.order_by("number").values_list("number", "status"))
-    digest = hashlib.sha1(repr((results, entrants, rounds, tournament.tiebreaks, tournament.rules,
-                                tournament.round_format, tournament.hands_per_round)).encode()).hexdigest()[:16]
+    rounds = list(tournament.rounds.order_by("number").values_list("number", "status"))
+    # Canonical text of plain values: a just-created tournament holds ``RoundFormat.TARGET`` where
+    # a loaded one holds ``"target"``, and a database may return JSON objects with their keys in
+    # another order; the same data must give the same key.
+    state = json.dumps([results, entrants, rounds, tournament.tiebreaks, tournament.rules,
+                        str(tournament.round_format), tournament.hands_per_round], sort_keys=True, default=str)
+    digest = hashlib.sha1(state.encode()).hexdigest()[:16]
     scope = "all" if through_round is None else f"r{through_round}"
     return f"standings:{tournament.pk}:{kind}:{scope}:{digest}"
 

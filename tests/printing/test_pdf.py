@@ -1,54 +1,62 @@
 """PDFs (issue 2 item 8): score sheet, round pack, standings; produced through the views and read
-back with pypdf to find the tournament, teams, players and entered scores."""
+back with pypdf to find the tournament, teams, players and entered scores (Tai Pan; the
+four-player games' sheets: tests/printing/test_game_sheets.py)."""
 import io
 
 import pytest
 from django.urls import reverse
-from django.utils import translation
 from pypdf import PdfReader
 
-from scoring.models import Hand, Match, Player, Round, Team, Tournament
-from scoring.printing import matches as pdf
+from scoring.models import Hand, Round, Team
+from scoring.printing import sheets
+from scoring.printing import standings as standings_pdf_module
+from scoring.results import sheet
+from tests.factories import (
+    GRAND_DOUBLE_VICTORY_NS,
+    TAI_PAN_HAND,
+    MatchFactory,
+    PlayerFactory,
+    RoundFactory,
+    TeamFactory,
+    TournamentFactory,
+    staff,
+)
 
 pytestmark = pytest.mark.django_db
 
-
-@pytest.fixture(autouse=True)
-def fast_passwords(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-    # English pages and PDFs whatever translations exist (messages are asserted in English).
-    settings.LANGUAGE_CODE = "en"
-    with translation.override("en"):
-        yield
+EVEN = {"calls": {}, "first_out": "E", "double_victory": None, "card_points": {"NS": 50, "EW": 50}}
 
 
 def make_team(t, name, a, b):
-    p1 = Player.objects.create(tournament=t, name=a)
-    p2 = Player.objects.create(tournament=t, name=b)
-    return Team.objects.create(tournament=t, name=name, first_player=p1, second_player=p2, affiliation="Sint Jansbrug")
+    return TeamFactory(tournament=t, name=name, affiliation="Sint Jansbrug",
+                       first_player=PlayerFactory(tournament=t, name=a), second_player=PlayerFactory(tournament=t, name=b))
+
+
+def zeeuwse_cup(status=Round.Status.PUBLISHED) -> Round:
+    t = TournamentFactory(name="Zeeuwse Taipan Cup", slug="ztc")
+    teams = [make_team(t, f"Team {n}", f"{n} Een", f"{n} Twee") for n in ("Alfa", "Bravo", "Charlie", "Delta", "Échec")]
+    rnd = RoundFactory(tournament=t, number=1, status=status)
+    MatchFactory(round=rnd, table=1, team_ns=teams[0], team_ew=teams[1])
+    MatchFactory(round=rnd, table=2, team_ns=teams[2], team_ew=teams[3])
+    MatchFactory(round=rnd, table=3, team_ns=teams[4], team_ew=None)  # bye
+    return rnd
 
 
 @pytest.fixture
 def round1():
-    t = Tournament.objects.create(name="Zeeuwse Taipan Cup", slug="ztc", game="taipan")
-    teams = [make_team(t, f"Team {n}", f"{n} Een", f"{n} Twee") for n in ("Alfa", "Bravo", "Charlie", "Delta", "Échec")]
-    rnd = Round.objects.create(tournament=t, number=1, status=Round.Status.PUBLISHED)
-    Match.objects.create(round=rnd, table=1, team_ns=teams[0], team_ew=teams[1])
-    Match.objects.create(round=rnd, table=2, team_ns=teams[2], team_ew=teams[3])
-    Match.objects.create(round=rnd, table=3, team_ns=teams[4], team_ew=None)  # bye
-    return rnd
+    return zeeuwse_cup()
 
 
-def text_of(data: bytes) -> tuple[str, int]:
-    reader = PdfReader(io.BytesIO(data))
-    return "\n".join(page.extract_text() for page in reader.pages), len(reader.pages)
+def raw_hands(match, count):
+    """``count`` hands of 50 : 50 written straight into the table (layout only)."""
+    Hand.objects.bulk_create(Hand(match=match, number=i, record=EVEN, ns=50, ew=50) for i in range(1, count + 1))
 
 
-def test_score_sheet_view(client, round1):
+def test_score_sheet_view(client, round1, pdf_text):
     match = round1.matches.get(table=1)
     r = client.get(reverse("scoring:score_sheet_pdf", args=["ztc", match.pk]))
     assert r.status_code == 200 and r["Content-Type"] == "application/pdf"
-    text, pages = text_of(r.content)
+    text, pages = pdf_text(r.content)
     assert pages == 1
     for needle in ("Zeeuwse Taipan Cup", "Team Alfa", "Team Bravo", "Alfa Een", "Alfa Twee", "Bravo Een", "Bravo Twee"):
         assert needle in text, needle
@@ -56,82 +64,89 @@ def test_score_sheet_view(client, round1):
     assert "20" in text
 
 
-def test_score_sheet_shows_entered_hands(round1, user_factory):
+def test_score_sheet_shows_entered_hands(round1, pdf_text):
     """Hand 1: N Tai Pan made, 75/25 -> 175:25 (NSKT rules); printed with the running total."""
-    from scoring.results import matches as results
-
-    user = user_factory("ref")
     match = round1.matches.get(table=1)
-    results.add_hand(match, {"calls": {"N": "tai_pan"}, "first_out": "N", "double_victory": None, "card_points": {"NS": 75, "EW": 25}}, user)
-    data = pdf.score_sheet_pdf(match, base_url="https://nskt.example.org/")
-    text, _ = text_of(data)
+    sheet.add_record(match, TAI_PAN_HAND, staff(round1.tournament)["referee"], expected_version=match.version)
+    text, _ = pdf_text(sheets.score_sheet_pdf(match, base_url="https://nskt.example.org/"))
     assert "175" in text and "75" in text
     assert "nskt.example.org/t/ztc/match/" in text.replace("\n", "")  # the match URL under the QR code
 
 
-def test_score_sheet_many_hands_rows_do_not_split(round1, user_factory):
+def test_the_address_under_the_qr_code_breaks_after_the_host(round1, pdf_text):
+    """Found looking at the sheet: the address wrapped inside the host name ("example.or" / "g")."""
+    match = round1.matches.get(table=1)
+    text, _ = pdf_text(sheets.score_sheet_pdf(match, base_url="https://nskt.example.org/"))
+    lines = text.splitlines()
+    assert "https://nskt.example.org" in lines and f"/t/ztc/match/{match.pk}/" in lines
+
+
+def test_score_sheet_many_hands_rows_do_not_split(round1):
     """30 hands do not fit one page: the table continues on page 2 with its header repeated."""
     match = round1.matches.get(table=2)
-    for i in range(1, 31):
-        Hand.objects.create(match=match, number=i, record={"calls": {}, "first_out": "E", "double_victory": None, "card_points": {"NS": 50, "EW": 50}}, ns=50, ew=50)
-    data = pdf.score_sheet_pdf(match)
-    reader = PdfReader(io.BytesIO(data))
+    raw_hands(match, 30)
+    reader = PdfReader(io.BytesIO(sheets.score_sheet_pdf(match)))
     assert len(reader.pages) == 2
     page2 = reader.pages[1].extract_text()
     assert "Card points" in page2 or "First out" in page2  # header repeated
     assert "1500" in page2  # running total after 30 hands of 50
 
 
-def test_round_pack_view_has_every_team(client, round1):
+def test_round_pack_view_has_every_team(client, round1, pdf_text):
     r = client.get(reverse("scoring:round_pack_pdf", args=["ztc", 1]))
     assert r.status_code == 200
-    text, pages = text_of(r.content)
+    text, pages = pdf_text(r.content)
     assert pages == 3
     for name in ("Team Alfa", "Team Bravo", "Team Charlie", "Team Delta", "Team Échec"):
         assert name in text, name
+    assert "Bye: this team has no opponent this round." in text
 
 
-def test_draft_round_pack_not_public(client, round1):
-    round1.status = Round.Status.DRAFT
-    round1.save()
-    assert client.get(reverse("scoring:round_pack_pdf", args=["ztc", 1])).status_code == 404
-    match = round1.matches.get(table=1)
-    assert client.get(reverse("scoring:score_sheet_pdf", args=["ztc", match.pk])).status_code == 404
+def test_draft_round_pack_not_public(client):
+    """Draft sheets and packs are for organisers only (was: referees saw them too)."""
+    rnd = zeeuwse_cup(status=Round.Status.DRAFT)
+    match = rnd.matches.get(table=1)
+    urls = [reverse("scoring:round_pack_pdf", args=["ztc", 1]), reverse("scoring:score_sheet_pdf", args=["ztc", match.pk])]
+    for url in urls:
+        assert client.get(url).status_code == 404
+    people = staff(rnd.tournament)
+    client.force_login(people["referee"])
+    for url in urls:
+        assert client.get(url).status_code == 404
+    client.force_login(people["organiser"])
+    for url in urls:
+        assert client.get(url).status_code == 200
 
 
 def test_round_pack_progress_callback(round1):
     calls = []
-    pdf.round_pack_pdf(round1, progress=lambda done, total: calls.append((done, total)))
+    sheets.round_pack_pdf(round1, progress=lambda done, total: calls.append((done, total)))
     assert calls == [(1, 3), (2, 3), (3, 3)]
 
 
-def test_standings_pdf_view(client, round1, user_factory):
-    from scoring.results import matches as results
-
-    user = user_factory("ref")
+def test_standings_pdf_view(client, round1, pdf_text):
     match = round1.matches.get(table=1)
+    referee = staff(round1.tournament)["referee"]
     for _ in range(2):  # N Grand Tai Pan + double victory: 400 a hand, 800 after two
-        results.add_hand(match, {"calls": {"N": "grand_tai_pan"}, "first_out": "N", "double_victory": "NS", "card_points": None}, user)
+        sheet.add_record(match, GRAND_DOUBLE_VICTORY_NS, referee, expected_version=match.version)
     r = client.get(reverse("scoring:standings_pdf", args=["ztc"]))
     assert r.status_code == 200 and r["Content-Type"] == "application/pdf"
-    text, _ = text_of(r.content)
+    text, _ = pdf_text(r.content)
     for name in ("Zeeuwse Taipan Cup", "Team Alfa", "Team Bravo", "Team Charlie", "Team Delta", "Team Échec"):
         assert name in text, name
     assert text.index("Team Alfa") < text.index("Team Bravo")  # the winner ranks above the loser
     assert "800" in text
 
 
-
-def test_sheet_with_18_hands_still_one_page(round1):
+def test_sheet_with_18_hands_still_one_page(round1, pdf_text):
     match = round1.matches.get(table=2)
-    for i in range(1, 19):
-        Hand.objects.create(match=match, number=i, record={"calls": {}, "first_out": "E", "double_victory": None, "card_points": {"NS": 50, "EW": 50}}, ns=50, ew=50)
-    text, pages = text_of(pdf.score_sheet_pdf(match, base_url="http://testserver/"))
+    raw_hands(match, 18)
+    text, pages = pdf_text(sheets.score_sheet_pdf(match, base_url="http://testserver/"))
     assert pages == 1
     assert "900" in text  # running total after 18 hands of 50
 
 
-def test_long_team_names_keep_each_sheet_on_one_page(round1):
+def test_long_team_names_keep_each_sheet_on_one_page(round1, pdf_text):
     """Issue 2 item 8: rows never split awkwardly; a sheet with wrapping 120-character names and
     affiliations stays one page (the signatures never stand alone on a page)."""
     long = "Studentenvereniging voor Denksporten " * 4
@@ -140,11 +155,10 @@ def test_long_team_names_keep_each_sheet_on_one_page(round1):
         team.affiliation = long[:120]
         team.save()
     match = round1.matches.get(table=1)
-    for i in range(1, 19):
-        Hand.objects.create(match=match, number=i, record={"calls": {}, "first_out": "E", "double_victory": None, "card_points": {"NS": 50, "EW": 50}}, ns=50, ew=50)
-    _, pages = text_of(pdf.score_sheet_pdf(match, base_url="http://testserver/"))
+    raw_hands(match, 18)
+    _, pages = pdf_text(sheets.score_sheet_pdf(match, base_url="http://testserver/"))
     assert pages == 1
-    _, pack_pages = text_of(pdf.round_pack_pdf(round1, base_url="http://testserver/"))
+    _, pack_pages = pdf_text(sheets.round_pack_pdf(round1, base_url="http://testserver/"))
     assert pack_pages == 3  # two matches and a bye, one page each
 
 
@@ -174,11 +188,8 @@ def test_standings_pdf_layout_many_teams(round1, monkeypatch):
 
     rows = [Row(rank=i + 1, team_id=i, name=f"Team {i:03d}", players=f"P{i} & Q{i}", withdrawn=(i == 7),
                 tiebreaks={"point_difference": 120, "median_buchholz": 12}) for i in range(120)]
-    from scoring.standings import teams as service
-
-    monkeypatch.setattr(service, "standings", lambda tournament, through_round=None: rows)
-    data = pdf.standings_pdf(round1.tournament)
-    reader = PdfReader(io.BytesIO(data))
+    monkeypatch.setattr(standings_pdf_module, "team_standings", lambda tournament, through_round=None: rows)
+    reader = PdfReader(io.BytesIO(standings_pdf_module.standings_pdf(round1.tournament)))
     assert len(reader.pages) >= 3
     texts = [p.extract_text() for p in reader.pages]
     assert all("Buchholz" in t for t in texts)  # header on every page
@@ -188,39 +199,50 @@ def test_standings_pdf_layout_many_teams(round1, monkeypatch):
     assert "median_buchholz" in joined or "Median" in joined
 
 
-def test_round_pack_queries_do_not_grow_with_tables(round1, django_assert_max_num_queries):
+def test_round_pack_queries_do_not_grow_with_tables(round1, pdf_text, django_assert_max_num_queries):
     t = round1.tournament
     for i in range(4, 14):
-        Match.objects.create(round=round1, table=i, team_ns=make_team(t, f"Team N{i}", f"N{i}a", f"N{i}b"),
-                             team_ew=make_team(t, f"Team E{i}", f"E{i}a", f"E{i}b"))
+        MatchFactory(round=round1, table=i, team_ns=make_team(t, f"Team N{i}", f"N{i}a", f"N{i}b"),
+                     team_ew=make_team(t, f"Team E{i}", f"E{i}a", f"E{i}b"))
     with django_assert_max_num_queries(3):
-        data = pdf.round_pack_pdf(round1)
-    text, pages = text_of(data)
+        data = sheets.round_pack_pdf(round1)
+    text, pages = pdf_text(data)
     assert pages == 13 and "Team E13" in text
 
 
 def test_round_pack_download_is_built_once_per_round_state(client, round1, monkeypatch):
     """Public downloads of the same round reuse the built PDF; a change to a match rebuilds it."""
-    from django.core.cache import cache
-
-    cache.clear()
     calls = []
-    real = pdf.round_pack_pdf
+    real = sheets.round_pack_pdf
 
     def counting(rnd, **kw):
         calls.append(rnd.pk)
         return real(rnd, **kw)
 
-    monkeypatch.setattr(pdf, "round_pack_pdf", counting)
+    monkeypatch.setattr(sheets, "round_pack_pdf", counting)
     url = f"/t/{round1.tournament.slug}/round/1/pack.pdf"
     first = client.get(url)
     second = client.get(url)
     assert first.status_code == second.status_code == 200
     assert first.content == second.content and len(calls) == 1
     match = round1.matches.get(table=1)
-    match.version += 1
-    match.save()
+    sheet.add_record(match, TAI_PAN_HAND, staff(round1.tournament)["referee"], expected_version=match.version)
     assert client.get(url).status_code == 200 and len(calls) == 2
+
+
+def test_round_pack_download_with_a_broken_cache(client, round1, monkeypatch):
+    """A cache that is down is a miss: the pack is built in the request, never a 500."""
+    from scoring.web.views import printing as views
+
+    class Broken:
+        def get(self, *a, **k):
+            raise ConnectionError("cache down")
+
+        set = get
+
+    monkeypatch.setattr(views, "cache", Broken())
+    response = client.get(f"/t/{round1.tournament.slug}/round/1/pack.pdf")
+    assert response.status_code == 200 and response.content.startswith(b"%PDF")
 
 
 def test_standings_pdf_columns_fit_the_page_with_every_tiebreak(round1, monkeypatch):
@@ -233,13 +255,13 @@ def test_standings_pdf_columns_fit_the_page_with_every_tiebreak(round1, monkeypa
     t.tiebreaks = list(REGISTRY)
     t.save()
     widths = []
-    real_table = pdf.Table
+    real_table = standings_pdf_module.Table
 
     def spy(rows, colWidths=None, **kw):
         widths.append(colWidths)
         return real_table(rows, colWidths=colWidths, **kw)
 
-    monkeypatch.setattr(pdf, "Table", spy)
-    pdf.standings_pdf(t)
-    frame = landscape(A4)[0] - 2 * pdf.MARGIN - 12
+    monkeypatch.setattr(standings_pdf_module, "Table", spy)
+    standings_pdf_module.standings_pdf(t)
+    frame = landscape(A4)[0] - 2 * standings_pdf_module.MARGIN - 12
     assert widths and sum(widths[-1]) <= frame + 0.01

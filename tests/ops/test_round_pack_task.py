@@ -1,5 +1,6 @@
-"""The background round pack (Celery, eager without REDIS_URL): PDF written to MEDIA_ROOT,
-TaskState progress per table, idempotent by key, retried on failure, polled by the status page."""
+"""The background round pack (Celery, eager without REDIS_URL; :mod:`scoring.tasks`): PDF written
+to MEDIA_ROOT, TaskState progress per table, idempotent by key, retried on failure, polled by the
+status page; for rounds of matches and rounds of tables alike."""
 import io
 
 import pytest
@@ -8,8 +9,19 @@ from django.utils import translation
 from pypdf import PdfReader
 
 from scoring import tasks
-from scoring.models import Match, Membership, Player, Round, TaskState, Team, Tournament
-from scoring.printing import matches as pdf
+from scoring.models import Round, TaskState
+from scoring.printing import sheets
+from scoring.results import sheet
+from tests.factories import (
+    DEALS,
+    TAI_PAN_HAND,
+    MatchFactory,
+    RoundFactory,
+    TeamFactory,
+    TournamentFactory,
+    staff,
+    table_round,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -24,19 +36,13 @@ def env(settings, tmp_path):
         yield
 
 
-def make_team(t, name):
-    p1 = Player.objects.create(tournament=t, name=f"{name} 1")
-    p2 = Player.objects.create(tournament=t, name=f"{name} 2")
-    return Team.objects.create(tournament=t, name=name, first_player=p1, second_player=p2)
-
-
 @pytest.fixture
 def rnd():
-    t = Tournament.objects.create(name="Pack Cup", slug="pack", game="taipan")
-    teams = [make_team(t, f"Team {c}") for c in "ABCDEF"]
-    r = Round.objects.create(tournament=t, number=1, status=Round.Status.PUBLISHED)
+    t = TournamentFactory(name="Pack Cup", slug="pack")
+    teams = [TeamFactory(tournament=t, name=f"Team {c}") for c in "ABCDEF"]
+    r = RoundFactory(tournament=t, number=1, status=Round.Status.PUBLISHED)
     for i in range(3):
-        Match.objects.create(round=r, table=i + 1, team_ns=teams[2 * i], team_ew=teams[2 * i + 1])
+        MatchFactory(round=r, table=i + 1, team_ns=teams[2 * i], team_ew=teams[2 * i + 1])
     return r
 
 
@@ -57,9 +63,23 @@ def test_eager_task_builds_pdf_and_state_done(rnd, settings):
         assert name in text
 
 
+def test_a_round_of_tables_is_packed_the_same_way(settings):
+    rnd, tables = table_round("taiwanese", tables=2)
+    relative = tasks.build_round_pack.delay(rnd.pk).get()
+    state = TaskState.objects.get(key=tasks.round_pack_key(rnd))
+    assert (state.status, state.progress, state.total) == ("done", 2, 2)
+    text = pdf_text(settings.MEDIA_ROOT / relative)
+    for table in tables:
+        for seat in table.seats.select_related("player"):
+            assert seat.player.name in text
+    key = tasks.round_pack_key(rnd)
+    sheet.add_record(tables[0], DEALS["taiwanese"][0], staff(rnd.tournament)["referee"], expected_version=tables[0].version)
+    assert tasks.round_pack_key(rnd) != key  # a new deal: a new pack
+
+
 def test_progress_saved_per_table(rnd, monkeypatch):
     seen = []
-    real = pdf.round_pack_pdf
+    real = sheets.round_pack_pdf
 
     def spy(r, *, base_url="", progress=None):
         def wrapped(done, total):
@@ -68,7 +88,7 @@ def test_progress_saved_per_table(rnd, monkeypatch):
             seen.append((state.status, state.progress, state.total))
         return real(r, base_url=base_url, progress=wrapped)
 
-    monkeypatch.setattr(pdf, "round_pack_pdf", spy)
+    monkeypatch.setattr(sheets, "round_pack_pdf", spy)
     tasks.build_round_pack.delay(rnd.pk)
     assert seen == [("running", 1, 3), ("running", 2, 3), ("running", 3, 3)]
 
@@ -76,19 +96,20 @@ def test_progress_saved_per_table(rnd, monkeypatch):
 def test_idempotent_by_key(rnd, monkeypatch):
     tasks.build_round_pack.delay(rnd.pk)
     calls = []
-    monkeypatch.setattr(pdf, "round_pack_pdf", lambda *a, **k: calls.append(1) or b"%PDF-")
+    monkeypatch.setattr(sheets, "round_pack_pdf", lambda *a, **k: calls.append(1) or b"%PDF-")
     tasks.build_round_pack.delay(rnd.pk)
     assert calls == []  # the same round state is not built twice
     assert TaskState.objects.count() == 1
     # a change to a match gives a new key and a new build
-    Match.objects.filter(round=rnd, table=1).update(version=5)
+    match = rnd.matches.get(table=1)
+    sheet.add_record(match, TAI_PAN_HAND, staff(rnd.tournament)["referee"], expected_version=match.version)
     tasks.build_round_pack.delay(rnd.pk)
     assert calls == [1]
     assert TaskState.objects.count() == 2
 
 
 def test_retried_on_failure(rnd, monkeypatch):
-    real = pdf.round_pack_pdf
+    real = sheets.round_pack_pdf
     attempts = []
 
     def flaky(*args, **kwargs):
@@ -97,7 +118,7 @@ def test_retried_on_failure(rnd, monkeypatch):
             raise OSError("disk full")
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(pdf, "round_pack_pdf", flaky)
+    monkeypatch.setattr(sheets, "round_pack_pdf", flaky)
     # as a worker runs it (eager apply without propagating: Celery's retry loop)
     result = tasks.run_round_pack_eagerly(rnd.pk)
     assert result.successful()
@@ -112,7 +133,7 @@ def test_fails_after_max_retries(rnd, monkeypatch):
         attempts.append(1)
         raise OSError("disk full")
 
-    monkeypatch.setattr(pdf, "round_pack_pdf", broken)
+    monkeypatch.setattr(sheets, "round_pack_pdf", broken)
     result = tasks.run_round_pack_eagerly(rnd.pk)
     assert result.failed()
     assert len(attempts) == 1 + tasks.build_round_pack.max_retries == 4
@@ -120,26 +141,25 @@ def test_fails_after_max_retries(rnd, monkeypatch):
     assert state.status == "failed" and "disk full" in state.error
 
 
-def test_failure_shown_on_status_page(client, rnd, user_factory, monkeypatch):
+def test_failure_shown_on_status_page(client, rnd, monkeypatch):
     def broken(*args, **kwargs):
         raise OSError("disk full")
 
-    monkeypatch.setattr(pdf, "round_pack_pdf", broken)
-    ref = user_factory("ref")
-    Membership.objects.create(tournament=rnd.tournament, user=ref, role=Membership.Role.REFEREE)
-    client.force_login(ref)
+    monkeypatch.setattr(sheets, "round_pack_pdf", broken)
+    client.force_login(staff(rnd.tournament)["referee"])
     r = client.post(reverse("scoring:round_pack_build", args=["pack", 1]), follow=True)
     assert r.status_code == 200
     assert "Building the PDF failed" in r.content.decode() and "disk full" in r.content.decode()
 
 
-def test_build_view_status_page_and_download(client, rnd, user_factory):
-    ref = user_factory("ref")
-    Membership.objects.create(tournament=rnd.tournament, user=ref, role=Membership.Role.REFEREE)
+def test_build_view_status_page_and_download(client, rnd):
+    people = staff(rnd.tournament)
     build = reverse("scoring:round_pack_build", args=["pack", 1])
     assert client.post(build).status_code == 302  # anonymous: to the login page
+    client.force_login(people["outsider"])
+    assert client.post(build).status_code == 403  # no role in this tournament
     assert not TaskState.objects.exists()
-    client.force_login(ref)
+    client.force_login(people["referee"])
     r = client.post(build)
     assert r.status_code == 302
     state = TaskState.objects.get()
@@ -155,6 +175,19 @@ def test_build_view_status_page_and_download(client, rnd, user_factory):
     # a second click reuses the finished pack
     client.post(build)
     assert TaskState.objects.count() == 1
+
+
+def test_a_draft_round_pack_is_not_built_for_referees(client):
+    """Draft rounds are hidden from referees everywhere, their round pack included."""
+    rnd, _ = table_round("sichuan", tables=1, status=Round.Status.DRAFT)
+    people = staff(rnd.tournament)
+    build = reverse("scoring:round_pack_build", args=[rnd.tournament.slug, 1])
+    client.force_login(people["referee"])
+    assert client.post(build).status_code == 404
+    assert not TaskState.objects.exists()
+    client.force_login(people["organiser"])
+    assert client.post(build).status_code == 302
+    assert TaskState.objects.get().status == "done"
 
 
 def test_status_partial_polls_while_running(client, rnd):

@@ -1,5 +1,6 @@
 """Management commands: load_demo, pair_round, standings, rebuild_scores, export_tournament /
-import_tournament (issue 2 item 10, issue 4 item 6)."""
+import_tournament (issue 2 item 10, issue 4 item 6); rebuilding derived columns of matches and
+four-player tables (DESIGN.md 1: derived data can always be rebuilt from the records)."""
 from __future__ import annotations
 
 import json
@@ -11,8 +12,11 @@ from django.core.management import CommandError, call_command
 from django.urls import reverse
 from django.utils import translation
 
+from scoring.games import registry
 from scoring.io.demo import HANDS_FILE, real_hand_records
-from scoring.models import Hand, Match, Membership, Round, Tournament
+from scoring.models import Deal, Hand, Match, Membership, Round, Table, Tournament
+from scoring.results import sheet
+from tests.factories import DEALS, TeamFactory, TournamentFactory, play, staff, table_round
 
 pytestmark = pytest.mark.django_db
 
@@ -31,15 +35,14 @@ def run(*args) -> str:
 
 def test_real_hands_become_records_with_the_same_totals():
     """Every real hand goes through check-totals; scoring the record gives the recorded totals."""
-    from scoring.results.matches import score_hand
-
     real = json.loads(HANDS_FILE.read_text(encoding="utf-8"))["hands"]
     records = real_hand_records()
     assert len(records) == len(real) == 30
     t = Tournament(rules={"preset": "nskt"})
+    adapter = registry.get("taipan")
     for hand, record in zip(real, records, strict=True):
-        out = score_hand(t, record)
-        assert (out["NS"]["total"], out["EW"]["total"]) == (hand["totals"]["NS"], hand["totals"]["EW"])
+        outcome = adapter.evaluate_record(record, adapter.initial_state(), t)
+        assert outcome.scores == (hand["totals"]["NS"], hand["totals"]["EW"])
 
 
 def test_load_demo_end_to_end(tmp_path):
@@ -113,10 +116,8 @@ def test_load_demo_end_to_end(tmp_path):
 
 
 def test_pair_round_prints_tables():
-    from tests.test_results_service import make_tournament
-
-    t, teams, rnd = make_tournament(5, slug="pr")
-    rnd.delete()
+    t = TournamentFactory(name="T pr", slug="pr")
+    TeamFactory.create_batch(5, tournament=t)
     out = run("pair_round", "pr", "--seed", "3")
     lines = out.splitlines()
     assert lines[0] == "T pr - round 1 (draft)"
@@ -126,10 +127,7 @@ def test_pair_round_prints_tables():
         run("pair_round", "nope")
 
 
-@pytest.mark.django_db
 def test_demo_organiser_may_create_a_tournament(client):
-    from django.contrib.auth import get_user_model
-
     call_command("load_demo", stdout=StringIO())
     organiser = get_user_model().objects.get(username="organiser")
     assert organiser.is_staff and not organiser.is_superuser
@@ -137,3 +135,55 @@ def test_demo_organiser_may_create_a_tournament(client):
     assert client.get(reverse("scoring:tournament_create")).status_code == 200
     client.force_login(get_user_model().objects.get(username="referee"))
     assert client.get(reverse("scoring:tournament_create")).status_code == 403
+
+
+#: Tien Gow case S-01 as a stored deal: banker seat 1 settles columns 2/3/3/0, seat 2 takes the
+#: last trick with an ordinary group: net [-4, 10, -1, -5], the bank passes to seat 2.
+TIEN_GOW_SETTLE = DEALS["tiengow"][0]
+
+
+def test_rebuild_tables_restores_derived_columns():
+    rnd, (table,) = table_round("tiengow")
+    Deal.objects.create(table=table, number=1, record=TIEN_GOW_SETTLE, net=[0, 0, 0, 0])
+    assert sheet.rebuild(Table.objects.filter(round__tournament=rnd.tournament)) == 1
+    table.refresh_from_db()
+    # S-01: [-4, 10, -1, -5]; the banker passes to the last trick's winner
+    assert Deal.objects.get(table=table).net == [-4, 10, -1, -5]
+    assert [s.total for s in table.seats.order_by("seat")] == [-4, 10, -1, -5]
+    assert table.state == {"banker": 1} and table.status == Table.Status.PLAYING
+
+
+def test_rebuild_scores_command_also_rebuilds_four_player_tables():
+    """``manage.py rebuild_scores`` restores tampered four-player derived columns (DESIGN.md 1)."""
+    rnd, (table,) = table_round("tiengow")
+    Deal.objects.create(table=table, number=1, record=TIEN_GOW_SETTLE, net=[9, 9, 9, 9])
+    out = run("rebuild_scores", rnd.tournament.slug)
+    assert "1 four-player tables" in out
+    # Tien Gow case S-01: net [-4, 10, -1, -5]
+    assert Deal.objects.get(table=table).net == [-4, 10, -1, -5]
+    assert [s.total for s in table.seats.order_by("seat")] == [-4, 10, -1, -5]
+
+
+def test_rebuild_keeps_a_confirmed_table_confirmed():
+    """Rebuilding changes derived numbers, never the confirmation."""
+    rnd, (table,) = table_round("sichuan")
+    referee, confirmer = staff(rnd.tournament)["referees"]
+    play(table, [DEALS["sichuan"][0]], referee, end_reason="time", confirmer=confirmer)
+    table.seats.update(total=0)
+    assert "Recomputed 0 matches and 1 four-player tables." in run("rebuild_scores")
+    table.refresh_from_db()
+    assert table.status == Table.Status.CONFIRMED and table.ended == Table.Ended.TIME
+    assert [s.total for s in table.seats.order_by("seat")] == DEALS["sichuan"][1]
+
+
+def test_standings_command_of_a_four_player_tournament():
+    rnd, (table,) = table_round("taiwanese")
+    referee, confirmer = staff(rnd.tournament)["referees"]
+    play(table, [DEALS["taiwanese"][0]], referee, end_reason="time", confirmer=confirmer)
+    rows = json.loads(run("standings", rnd.tournament.slug, "--format", "json"))
+    south = table.seats.get(seat=1).player.name
+    # South self-drew: +47, the others -17 (East, the dealer) and -15
+    assert (rows[0]["rank"], rows[0]["name"], rows[0]["total"]) == (1, south, 47)
+    assert [r["total"] for r in rows] == [47, -15, -15, -17]
+    csv = run("standings", rnd.tournament.slug, "--format", "csv").splitlines()
+    assert csv[0].startswith("Rank,Player") and len(csv) == 5

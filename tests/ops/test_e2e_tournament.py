@@ -5,6 +5,9 @@ by a second referee, closing rounds; then no rematches, every team paired each r
 finished at the target, standings in the order the NSKT ranking rules give, and PDFs that contain
 the team names.
 
+The confirmation form posts the plain ``version`` field of the result it shows (was
+``confirm-version``).
+
 The expected ranking is computed in this test straight from the hands the test itself typed in,
 following DESIGN.md 3 (match points win 2 / draw 1 / loss 0, then point difference, Buchholz =
 sum of the opponents' match points, points scored), not from the application's derived columns.
@@ -19,6 +22,7 @@ from django.urls import reverse
 from pypdf import PdfReader
 
 from scoring.models import Match, Round, Tournament
+from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -43,11 +47,16 @@ def _cards_for(strong_seed: int, weak_seed: int) -> int:
     return min(95, 50 + 5 * (weak_seed - strong_seed))
 
 
-def test_twelve_team_tournament_through_the_web(client, django_user_model):
-    organiser = django_user_model.objects.create_user("org", password="pw-org-123", is_staff=True)
-    referee = django_user_model.objects.create_user("ref", password="pw-ref-123")
-    confirmer = django_user_model.objects.create_user("ref2", password="pw-ref2-123")
-    outsider = django_user_model.objects.create_user("someone", password="pw-some-123")
+@pytest.fixture(autouse=True)
+def fast_passwords(settings):
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+def test_twelve_team_tournament_through_the_web(client):
+    organiser = UserFactory(username="org", is_staff=True)  # staff may create tournaments
+    referee = UserFactory(username="ref")
+    confirmer = UserFactory(username="ref2")
+    outsider = UserFactory(username="someone")
 
     # --- organiser: tournament, members, teams --------------------------------------------
     client.force_login(organiser)
@@ -114,13 +123,13 @@ def test_twelve_team_tournament_through_the_web(client, django_user_model):
         # The referee who typed the hands may not confirm; the second referee does.
         m0 = matches[0]
         m0.refresh_from_db()
-        client.post(reverse("scoring:match_confirm", args=[SLUG, m0.pk]), {"confirm-version": m0.version})
+        client.post(reverse("scoring:match_confirm", args=[SLUG, m0.pk]), {"version": m0.version})
         m0.refresh_from_db()
         assert m0.status == Match.Status.FINISHED
         client.force_login(confirmer)
         for m in matches:
             m.refresh_from_db()
-            _post_ok(client, reverse("scoring:match_confirm", args=[SLUG, m.pk]), {"confirm-version": m.version})
+            _post_ok(client, reverse("scoring:match_confirm", args=[SLUG, m.pk]), {"version": m.version})
             m.refresh_from_db()
             assert m.status == Match.Status.CONFIRMED
         client.force_login(organiser)

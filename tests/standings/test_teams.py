@@ -4,39 +4,34 @@ from __future__ import annotations
 
 import pytest
 
-from scoring.models import Match, Player, Round, Team, Tournament
+from scoring.models import Match, Round, Team, Tournament
 from scoring.standings.teams import standings, team_breakdown
+from tests.factories import MatchFactory, PlayerFactory, RoundFactory, TeamFactory, TournamentFactory
 
 pytestmark = pytest.mark.django_db
 
 
-def build(n_teams: int, n_rounds: int, slug: str = "s") -> Tournament:
-    """A tournament with ``n_teams`` and ``n_rounds`` closed rounds of finished matches
-    (team 2k beats 2k+1 by 100 points; round r pairs i with i+1 shifted by r; a bye if odd)."""
-    t = Tournament.objects.create(name=slug, slug=slug)
-    players = Player.objects.bulk_create([Player(tournament=t, name=f"P{i}") for i in range(2 * n_teams)])
-    teams = Team.objects.bulk_create([
-        Team(tournament=t, name=f"Team {i:03d}", first_player=players[2 * i], second_player=players[2 * i + 1], affiliation="Assoc")
-        for i in range(n_teams)
-    ])
+def build(n_teams: int, n_rounds: int) -> Tournament:
+    """A tournament with ``n_teams`` and ``n_rounds`` closed rounds of confirmed matches
+    (team 2k beats 2k+1 800 : 700; round r pairs i with i+1 shifted by r; a bye if odd)."""
+    t = TournamentFactory()
+    teams = [TeamFactory(tournament=t, name=f"Team {i:03d}", affiliation="Assoc") for i in range(n_teams)]
     for r in range(1, n_rounds + 1):
-        rnd = Round.objects.create(tournament=t, number=r, status=Round.Status.CLOSED)
+        rnd = RoundFactory(tournament=t, number=r, status=Round.Status.CLOSED)
         order = teams[r:] + teams[:r]
-        matches = []
         for k in range(0, n_teams - 1, 2):
             a, b = order[k], order[k + 1]
-            matches.append(Match(round=rnd, table=k // 2 + 1, team_ns=a, team_ew=b, status="confirmed",
-                                 total_ns=800, total_ew=700, points_ns=2, points_ew=0, winner=a))
+            MatchFactory(round=rnd, table=k // 2 + 1, team_ns=a, team_ew=b, status=Match.Status.CONFIRMED,
+                         total_ns=800, total_ew=700, points_ns=2, points_ew=0, winner=a)
         if n_teams % 2:
-            matches.append(Match(round=rnd, table=n_teams // 2 + 1, team_ns=order[-1], status="finished",
-                                 points_ns=2, winner=order[-1]))
-        Match.objects.bulk_create(matches)
+            MatchFactory(round=rnd, table=n_teams // 2 + 1, team_ns=order[-1], team_ew=None, status=Match.Status.FINISHED,
+                         points_ns=2, winner=order[-1])
     return t
 
 
 def test_fixed_number_of_queries(django_assert_num_queries):
-    small = build(10, 5, "small")
-    big = build(100, 5, "big")
+    small = build(10, 5)
+    big = build(100, 5)
     with django_assert_num_queries(2):
         rows_small = standings(small)
     with django_assert_num_queries(2):
@@ -47,18 +42,18 @@ def test_fixed_number_of_queries(django_assert_num_queries):
 
 
 def test_counted_results_and_fields():
-    t = Tournament.objects.create(name="c", slug="c", tiebreaks=["point_difference", "buchholz"])
-    p = [Player.objects.create(tournament=t, name=n) for n in "abcdefgh"]
-    ta = Team.objects.create(tournament=t, name="Alpha", first_player=p[0], second_player=p[1], affiliation="Asopos")
-    tb = Team.objects.create(tournament=t, name="Bravo", first_player=p[2], second_player=p[3])
-    tc = Team.objects.create(tournament=t, name="Charlie", first_player=p[4], second_player=p[5], withdrawn_after_round=1)
-    r1 = Round.objects.create(tournament=t, number=1, status=Round.Status.CLOSED)
-    r2 = Round.objects.create(tournament=t, number=2, status=Round.Status.IN_PROGRESS)
-    r3 = Round.objects.create(tournament=t, number=3, status=Round.Status.DRAFT)
-    Match.objects.create(round=r1, table=1, team_ns=ta, team_ew=tb, status="confirmed", total_ns=750, total_ew=750, points_ns=1, points_ew=1)
-    Match.objects.create(round=r1, table=2, team_ns=tc, status="finished", points_ns=2, winner=tc)
-    Match.objects.create(round=r2, table=1, team_ns=ta, team_ew=tb, status="playing", total_ns=300, total_ew=100)  # not counted
-    Match.objects.create(round=r3, table=1, team_ns=tb, status="finished", points_ns=2, winner=tb)  # draft: not counted
+    t = TournamentFactory(tiebreaks=["point_difference", "buchholz"])
+    p = [PlayerFactory(tournament=t, name=n) for n in "abcdef"]
+    ta = TeamFactory(tournament=t, name="Alpha", first_player=p[0], second_player=p[1], affiliation="Asopos")
+    tb = TeamFactory(tournament=t, name="Bravo", first_player=p[2], second_player=p[3])
+    tc = TeamFactory(tournament=t, name="Charlie", first_player=p[4], second_player=p[5], withdrawn_after_round=1)
+    r1 = RoundFactory(tournament=t, number=1, status=Round.Status.CLOSED)
+    r2 = RoundFactory(tournament=t, number=2, status=Round.Status.IN_PROGRESS)
+    r3 = RoundFactory(tournament=t, number=3, status=Round.Status.DRAFT)
+    MatchFactory(round=r1, table=1, team_ns=ta, team_ew=tb, status="confirmed", total_ns=750, total_ew=750, points_ns=1, points_ew=1)
+    MatchFactory(round=r1, table=2, team_ns=tc, team_ew=None, status="finished", points_ns=2, winner=tc)
+    MatchFactory(round=r2, table=1, team_ns=ta, team_ew=tb, status="playing", total_ns=300, total_ew=100)  # not counted
+    MatchFactory(round=r3, table=1, team_ns=tb, team_ew=None, status="finished", points_ns=2, winner=tb)  # draft: not counted
     rows = {r.name: r for r in standings(t)}
     # Charlie 2 points (bye); Alpha and Bravo 1 point each, PD 0, Buchholz 1 each -> shared rank 2
     assert (rows["Charlie"].rank, rows["Alpha"].rank, rows["Bravo"].rank) == (1, 2, 2)
@@ -74,7 +69,7 @@ def test_counted_results_and_fields():
 
 
 def test_team_breakdown(django_assert_max_num_queries):
-    t = build(4, 2, "bd")
+    t = build(4, 2)
     team = Team.objects.get(tournament=t, name="Team 001")
     with django_assert_max_num_queries(2):
         data = team_breakdown(t, team)
