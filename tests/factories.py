@@ -162,8 +162,11 @@ def taipan_round(*, tables: int = 1, status: str = Round.Status.PUBLISHED, **tou
     return rnd, [MatchFactory(round=rnd, table=i) for i in range(1, tables + 1)]
 
 
-def table_round(game: str = "sichuan", *, tables: int = 1, status: str = Round.Status.PUBLISHED, **tournament_kwargs) -> tuple[Round, list[Table]]:
-    """A four-player tournament of ``game`` with one round of ``tables`` seated tables."""
+def table_round(game: str = "sichuan", *, tables: int = 1, status: str = Round.Status.PUBLISHED,
+                names: list[str] | None = None, **tournament_kwargs) -> tuple[Round, list[Table]]:
+    """A four-player tournament of ``game`` with one round of ``tables`` seated tables (``names``:
+    the players seated 0..3 at table 1)."""
     tournament = TournamentFactory(game=game, **tournament_kwargs)
     rnd = RoundFactory(tournament=tournament, number=1, status=status)
-    return rnd, [TableFactory(round=rnd, number=i) for i in range(1, tables + 1)]
+    named = [PlayerFactory(tournament=tournament, name=n) for n in names] if names else None
+    return rnd, [TableFactory(round=rnd, number=i, players=named if i == 1 else None) for i in range(1, tables + 1)]
