@@ -20,6 +20,14 @@ PLAIN_HAND = {"calls": {}, "first_out": "N", "double_victory": None, "card_point
 TAI_PAN_HAND = {"calls": {"N": "tai_pan"}, "first_out": "N", "double_victory": None, "card_points": {"NS": 75, "EW": 25}}
 #: A double victory of NS: NS 200, EW 0.
 DOUBLE_VICTORY_NS = {"calls": {}, "first_out": "N", "double_victory": "NS", "card_points": None}
+#: A Sichuan self-drawn win by East: all chows, one pair, no fan items -> base 1, each other player
+#: pays 1 + 1 for the self-draw (DESIGN.md 2.2): East +6, the others -2 each.
+SICHUAN_SELF_DRAW = {"events": [{"type": "win", "player": "E", "hand": {
+    "void": "s", "melds": [], "concealed": "123m 456m 789m 123p 55p",
+    "win": {"tile": "5p", "how": "self", "after_kong": False, "last_tile": False}}}], "exhaustion": None}
+#: A first record of each kind of result (``"match"``: Tai Pan, ``"table"``: Sichuan) and the
+#: scores per side it gives.
+RECORDS = {"match": (PLAIN_HAND, [75, 25]), "table": (SICHUAN_SELF_DRAW, [6, -2, -2, -2])}
 
 
 class UserFactory(factory.django.DjangoModelFactory):
@@ -170,3 +178,13 @@ def table_round(game: str = "sichuan", *, tables: int = 1, status: str = Round.S
     rnd = RoundFactory(tournament=tournament, number=1, status=status)
     named = [PlayerFactory(tournament=tournament, name=n) for n in names] if names else None
     return rnd, [TableFactory(round=rnd, number=i, players=named if i == 1 else None) for i in range(1, tables + 1)]
+
+
+def one_result(kind: str = "match", *, status: str = Round.Status.PUBLISHED, **tournament_kwargs) -> tuple[Match | Table, dict]:
+    """A result of either kind (``"match"``: a Tai Pan match, ``"table"``: a Sichuan table) in round
+    1, and its tournament's :func:`staff` (three referees). Records: :data:`RECORDS`."""
+    if kind == "match":
+        rnd, (container,) = taipan_round(status=status, **tournament_kwargs)
+    else:
+        rnd, (container,) = table_round("sichuan", status=status, **tournament_kwargs)
+    return container, staff(rnd.tournament, referees=3)
