@@ -400,6 +400,7 @@ def _action(request, tournament, container, kind, form, run, success: str, form_
             form.add_error(None, err.message)
             container.refresh_from_db()
             ctx = result_context(request, tournament, container, kind, stale=True, **{form_key: form})
+            ctx["reload_url"] = ctx["urls"]["detail"]  # this action's URL takes POST only
             return render(request, "results/detail.html", ctx, status=STALE_STATUS)
         except (ServiceError, RuleViolation) as err:
             _add_error(form, err)
