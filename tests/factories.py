@@ -10,7 +10,9 @@ from __future__ import annotations
 import factory
 from django.contrib.auth import get_user_model
 
+from scoring.draw import rounds
 from scoring.models import Match, Membership, Player, Round, Table, TableSeat, Team, Tournament
+from scoring.results import sheet
 
 PASSWORD = "pw-Secret-123"
 
@@ -20,6 +22,8 @@ PLAIN_HAND = {"calls": {}, "first_out": "N", "double_victory": None, "card_point
 TAI_PAN_HAND = {"calls": {"N": "tai_pan"}, "first_out": "N", "double_victory": None, "card_points": {"NS": 75, "EW": 25}}
 #: A double victory of NS: NS 200, EW 0.
 DOUBLE_VICTORY_NS = {"calls": {}, "first_out": "N", "double_victory": "NS", "card_points": None}
+#: N calls Grand Tai Pan and NS win a double victory: NS 400, EW 0 (two of them reach the target 800).
+GRAND_DOUBLE_VICTORY_NS = {"calls": {"N": "grand_tai_pan"}, "first_out": "N", "double_victory": "NS", "card_points": None}
 #: A Sichuan self-drawn win by East: all chows, one pair, no fan items -> base 1, each other player
 #: pays 1 + 1 for the self-draw (DESIGN.md 2.2): East +6, the others -2 each.
 SICHUAN_SELF_DRAW = {"events": [{"type": "win", "player": "E", "hand": {
@@ -188,3 +192,24 @@ def one_result(kind: str = "match", *, status: str = Round.Status.PUBLISHED, **t
     else:
         rnd, (container,) = table_round("sichuan", status=status, **tournament_kwargs)
     return container, staff(rnd.tournament, referees=3)
+
+
+def named_teams(tournament: Tournament, names: list[str]) -> list[Team]:
+    """Teams of ``tournament`` called ``names``, the players of team X called "X A" and "X B"."""
+    return [TeamFactory(tournament=tournament, name=n, first_player__name=f"{n} A", second_player__name=f"{n} B") for n in names]
+
+
+def closed_round(tournament: Tournament, pairs: list[tuple[Team, Team]], *, referee, confirmer, organiser,
+                 number: int = 1, bye: Team | None = None) -> Round:
+    """Round ``number`` of a Tai Pan tournament, played and closed: at each table of ``pairs``
+    (team NS, team EW) NS wins 800:0 (two hands :data:`GRAND_DOUBLE_VICTORY_NS` entered by
+    ``referee``, confirmed by ``confirmer``); ``bye``: a team with the bye (the last table)."""
+    rnd = RoundFactory(tournament=tournament, number=number)
+    for table, (ns, ew) in enumerate(pairs, start=1):
+        match = MatchFactory(round=rnd, table=table, team_ns=ns, team_ew=ew)
+        for _ in range(2):
+            sheet.add_record(match, GRAND_DOUBLE_VICTORY_NS, referee)
+        sheet.confirm(match, confirmer)
+    if bye is not None:
+        sheet.recompute(MatchFactory(round=rnd, table=len(pairs) + 1, team_ns=bye, team_ew=None))
+    return rounds.close_round(rnd, organiser)
