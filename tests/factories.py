@@ -10,7 +10,10 @@ from __future__ import annotations
 import factory
 from django.contrib.auth import get_user_model
 
+from scoring.draw import rounds
+from scoring.draw.lifecycle import containers
 from scoring.models import Match, Membership, Player, Round, Table, TableSeat, Team, Tournament
+from scoring.results import sheet
 
 PASSWORD = "pw-Secret-123"
 
@@ -20,6 +23,16 @@ PLAIN_HAND = {"calls": {}, "first_out": "N", "double_victory": None, "card_point
 TAI_PAN_HAND = {"calls": {"N": "tai_pan"}, "first_out": "N", "double_victory": None, "card_points": {"NS": 75, "EW": 25}}
 #: A double victory of NS: NS 200, EW 0.
 DOUBLE_VICTORY_NS = {"calls": {}, "first_out": "N", "double_victory": "NS", "card_points": None}
+#: N calls Grand Tai Pan and NS win a double victory: NS 400, EW 0 (two of them reach the target 800).
+GRAND_DOUBLE_VICTORY_NS = {"calls": {"N": "grand_tai_pan"}, "first_out": "N", "double_victory": "NS", "card_points": None}
+#: A Sichuan self-drawn win by East: all chows, one pair, no fan items -> base 1, each other player
+#: pays 1 + 1 for the self-draw (DESIGN.md 2.2): East +6, the others -2 each.
+SICHUAN_SELF_DRAW = {"events": [{"type": "win", "player": "E", "hand": {
+    "void": "s", "melds": [], "concealed": "123m 456m 789m 123p 55p",
+    "win": {"tile": "5p", "how": "self", "after_kong": False, "last_tile": False}}}], "exhaustion": None}
+#: A first record of each kind of result (``"match"``: Tai Pan, ``"table"``: Sichuan) and the
+#: scores per side it gives.
+RECORDS = {"match": (PLAIN_HAND, [75, 25]), "table": (SICHUAN_SELF_DRAW, [6, -2, -2, -2])}
 
 
 class UserFactory(factory.django.DjangoModelFactory):
@@ -162,18 +175,49 @@ def taipan_round(*, tables: int = 1, status: str = Round.Status.PUBLISHED, **tou
     return rnd, [MatchFactory(round=rnd, table=i) for i in range(1, tables + 1)]
 
 
-def table_round(game: str = "sichuan", *, tables: int = 1, status: str = Round.Status.PUBLISHED, **tournament_kwargs) -> tuple[Round, list[Table]]:
-    """A four-player tournament of ``game`` with one round of ``tables`` seated tables."""
+def table_round(game: str = "sichuan", *, tables: int = 1, status: str = Round.Status.PUBLISHED,
+                names: list[str] | None = None, **tournament_kwargs) -> tuple[Round, list[Table]]:
+    """A four-player tournament of ``game`` with one round of ``tables`` seated tables (``names``:
+    the players seated 0..3 at table 1)."""
     tournament = TournamentFactory(game=game, **tournament_kwargs)
     rnd = RoundFactory(tournament=tournament, number=1, status=status)
-    return rnd, [TableFactory(round=rnd, number=i) for i in range(1, tables + 1)]
+    named = [PlayerFactory(tournament=tournament, name=n) for n in names] if names else None
+    return rnd, [TableFactory(round=rnd, number=i, players=named if i == 1 else None) for i in range(1, tables + 1)]
+
+
+def one_result(kind: str = "match", *, status: str = Round.Status.PUBLISHED, **tournament_kwargs) -> tuple[Match | Table, dict]:
+    """A result of either kind (``"match"``: a Tai Pan match, ``"table"``: a Sichuan table) in round
+    1, and its tournament's :func:`staff` (three referees). Records: :data:`RECORDS`."""
+    if kind == "match":
+        rnd, (container,) = taipan_round(status=status, **tournament_kwargs)
+    else:
+        rnd, (container,) = table_round("sichuan", status=status, **tournament_kwargs)
+    return container, staff(rnd.tournament, referees=3)
+
+
+def named_teams(tournament: Tournament, names: list[str]) -> list[Team]:
+    """Teams of ``tournament`` called ``names``, the players of team X called "X A" and "X B"."""
+    return [TeamFactory(tournament=tournament, name=n, first_player__name=f"{n} A", second_player__name=f"{n} B") for n in names]
+
+
+def closed_round(tournament: Tournament, pairs: list[tuple[Team, Team]], *, referee, confirmer, organiser,
+                 number: int = 1, bye: Team | None = None) -> Round:
+    """Round ``number`` of a Tai Pan tournament, played and closed: at each table of ``pairs``
+    (team NS, team EW) NS wins 800:0 (two hands :data:`GRAND_DOUBLE_VICTORY_NS` entered by
+    ``referee``, confirmed by ``confirmer``); ``bye``: a team with the bye (the last table)."""
+    rnd = RoundFactory(tournament=tournament, number=number)
+    for table, (ns, ew) in enumerate(pairs, start=1):
+        match = MatchFactory(round=rnd, table=table, team_ns=ns, team_ew=ew)
+        for _ in range(2):
+            sheet.add_record(match, GRAND_DOUBLE_VICTORY_NS, referee)
+        sheet.confirm(match, confirmer)
+    if bye is not None:
+        sheet.recompute(MatchFactory(round=rnd, table=len(pairs) + 1, team_ns=bye, team_ew=None))
+    return rounds.close_round(rnd, organiser)
 
 
 # --------------------------------------------------------------------------- results through the sheet
 
-#: A Tai Pan hand of N's Grand Tai Pan with a double victory of NS: 200 + 200 = 400 : 0 (NSKT
-#: rules); two of them reach the target 800 (the match is finished 800 : 0, NS wins).
-GRAND_DOUBLE_VICTORY_NS = {"calls": {"N": "grand_tai_pan"}, "first_out": "N", "double_victory": "NS", "card_points": None}
 
 #: One deal per four-player game with its net result per seat, worked out from the rules
 #: (engine defaults):
@@ -201,8 +245,6 @@ def play(container, records, referee, *, end_reason: str = "", confirmer=None):
     """Enter ``records`` on a match or table through the result sheet as ``referee``; end it at
     the time limit with ``end_reason`` when still unfinished; confirm it by ``confirmer`` (another
     person) when given. Returns ``container`` (refreshed)."""
-    from scoring.results import sheet
-
     for record in records:
         sheet.add_record(container, record, referee, expected_version=container.version)
     if end_reason and container.status != container.Status.FINISHED:
@@ -218,8 +260,6 @@ def confirm_round(rnd: Round, referee, confirmer) -> Round:
     four-player table its game's deal of :data:`DEALS` and is ended at the time limit; each is
     confirmed by ``confirmer``. The round is left open (close it with
     :func:`scoring.draw.rounds.close_round`)."""
-    from scoring.draw.lifecycle import containers
-
     game = rnd.tournament.game
     records = [GRAND_DOUBLE_VICTORY_NS] * 2 if rnd.tournament.has_teams else [DEALS[game][0]]
     for container in containers(rnd).order_by("pk"):

@@ -504,6 +504,7 @@ def restore(container: ResultContainer, entry: AuditEntry, actor, *, expected_ve
         _ensure_open(locked, rnd)
         if entry.object_type == storage.container_type:
             _end(locked, actor, A.RESTORE, reason)
+            _sync(container, locked)
             return
         version = entry.old if entry.action == A.DELETE else entry.new
         if not version or "record" not in version:

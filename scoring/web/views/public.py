@@ -24,6 +24,7 @@ from scoring.standings.tiebreaks import NSKT_DEFAULT, REGISTRY
 from scoring.web.context import ENTRANT_PAGES, tournament_context
 from scoring.web.decorators import tournament_view, visible_round
 from scoring.web.listings import PlayerStandingsTable, StandingsTable
+from scoring.web.views.results import urls_of
 
 #: Export formats: ``?format=`` value -> (tablib format, content type, file extension).
 EXPORT_FORMATS = {
@@ -114,12 +115,13 @@ def round_page(request, number, *, tournament):
     for c in storage.in_round(rnd):
         c.round = rnd
         rows.append({"container": c, "number": storage.number(c), "sides": storage.sides(c, adapter),
-                     "bye": storage.is_bye(c), "totals": storage.totals(c), "reason": storage.note(c)})
+                     "bye": storage.is_bye(c), "totals": storage.totals(c), "reason": storage.note(c),
+                     "urls": urls_of(storage.container_type, tournament, c)})
     shown, projector = projector_page(request, rows)
     context = tournament_context(
         request, tournament,
         round=rnd, rows=shown, projector=projector, kind=storage.container_type,
-        rounds=list(_visible_rounds(request, tournament).only("id", "number", "status")),
+        rounds=list(_visible_rounds(request, tournament).only("id", "tournament", "number", "status")),
         draft_warnings=draft_warnings(rnd) if rnd.status == Round.Status.DRAFT and not projector else [],
         side_labels=adapter.side_labels(),
     )

@@ -134,6 +134,8 @@ def _result_text(adapter, snapshot) -> str:
         parts.append(f"NS {snapshot.get('total_ns')} / EW {snapshot.get('total_ew')}")
         if status in ("finished", "confirmed"):
             parts.append(_t("winner %(team)s") % {"team": snapshot["winner"]} if snapshot.get("winner") else _t("draw"))
+            if "points_ns" in snapshot:
+                parts.append(_t("match points %(ns)s – %(ew)s") % {"ns": snapshot["points_ns"], "ew": snapshot.get("points_ew", 0)})
     elif snapshot.get("totals"):
         parts.append(" / ".join(f"{label} {t}" for label, t in zip(adapter.side_labels(), snapshot["totals"], strict=False)))
     if snapshot.get("ended") == ResultContainer.Ended.TIME:
@@ -402,6 +404,7 @@ def _action(request, tournament, container, kind, form, run, success: str, form_
             form.add_error(None, err.message)
             container.refresh_from_db()
             ctx = result_context(request, tournament, container, kind, stale=True, **{form_key: form})
+            ctx["reload_url"] = ctx["urls"]["detail"]  # this action's URL takes POST only
             return render(request, "results/detail.html", ctx, status=STALE_STATUS)
         except (ServiceError, RuleViolation) as err:
             _add_error(form, err)

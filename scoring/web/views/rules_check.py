@@ -24,6 +24,6 @@ def rules_check(request, game: str):
     form = tool.RulesCheckForm(request.GET if submitted else None)
     result = tool.judge(form) if submitted and form.is_valid() else None
     selected = {name: set(form.data.getlist(name)) if submitted else set() for name in ("current", "play", "hand")}
-    context = {"form": form, "result": result, "submitted": submitted, "rows": tool.picker_rows(), "selected": selected}
+    context = {"game": game, "form": form, "result": result, "submitted": submitted, "rows": tool.picker_rows(), "selected": selected}
     template = "rules_check/panel.html" if request.htmx else "rules_check/page.html"
     return render(request, template, context)

@@ -1,4 +1,6 @@
-"""The referee's Tai Pan rules check page (issue 3 item 5), through the Django test client.
+"""The referee's Tai Pan rules check page (issue 3 item 5), through the Django test client. The
+URL now names the game (``/rules/<game>/``); the judging lives with the game
+(:mod:`scoring.games.taipan.rules_check`).
 
 Verdicts come from the engine (NSKT rules): a Phoenix on a King is a single of rank 13.5; the
 Phoenix cannot beat the Dragon; 3333+Phoenix is no combination; a pass with the wished 7 in hand
@@ -21,7 +23,7 @@ def get(client):
 
 @pytest.mark.django_db
 def test_url_name_and_empty_form(get):
-    assert reverse("scoring:rules_check") == URL
+    assert reverse("scoring:rules_check", args=["taipan"]) == URL
     response = get()
     assert response.status_code == 200
     html = response.content.decode()
@@ -125,7 +127,7 @@ def test_no_database_queries(get, django_assert_max_num_queries):
 
 @pytest.mark.django_db
 def test_reason_goes_through_gettext_with_params(get, monkeypatch):
-    import scoring.web.views.rules_check as view
+    import scoring.games.taipan.rules_check as view
 
     seen = []
 

@@ -1,0 +1,71 @@
+"""Score sheets of four-player tables (scoring.printing.sheets): one table's sheet with its players
+and entered deals, a round's pack with one page per table, and as many record rows as the round
+format plays (DESIGN.md 3: "N hands per round"; the open format leaves 16 rows to write in)."""
+import io
+
+import pytest
+from django.urls import reverse
+from pypdf import PdfReader
+
+from scoring.models import Table
+from scoring.printing import common, sheets
+from scoring.results import sheet
+from scoring.results.storage import storage_of
+from tests.factories import PlayerFactory, RoundFactory, TableFactory, TournamentFactory, staff, table_round
+from tests.web.entry_data import NAMES
+
+pytestmark = pytest.mark.django_db
+
+#: S-01 (tests/web/entry_data.py): banker index 0, columns 2/3/3/0, index 1 wins the last trick.
+S01 = {"mode": "settle", "columns": [2, 3, 3, 0], "last_trick": {"winner": 1, "group": "ordinary"}, "immediate": []}
+S01_NET = [-4, 10, -1, -5]
+
+
+def tiengow_table(**tournament):
+    rnd, (table,) = table_round("tiengow", names=NAMES, name="tiengow open", slug="tiengow-open", **tournament)
+    return rnd.tournament, table, staff(rnd.tournament)
+
+
+def record_numbers(table) -> list[str]:
+    """The numbers of the record rows printed on the table's sheet (without the two head rows)."""
+    storage = storage_of(table)
+    table = storage.queryset().get(pk=table.pk)
+    records_table = sheets._records_table(table, storage.records(table), common.styles())
+    return [row[0] for row in records_table._cellvalues[2:]]
+
+
+def test_table_sheet_pdf(client):
+    t, table, users = tiengow_table()
+    sheet.add_record(table, S01, users["referee"])
+    assert [s.total for s in table.seats.order_by("seat")] == S01_NET
+    r = client.get(reverse("scoring:table_sheet_pdf", args=[t.slug, table.pk]))
+    assert r.status_code == 200 and r["Content-Type"] == "application/pdf"
+    text = PdfReader(io.BytesIO(r.content)).pages[0].extract_text()
+    for name in NAMES:
+        assert name in text
+    assert "tiengow open" in text and "-4" in text and "10" in text
+
+
+def test_score_sheet_prints_hands_per_round_rows(client):
+    t, table, users = tiengow_table()
+    assert record_numbers(table) == [str(n) for n in range(1, 17)]  # open format: 16 rows to write in
+    t.round_format = "fixed_hands"
+    t.hands_per_round = 4
+    t.save()
+    sheet.add_record(table, S01, users["referee"])
+    assert record_numbers(table) == ["1", "2", "3", "4"]
+    r = client.get(reverse("scoring:table_sheet_pdf", args=[t.slug, table.pk]))
+    assert r.status_code == 200
+
+
+def test_round_tables_pdf_one_page_per_table(client):
+    t = TournamentFactory(name="Field", slug="pack3", game="tiengow")
+    rnd = RoundFactory(tournament=t, number=1)
+    for k in range(3):
+        TableFactory(round=rnd, number=k + 1, status=Table.Status.FINISHED,
+                     players=[PlayerFactory(tournament=t, name=f"P{k}-{seat}") for seat in range(4)])
+    r = client.get(reverse("scoring:round_tables_pdf", args=[t.slug, 1]))
+    assert r.status_code == 200 and r["Content-Type"] == "application/pdf"
+    reader = PdfReader(io.BytesIO(r.content))
+    assert len(reader.pages) == 3
+    assert "P2-3" in reader.pages[2].extract_text()
