@@ -55,7 +55,10 @@ def next_round_number(tournament: Tournament) -> int:
 def require_earlier_closed(tournament: Tournament, number: int) -> None:
     """Inside the tournament's lock: every round before ``number`` must be closed. A round whose
     every result is confirmed is closed here on the way (locked, through its transition); any
-    other open round raises :class:`NotAllowed` naming its open tables."""
+    other open round raises :class:`NotAllowed` naming its open tables. A finished tournament
+    draws no more rounds (resume it first)."""
+    if tournament.status == Tournament.Status.FINISHED:
+        raise NotAllowed(_("The tournament is finished: resume it before drawing another round."))
     for rnd in Round.objects.select_for_update().select_related("tournament").filter(tournament=tournament, number__lt=number).exclude(status=Round.Status.CLOSED).order_by("number"):
         if rnd.status == Round.Status.DRAFT:
             raise NotAllowed(_("Round {number} is still a draft: publish or edit it first.").format(number=rnd.number))

@@ -462,6 +462,8 @@ def reopen(container: ResultContainer, actor, reason: str, *, expected_version: 
         storage = storage_of(locked)
         if locked.status != locked.Status.CONFIRMED:
             raise NotAllowed(_("Only a confirmed result can be reopened."))
+        if rnd.tournament.status == Tournament.Status.FINISHED:
+            raise NotAllowed(_("The tournament is finished: resume it before reopening a result."))
         old = storage.snapshot(locked)
         Confirmation.objects.filter(active=True, **storage.audit_link(locked)).update(
             active=False, reopened_by=actor, reopened_at=timezone.now(), reopen_reason=reason)

@@ -33,7 +33,8 @@ TIMEOUT = 6 * 60 * 60
 
 def state_key(tournament: Tournament, kind: str, through_round: int | None = None) -> str:
     """``"standings:<tournament>:<kind>:<all|rN>:<digest>"`` for the current state of the
-    tournament's results and entrants (three aggregate queries)."""
+    tournament's results and entrants (five small aggregate queries: matches, tables, teams,
+    players, rounds)."""
     results = []
     for model in (Match, Table):
         results.append(tuple(model.objects.filter(round__tournament=tournament).aggregate(

@@ -261,7 +261,7 @@ class TeamForm(forms.ModelForm):
             for player, name in zip(players, names, strict=True):
                 player.name = name
                 player.affiliation = team.affiliation
-                player.save(update_fields=["name", "affiliation"])
+                player.save(update_fields=["name", "affiliation", "updated_at"])
         else:
             team.first_player, team.second_player = (
                 Player.objects.create(tournament=self.tournament, name=name, affiliation=team.affiliation) for name in names

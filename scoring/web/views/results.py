@@ -24,7 +24,7 @@ from scoring.games.entry import violation_message
 from scoring.locking import parse_version
 from scoring.models import AuditEntry, Confirmation, ResultContainer, Round, Tournament
 from scoring.policy import Perm
-from scoring.results import sheet
+from scoring.results import audit, sheet
 from scoring.results.storage import storage_of
 from scoring.web.decorators import tournament_view, visible_result
 from scoring.web.forms.results import ConfirmForm, ReasonForm
@@ -191,7 +191,7 @@ def result_context(request, tournament: Tournament, container: ResultContainer, 
         "can_end": editable and container.status in (container.Status.PENDING, container.Status.PLAYING),
         "can_resume": editable and container.ended == container.Ended.TIME,
         "can_confirm": policy.has_perm(user, Perm.CONFIRM_RESULTS, tournament) and open_round and not bye
-        and container.status == container.Status.FINISHED,
+        and container.status == container.Status.FINISHED and user.pk not in audit.entered_by(container),
         "can_reopen": confirmed and policy.has_perm(user, policy.reopen_perm(rnd), tournament),
         "confirmation": active,
         "confirmations": confirmations,
