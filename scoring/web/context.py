@@ -22,6 +22,7 @@ ENTRANT_PAGES = {
         "created": _("Tournament created. Register the teams next."),
         "ranking_template": "standings/_ranking_rules.html",
         "count": lambda t: t.teams.count(),
+        "redraw": lambda t, number: (reverse("scoring:round_edit", args=[t.slug, number]), _("Edit pairing")),
     },
     EntrantKind.PLAYERS: {
         "entrants_url": "scoring:players", "entrants_label": _("Players"),
@@ -30,6 +31,7 @@ ENTRANT_PAGES = {
         "created": _("Tournament created. Register the players next."),
         "ranking_template": "standings/_player_ranking.html",
         "count": lambda t: t.players.count(),
+        "redraw": lambda t, number: (reverse("scoring:round_seat", args=[t.slug]), _("Seat again")),
     },
 }
 
