@@ -73,6 +73,16 @@ def test_public_pages_refuse_post(client):
     assert list(Match.objects.order_by("pk").values()) == before
 
 
+def test_rules_check_page_answers_for_its_game(client):
+    """The rules check URL takes the game (``/rules/taipan/``): the page and its form point back
+    to that URL (was a server error: the template reversed the URL without the game)."""
+    url = reverse("scoring:rules_check", args=["taipan"])
+    response = client.get(url)
+    assert response.status_code == 200
+    assert f'action="{url}"' in response.content.decode()
+    assert client.get(reverse("scoring:rules_check", args=["chess"])).status_code == 404
+
+
 # --- overview and pairings ------------------------------------------------------------------------
 
 def test_detail_lists_published_rounds_only(client):
