@@ -13,10 +13,15 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from scoring.models import Match, Membership, Round
+from scoring.policy import SYSTEM
+from scoring.results import sheet
 from scoring.web import urls_public
 from tests.factories import (
+    DOUBLE_VICTORY_NS,
+    MatchFactory,
     MembershipFactory,
     PlayerFactory,
+    RoundFactory,
     TeamFactory,
     TournamentFactory,
     UserFactory,
@@ -262,6 +267,39 @@ def test_pairings_export_csv_and_xlsx(client):
     assert len(rows) == 4  # header + 3 tables
     response = client.get(url + "?format=xlsx")
     assert response.content[:2] == b"PK"
+
+
+def test_standings_cache_follows_every_result_change(client):
+    """The standings are cached on a key of the results' state (``scoring/standings/cache.py``;
+    replaces the standings signals and fingerprint): served from the cache while nothing
+    changes, and a result corrected through the result sheet shows at once.
+
+    Round 1 of 4 teams: 0-3 and 1-2, NS wins both with four double victories (800 : 0). Team 000
+    is ahead of Team 003; after match 1 is reopened and its hands are corrected to four double
+    victories of EW, Team 003 (800 : 0) is ahead of Team 000."""
+    t = TournamentFactory(slug="cache", tiebreaks=list(ALL_TIEBREAKS))
+    teams = [TeamFactory(tournament=t, name=f"Team 00{i}") for i in range(4)]
+    rnd = RoundFactory(tournament=t, number=1)
+    m1 = MatchFactory(round=rnd, table=1, team_ns=teams[0], team_ew=teams[3])
+    m2 = MatchFactory(round=rnd, table=2, team_ns=teams[1], team_ew=teams[2])
+    confirmer = MembershipFactory(tournament=t).user
+    for m in (m1, m2):
+        for _ in range(4):
+            sheet.add_record(m, DOUBLE_VICTORY_NS, SYSTEM, expected_version=m.version)
+        sheet.confirm(m, confirmer, expected_version=m.version)
+    url = reverse("scoring:standings", args=[t.slug])
+    page = client.get(url).content.decode()
+    assert page.index("Team 000") < page.index("Team 003")
+    table = page[page.index('<div class="scroll">'):page.index("</table>")]
+    with CaptureQueriesContext(connection) as ctx:
+        assert table in client.get(url).content.decode()  # served from the cache, same table
+    assert not any("scoring_match" in q["sql"] and "total_ns" in q["sql"] for q in ctx.captured_queries)
+    sheet.reopen(m1, SYSTEM, "hands entered for the wrong side", expected_version=m1.version)
+    dv_ew = {**DOUBLE_VICTORY_NS, "first_out": "E", "double_victory": "EW"}
+    for number in range(1, 5):
+        sheet.edit_record(m1, number, dv_ew, SYSTEM, expected_version=m1.version, reason="wrong side")
+    page = client.get(url).content.decode()
+    assert page.index("Team 003") < page.index("Team 000")
 
 
 def test_pages_of_a_user_without_a_role_are_the_public_ones(client):
