@@ -374,3 +374,13 @@ def played_taipan_tournament(n_teams: int, n_rounds: int, *, status: str = Round
               pairing_reason={"template": "Same score group ({points} match points)", "params": {"points": 0}})
         for r, rnd in enumerate(rounds) for table, (a, b) in enumerate(circle_pairs(n_teams, r), start=1)])
     return t
+
+
+def round_of_teams(tournament: Tournament, number: int = 1, status: str = Round.Status.DRAFT) -> Round:
+    """Round ``number`` of ``tournament`` in ``status`` pairing its teams in name order (1st - 2nd
+    at table 1, 3rd - 4th at table 2, ...; an odd last team is left out), no results."""
+    rnd = RoundFactory(tournament=tournament, number=number, status=status)
+    teams = list(tournament.teams.order_by("name"))
+    for i in range(0, len(teams) - 1, 2):
+        MatchFactory(round=rnd, table=i // 2 + 1, team_ns=teams[i], team_ew=teams[i + 1])
+    return rnd

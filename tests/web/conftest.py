@@ -108,3 +108,25 @@ def world(db) -> World:
     w.add_staff(tp)
     w.add_staff(sc)
     return w
+
+
+@dataclass
+class Cup:
+    """A Tai Pan tournament ``nskt`` (NSKT rules; tie-breaks point difference, Buchholz, points
+    scored) in registration with teams ``Team 0``..``Team 3`` (players ``Team i A``/``Team i B``),
+    its ``organiser`` and a ``referee``."""
+
+    tournament: Tournament
+    organiser: object
+    referee: object
+
+
+@pytest.fixture
+def cup(db) -> Cup:
+    t = TournamentFactory(name="NSKT", slug="nskt", rules={"preset": "nskt"},
+                          tiebreaks=["point_difference", "buchholz", "points_scored"])
+    for i in range(4):
+        TeamFactory(tournament=t, name=f"Team {i}", first_player__name=f"Team {i} A", second_player__name=f"Team {i} B")
+    organiser = MembershipFactory(tournament=t, user__username="org", role=Membership.Role.ORGANISER).user
+    referee = MembershipFactory(tournament=t, user__username="ref", role=Membership.Role.REFEREE).user
+    return Cup(t, organiser, referee)
