@@ -6,7 +6,8 @@ role: 403), a referee of another tournament (403), a referee (403 on organiser w
 organiser, always with data that is valid: the refused requests change nothing at all (every
 row of the app compared), and the same request by an allowed role does the write. Pages that show
 a write's form on GET are refused the same way; POST-only URLs answer GET with 405. Every other
-URL of the app writes nothing: it refuses POST with 405 for everyone.
+URL of the app writes nothing: it refuses POST with 405 for everyone. (The role checks of every
+organiser page, GET and POST, formerly in ``tests/test_web_organiser.py``, are these cases.)
 
 Changed on purpose (issue 10): one set of result URLs for matches and tables (``match_resume``,
 ``table_end``, ``table_resume``, ``table_audit_restore`` are new), ``tournament_state`` replaces
@@ -34,6 +35,7 @@ from tests.factories import (
     SICHUAN_SELF_DRAW,
     TAI_PAN_HAND,
     MatchFactory,
+    MembershipFactory,
     PlayerFactory,
     RoundFactory,
     TableFactory,
@@ -555,4 +557,14 @@ def test_no_other_url_writes(client, world):
         for role, user in {"anonymous": None, **world.users()}.items():
             _login(client, user)
             assert client.post(url, junk).status_code == 405, (pattern.name, role)
+    assert db_state() == before
+
+
+def test_organiser_of_another_tournament_gets_403(client, world):
+    stranger = MembershipFactory(tournament=world.elsewhere, role=Membership.Role.ORGANISER).user
+    client.force_login(stranger)
+    assert client.get(u("team_list", "tp")).status_code == 403
+    write = case_tournament_edit(world)
+    before = db_state()
+    assert post(client, write).status_code == 403
     assert db_state() == before
