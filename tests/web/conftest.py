@@ -23,9 +23,10 @@ from tests.factories import (
 
 
 @pytest.fixture
-def english(client):
-    """Pages in English (the source language) whatever translations exist; Dutch is the site's
-    default (``tests/web/test_dutch.py``)."""
+def english(client, settings):
+    """Pages in English (the source language) whatever translations exist, also after a logout
+    (which drops the client's cookies); Dutch is the site's default (``tests/web/test_dutch.py``)."""
+    settings.LANGUAGE_CODE = "en"
     client.cookies["django_language"] = "en"
 
 
