@@ -270,35 +270,24 @@ def confirm_round(rnd: Round, referee, confirmer) -> Round:
     return rnd
 
 
-#: The Sichuan deal of :data:`DEALS`: East self-draws all chows and a pair, E +6, S/W/N -2.
-SICHUAN_SELF_DRAW = DEALS["sichuan"][0]
-
-
 def finish_result(container, actor=None):
-    """Finish ``container`` through the result sheet (entered by ``actor``, default the trusted
-    :data:`scoring.policy.SYSTEM`): a Tai Pan match by four double victories of NS (800 : 0, the
-    NSKT target), a four-player table by one Sichuan self-draw ended at the time limit."""
+    """Finish ``container`` through the result sheet (:func:`play`, entered by ``actor``, default
+    the trusted :data:`scoring.policy.SYSTEM`): a Tai Pan match by four double victories of NS
+    (800 : 0, the NSKT target), a four-player table by :data:`SICHUAN_SELF_DRAW` ended at the
+    time limit."""
     from scoring.policy import SYSTEM
-    from scoring.results import sheet
 
-    actor = actor or SYSTEM
-    if isinstance(container, Match):
-        for _ in range(4):
-            sheet.add_record(container, DOUBLE_VICTORY_NS, actor, expected_version=container.version)
-    else:
-        sheet.add_record(container, SICHUAN_SELF_DRAW, actor, expected_version=container.version)
-        sheet.end_at_time(container, actor, expected_version=container.version, reason="time")
-    return container
+    records = [DOUBLE_VICTORY_NS] * 4 if isinstance(container, Match) else [SICHUAN_SELF_DRAW]
+    return play(container, records, actor or SYSTEM, end_reason="time")
 
 
 def confirm_result(container, confirmer, actor=None):
     """Finish ``container`` (:func:`finish_result`) and confirm it as ``confirmer`` (a member who
     entered nothing)."""
-    from scoring.results import sheet
+    from scoring.policy import SYSTEM
 
-    finish_result(container, actor)
-    sheet.confirm(container, confirmer, expected_version=container.version)
-    return container
+    records = [DOUBLE_VICTORY_NS] * 4 if isinstance(container, Match) else [SICHUAN_SELF_DRAW]
+    return play(container, records, actor or SYSTEM, end_reason="time", confirmer=confirmer)
 
 
 def form_data(*forms) -> dict:

@@ -153,5 +153,6 @@ def test_seat_a_four_player_round(client):
     assert sorted(s.player.name for table in Table.objects.filter(round=rnd) for s in table.seats.all()) == names
     page = client.get(response["Location"]).content.decode()
     assert all(name in page for name in names)
+    assert f'href="{url}">Seat again</a>' in page  # the draft is seated again, not "Edit pairing"
     client.logout()
     assert client.get(reverse("scoring:round_tables", args=[t.slug, 1])).status_code == 404
