@@ -268,3 +268,108 @@ def confirm_round(rnd: Round, referee, confirmer) -> Round:
         play(container, [] if container.status == container.Status.FINISHED else records, referee,
              end_reason="time limit", confirmer=confirmer)
     return rnd
+
+
+def finish_result(container, actor=None):
+    """Finish ``container`` through the result sheet (:func:`play`, entered by ``actor``, default
+    the trusted :data:`scoring.policy.SYSTEM`): a Tai Pan match by four double victories of NS
+    (800 : 0, the NSKT target), a four-player table by :data:`SICHUAN_SELF_DRAW` ended at the
+    time limit."""
+    from scoring.policy import SYSTEM
+
+    records = [DOUBLE_VICTORY_NS] * 4 if isinstance(container, Match) else [SICHUAN_SELF_DRAW]
+    return play(container, records, actor or SYSTEM, end_reason="time")
+
+
+def confirm_result(container, confirmer, actor=None):
+    """Finish ``container`` (:func:`finish_result`) and confirm it as ``confirmer`` (a member who
+    entered nothing)."""
+    from scoring.policy import SYSTEM
+
+    records = [DOUBLE_VICTORY_NS] * 4 if isinstance(container, Match) else [SICHUAN_SELF_DRAW]
+    return play(container, records, actor or SYSTEM, end_reason="time", confirmer=confirmer)
+
+
+def form_data(*forms) -> dict:
+    """The POST data a browser sends for unbound Django ``forms`` (or formsets, with their
+    management form) as rendered with their initial values: unchecked boxes left out."""
+    from django import forms as django_forms
+    from django.forms.formsets import BaseFormSet
+
+    data: dict = {}
+    for form in forms:
+        if isinstance(form, BaseFormSet):
+            data.update(form_data(form.management_form, *form.forms))
+            continue
+        for bound in form:
+            value = bound.value()
+            if isinstance(bound.field, django_forms.BooleanField):
+                if value:
+                    data[bound.html_name] = "on"
+                continue
+            if value is None:
+                value = ""
+            elif hasattr(value, "isoformat"):
+                value = value.isoformat()
+            data[bound.html_name] = list(value) if isinstance(value, (list, tuple)) else value
+    return data
+
+
+def entry_data(container, record: dict, **extra) -> dict:
+    """POST data of the referee's entry form (the container's game) holding ``record``, with the
+    container's current ``version``; ``extra`` added (``reason=...``)."""
+    from django.forms.formsets import BaseFormSet
+
+    entry = container.round.tournament.adapter.entry(initial=record)
+    formsets = [v for v in vars(entry).values() if isinstance(v, BaseFormSet)]
+    in_formsets = {id(f) for fs in formsets for f in fs.forms}
+    data = form_data(*formsets, *[f for f in entry.forms if id(f) not in in_formsets])
+    data["version"] = container.version
+    data.update(extra)
+    return data
+
+
+def circle_pairs(n: int, r: int) -> list[tuple[int, int]]:
+    """Round ``r`` (0-based) of the circle method for ``n`` (even) entrants: index pairs, no
+    pair twice while ``r < n - 1``."""
+    rest = list(range(1, n))
+    rest = rest[r % (n - 1):] + rest[: r % (n - 1)]
+    order = [0, *rest]
+    return [(order[i], order[n - 1 - i]) for i in range(n // 2)]
+
+
+def played_taipan_tournament(n_teams: int, n_rounds: int, *, status: str = Round.Status.CLOSED,
+                             totals: tuple[int, int] = (800, 300), **tournament_kwargs) -> Tournament:
+    """A Tai Pan tournament (NSKT) with ``n_teams`` teams ``Team 000``... (players ``Player 000``...,
+    affiliation ``SV``, seeds 1..n) and ``n_rounds`` rounds in ``status`` paired by the circle
+    method (:func:`circle_pairs`), every match confirmed with NS ``totals[0]`` : EW ``totals[1]``
+    (the NS team wins, match points 2 : 0) and the pairing reason "Same score group (0 match
+    points)". Built with ``bulk_create`` (a few queries whatever the size): for pages and
+    standings of large tournaments; the matches have no hands."""
+    t = TournamentFactory(**tournament_kwargs)
+    if status != Round.Status.DRAFT and t.status == Tournament.Status.SETUP:
+        Tournament.objects.filter(pk=t.pk).update(status=Tournament.Status.RUNNING)
+        t.refresh_from_db()
+    players = Player.objects.bulk_create([Player(tournament=t, name=f"Player {i:03d}") for i in range(2 * n_teams)])
+    teams = Team.objects.bulk_create([
+        Team(tournament=t, name=f"Team {i:03d}", affiliation="SV", first_player=players[2 * i],
+             second_player=players[2 * i + 1], seed=i + 1) for i in range(n_teams)])
+    rounds = Round.objects.bulk_create([Round(tournament=t, number=r + 1, status=status) for r in range(n_rounds)])
+    ns_total, ew_total = totals
+    Match.objects.bulk_create([
+        Match(round=rnd, table=table, team_ns=teams[a], team_ew=teams[b], status=Match.Status.CONFIRMED,
+              total_ns=ns_total, total_ew=ew_total, points_ns=2, points_ew=0, winner=teams[a], ended=Match.Ended.TARGET,
+              pairing_note="Same score group (0 match points)",
+              pairing_reason={"template": "Same score group ({points} match points)", "params": {"points": 0}})
+        for r, rnd in enumerate(rounds) for table, (a, b) in enumerate(circle_pairs(n_teams, r), start=1)])
+    return t
+
+
+def round_of_teams(tournament: Tournament, number: int = 1, status: str = Round.Status.DRAFT) -> Round:
+    """Round ``number`` of ``tournament`` in ``status`` pairing its teams in name order (1st - 2nd
+    at table 1, 3rd - 4th at table 2, ...; an odd last team is left out), no results."""
+    rnd = RoundFactory(tournament=tournament, number=number, status=status)
+    teams = list(tournament.teams.order_by("name"))
+    for i in range(0, len(teams) - 1, 2):
+        MatchFactory(round=rnd, table=i // 2 + 1, team_ns=teams[i], team_ew=teams[i + 1])
+    return rnd

@@ -1,6 +1,6 @@
-"""Pure helpers of the load scenario (issue 5 item 6): hand records the referees post, parsing of the
-match page, the lost/duplicated hand check and the latency table. No Django, no locust imports, so
-the locustfile, ``loadctl.py`` and the tests share them.
+"""Pure helpers of the load scenario (issue 5 item 6): hand records the referees post, parsing of
+the referee's entry page, the lost/duplicated hand check and the latency table. No Django, no
+locust imports, so the locustfile, ``loadctl.py`` and the tests share them.
 
 Hand records follow INTERFACES.md ("Tai Pan hand record") and the NSKT rules (DESIGN.md 2.1): a
 failed Tai Pan call costs the caller's team 100 (``failed_call: caller_team_loses``), so the two
@@ -16,6 +16,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 #: Card points NS of the first hand of pair ``p`` (cycled); the second hand mirrors them. All are
 #: multiples of 5 with both teams in -25..125 (DESIGN.md 2.1 validation).
@@ -37,9 +38,10 @@ def hand_record(index: int) -> dict[str, Any]:
 
 
 def form_data(record: dict[str, Any], version: int, csrf_token: str, *, type_ew: bool = False) -> dict[str, str]:
-    """POST body of the hand form (``scoring.web.forms.results.HandForm``) for ``record``: calls per seat,
-    first out, double victory, card points NS (EW only when ``type_ew``; the form derives
-    100 - NS otherwise), the hidden ``version`` and the CSRF token."""
+    """POST body of the Tai Pan entry form (``scoring.games.taipan.forms.HandForm``, unprefixed
+    fields) for ``record``: calls per seat, first out, double victory, card points NS (EW only
+    when ``type_ew``; the form derives 100 - NS otherwise), the hidden ``version`` and the CSRF
+    token."""
     calls = record.get("calls") or {}
     cp = record.get("card_points") or {}
     data = {
@@ -56,6 +58,9 @@ def form_data(record: dict[str, Any], version: int, csrf_token: str, *, type_ew:
 
 
 _CSRF_RE = re.compile(r'name="csrfmiddlewaretoken"\s+value="([^"]+)"')
+#: The entry form of the referee's entry page (``templates/results/enter.html``); the page's other
+#: forms (end at the time limit, resume, reopen) post a ``version`` too.
+_ENTRY_FORM_RE = re.compile(r'<form\b[^>]*\bid="entry-form"[^>]*>(.*?)</form>', re.S)
 _VERSION_RE = re.compile(r'<input[^>]*\bname="version"[^>]*>')
 _VALUE_RE = re.compile(r'\bvalue="(\d+)"')
 _HAND_ROW_RE = re.compile(r'<tr id="record-(\d+)"')
@@ -63,8 +68,9 @@ _HAND_ROW_RE = re.compile(r'<tr id="record-(\d+)"')
 
 @dataclass
 class MatchPage:
-    """What a referee needs from the match page: the CSRF token, the hidden ``version`` of the
-    hand form (``None`` when the page has no entry form) and the hand numbers shown."""
+    """What a referee needs from the entry page: the CSRF token, the hidden ``version`` of the
+    entry form (``None`` when the page has no entry form: the match is finished or confirmed)
+    and the hand numbers shown."""
 
     csrf_token: str | None
     version: int | None
@@ -76,21 +82,39 @@ class MatchPage:
 
     @property
     def next_number(self) -> int:
-        """Number the next hand gets (services.results.add_hand: max number + 1)."""
+        """Number the next hand gets (``scoring.results.sheet.add_record``: max number + 1)."""
         return (max(self.hand_numbers) if self.hand_numbers else 0) + 1
 
 
 def parse_match_page(text: str) -> MatchPage:
-    """Parse the match page HTML (``templates/scoring/match_detail.html`` with the hand form of
-    ``partials/hand_form.html``)."""
+    """Parse the referee's entry page (``match_enter``: ``templates/results/enter.html``): the
+    CSRF token, the ``version`` of its entry form (``id="entry-form"``) and the numbers of the
+    record rows (``id="record-N"``)."""
     csrf = _CSRF_RE.search(text)
     version = None
-    tag = _VERSION_RE.search(text)
+    form = _ENTRY_FORM_RE.search(text)
+    tag = _VERSION_RE.search(form.group(1)) if form else None
     if tag:
         value = _VALUE_RE.search(tag.group(0))
         version = int(value.group(1)) if value else None
     numbers = [int(n) for n in _HAND_ROW_RE.findall(text)]
     return MatchPage(html.unescape(csrf.group(1)) if csrf else None, version, numbers)
+
+
+def submission_kind(status: int, location: str, enter_url: str) -> str:
+    """What the answer to a hand submission to ``enter_url`` means: ``"ack"`` (302 back to the
+    entry page at the new row, ``enter_url#record-N``: stored), ``"stale"`` (409: another referee
+    saved first, nothing stored), ``"uncertain"`` (no answer or 5xx: maybe stored) or
+    ``"refused"`` (anything else, e.g. 400 with the errors or a redirect to the login page:
+    nothing stored)."""
+    target = urlsplit(location or "")
+    if status == 302 and target.path == enter_url and target.fragment.startswith("record-"):
+        return "ack"
+    if status == 409:
+        return "stale"
+    if status == 0 or status >= 500:
+        return "uncertain"
+    return "refused"
 
 
 def csrf_from_page(text: str) -> str | None:
@@ -135,7 +159,7 @@ def verify_hands(acks: Iterable[dict], stored: dict[int, list[tuple[int, dict]]]
     """Check every acknowledged hand against the database.
 
     ``acks``: ``{"match": pk, "number": n, "record": {...}}`` for every submission the server
-    acknowledged (302 to the match page); ``n`` is the number the hand must have (the page the
+    acknowledged (302 back to the entry page); ``n`` is the number the hand must have (the page the
     referee posted from showed hands 1..n-1 at the posted ``version``, and the version check
     guarantees nothing changed in between). ``stored``: match pk -> ``[(number, record)]`` from
     the database. ``uncertain``: ``{"match": pk, ...}`` submissions without a definite answer.

@@ -7,12 +7,12 @@ Environment (set by ``run_load.sh``):
 - ``LOAD_EVENTS``: JSON-lines file this scenario appends to: ``{"kind": "sent", "id", "match",
   "number"}`` before every hand submission, then its outcome with the same ``id``:
   ``{"kind": "ack", "match", "number", "record"}`` for every hand the server acknowledged (302
-  from ``match_enter`` to the match page, see ``scoring/views/matches.py``; the hand's number is
-  the one after the last hand on the page posted from: the ``version`` check guarantees nothing
-  changed in between), ``"uncertain"`` for a submission without a definite answer
+  from ``match_enter`` back to the entry page at ``#record-N``, see ``scoring/web/views/results.py``;
+  the hand's number is the one after the last hand on the page posted from: the ``version`` check
+  guarantees nothing changed in between), ``"uncertain"`` for a submission without a definite answer
   (network error or 5xx), ``"stale"`` for a 409 (another referee of the same match saved first;
   only when matches are shared, ``LOAD_MATCHES`` < ``LOAD_REFEREES``), ``"refused"`` for anything
-  else (form re-shown with errors).
+  else (the form shown again with its errors, 400).
 
 - ``LOAD_WARMUP_STATS``, ``LOAD_MEASURE_MARK``, ``LOAD_MEASURE``: warm-up and measured part (see
   ``WARMUP_MAX`` below).
@@ -21,9 +21,10 @@ Environment (set by ``run_load.sh``):
   constants below.
 
 Referees (``RefereeUser``, one per plan entry): log in once through ``/accounts/login/`` with the
-CSRF token, then loop: load ``/t/<slug>/match/<pk>/enter/`` (redirects to the match page with the
-entry form), sometimes post the htmx preview, post the next hand with the page's hidden
-``version``. Readers (``ReaderUser``, anonymous): standings, round 1 pairings, a match page.
+CSRF token, then loop: load the entry page ``/t/<slug>/match/<pk>/enter/`` (the entry form and
+the hands so far, rows ``id="record-N"``), sometimes post the htmx preview, post the next hand
+(unprefixed Tai Pan fields) with the entry form's hidden ``version``. Readers (``ReaderUser``,
+anonymous): standings, round 1 pairings, a match page.
 """
 from __future__ import annotations
 
@@ -192,7 +193,7 @@ class RefereeUser(FastHttpUser):
         if not self.logged_in:
             self.login(self.username, self.password)
             return
-        with self.client.get(self.enter_url, name="match/<pk>/enter/ (-> match page)", catch_response=True) as resp:
+        with self.client.get(self.enter_url, name="match/<pk>/enter/ (entry page)", catch_response=True) as resp:
             page = loadkit.parse_match_page(resp.text or "")
             if resp.status_code != 200 or not page.can_add:
                 resp.failure(f"no entry form (status {resp.status_code})")
@@ -218,15 +219,16 @@ class RefereeUser(FastHttpUser):
             status = resp.status_code
             location = (resp.headers.get("Location") or "") if resp.headers else ""
             event = {"id": sid, "match": self.match, "number": number, "status": status}
-            if status == 302 and f"/match/{self.match}/" in location and "/accounts/login/" not in location:
+            kind = loadkit.submission_kind(status, location, self.enter_url)
+            if kind == "ack":
                 record_event({**event, "kind": "ack", "record": record, "version": page.version})
                 resp.success()
-            elif status == 409:
+            elif kind == "stale":
                 # Another referee of the same match saved first (only when LOAD_MATCHES <
                 # LOAD_REFEREES): the "this match changed, reload" answer, nothing stored.
                 record_event({**event, "kind": "stale"})
                 resp.success()
-            elif status == 0 or status >= 500:
+            elif kind == "uncertain":
                 record_event({**event, "kind": "uncertain"})
                 resp.failure(f"no definite answer ({status})")
             else:

@@ -466,7 +466,8 @@ def reopen(container: ResultContainer, actor, reason: str, *, expected_version: 
             raise NotAllowed(_("The tournament is finished: resume it before reopening a result."))
         old = storage.snapshot(locked)
         Confirmation.objects.filter(active=True, **storage.audit_link(locked)).update(
-            active=False, reopened_by=actor, reopened_at=timezone.now(), reopen_reason=reason)
+            active=False, reopened_by=actor if getattr(actor, "is_authenticated", False) else None,
+            reopened_at=timezone.now(), reopen_reason=reason)
         locked.reopen()
         recompute(locked)
         _bump(locked)

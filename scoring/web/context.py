@@ -22,6 +22,9 @@ ENTRANT_PAGES = {
         "created": _("Tournament created. Register the teams next."),
         "ranking_template": "standings/_ranking_rules.html",
         "count": lambda t: t.teams.count(),
+        "redraw": lambda t, number: (reverse("scoring:round_edit", args=[t.slug, number]), _("Edit pairing")),
+        # The tournament JSON holds teams and matches (scoring.io.tournament_json).
+        "backup_url": "scoring:tournament_export",
     },
     EntrantKind.PLAYERS: {
         "entrants_url": "scoring:players", "entrants_label": _("Players"),
@@ -30,6 +33,8 @@ ENTRANT_PAGES = {
         "created": _("Tournament created. Register the players next."),
         "ranking_template": "standings/_player_ranking.html",
         "count": lambda t: t.players.count(),
+        "redraw": lambda t, number: (reverse("scoring:round_seat", args=[t.slug]), _("Seat again")),
+        "backup_url": None,
     },
 }
 
@@ -56,6 +61,7 @@ def tournament_context(request, tournament: Tournament, **extra) -> dict:
             "members": reverse("scoring:members", args=[tournament.slug]),
             "settings": reverse("scoring:tournament_edit", args=[tournament.slug]),
             "entrant_actions": [(reverse(name, args=[tournament.slug]), label) for name, label in pages["actions"]],
+            "backup": reverse(pages["backup_url"], args=[tournament.slug]) if pages["backup_url"] else None,
         },
         "ranking_template": pages["ranking_template"],
     }

@@ -23,7 +23,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _t
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
-from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from scoring.draw import pairing, rounds, seating
 from scoring.draw.lifecycle import next_round_number
@@ -156,10 +156,14 @@ def members(request, *, tournament):
     return render(request, "participants/members.html", ctx, status=400 if post else 200)
 
 
+@require_safe
 @tournament_view(Perm.MANAGE)
+@entrants(EntrantKind.TEAMS)
 def tournament_export(request, *, tournament):
     """Download the whole tournament as JSON (the same text as ``manage.py export_tournament
-    SLUG``, re-importable with ``import_tournament``): a backup."""
+    SLUG``, re-importable with ``import_tournament``): a backup. Tai Pan only: the JSON holds
+    teams and matches, so a four-player tournament is not offered a backup that would leave out
+    its players and deals."""
     response = HttpResponse(tournament_json.dumps(tournament_json.export_tournament(tournament)),
                             content_type="application/json; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{tournament.slug}.json"'
@@ -168,6 +172,7 @@ def tournament_export(request, *, tournament):
 
 # --- teams ------------------------------------------------------------------------------------
 
+@require_safe
 @tournament_view(Perm.MANAGE)
 @entrants(EntrantKind.TEAMS)
 def team_list(request, *, tournament):

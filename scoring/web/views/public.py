@@ -124,6 +124,7 @@ def round_page(request, number, *, tournament):
         rounds=list(_visible_rounds(request, tournament).only("id", "tournament", "number", "status")),
         draft_warnings=draft_warnings(rnd) if rnd.status == Round.Status.DRAFT and not projector else [],
         side_labels=adapter.side_labels(),
+        redraw=ENTRANT_PAGES[adapter.entrants]["redraw"](tournament, rnd.number),
     )
     return render(request, "rounds/round.html", context)
 

@@ -1,6 +1,11 @@
 """Smoke tests of the load scenario's helpers (benchmarks/load, issue 5 item 6): the hand records
-the referees post, the form data, the match page parsing, the tournament set-up and the
-lost/duplicated hand check. No timed tests; the scenario itself is ``benchmarks/load/run_load.sh``."""
+the referees post, the form data, the entry page parsing, the tournament set-up and the
+lost/duplicated hand check. No timed tests; the scenario itself is ``benchmarks/load/run_load.sh``.
+
+Changed on purpose (issue 10): the referee's entry form is on ``match_enter`` (GET answers the
+entry page itself, a saved hand redirects back to it at ``#record-N``), record rows are
+``id="record-N"``, the form posts a plain ``version`` and the unprefixed Tai Pan fields, and the
+page's other forms (end at the time limit, resume, reopen) post a ``version`` too."""
 import json
 import py_compile
 import sys
@@ -8,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-LOAD_DIR = Path(__file__).resolve().parent.parent / "benchmarks" / "load"
+LOAD_DIR = Path(__file__).resolve().parents[2] / "benchmarks" / "load"
 sys.path.insert(0, str(LOAD_DIR))
 
 import loadctl  # noqa: E402
@@ -43,29 +48,46 @@ def test_hand_records_score_by_the_nskt_rules_and_never_finish_the_match():
 
 @pytest.mark.parametrize("type_ew", [False, True])
 @pytest.mark.parametrize("index", [0, 1, 6, 7])
-def test_form_data_is_what_the_hand_form_turns_back_into_the_record(index, type_ew):
-    from scoring.web.forms.results import HandForm
+def test_form_data_is_what_the_entry_form_turns_back_into_the_record(index, type_ew):
+    from scoring.games import registry
+    from scoring.locking import parse_version
 
     record = loadkit.hand_record(index)
     data = loadkit.form_data(record, 7, "token", type_ew=type_ew)
-    form = HandForm(data)
-    assert form.is_valid(), form.errors
-    assert form.cleaned_data["version"] == 7
-    assert form.to_record() == record
+    entry = registry.get("taipan").entry(data)
+    assert entry.is_valid(), entry.error_lines()
+    assert parse_version(data["version"]) == 7
+    assert entry.record() == record
 
 
-def test_parse_match_page_reads_version_hands_and_token():
+def test_parse_match_page_reads_the_entry_forms_version_the_records_and_the_token():
     html = (
-        '<tr id="hand-1"><td>1</td></tr><tr id="hand-2"><td>2</td></tr>'
+        '<form method="post" id="entry-form" class="entry-form" action="/t/x/match/1/enter/" novalidate>'
         '<input type="hidden" name="csrfmiddlewaretoken" value="abc&amp;def">'
-        '<input type="hidden" name="version" value="5" id="id_version">'
-        '<input type="hidden" name="end-version" value="9" id="id_end-version">'
+        '<input type="hidden" name="version" value="5"><select name="call_n"></select></form>'
+        '<tr id="record-1"><td>1</td></tr><tr id="record-2"><td>2</td></tr>'
+        '<form method="post" action="/t/x/match/1/end/" class="action">'
+        '<input type="hidden" name="csrfmiddlewaretoken" value="abc&amp;def">'
+        '<input type="hidden" name="version" value="9"></form>'
     )
     page = loadkit.parse_match_page(html)
     assert (page.csrf_token, page.version, page.hand_numbers, page.next_number) == ("abc&def", 5, [1, 2], 3)
     assert page.can_add
-    no_form = loadkit.parse_match_page('<input type="hidden" name="end-version" value="9">')
-    assert no_form.version is None and not no_form.can_add and no_form.next_number == 1
+    # A finished match: no entry form, only the actions' forms (their version is not the entry's).
+    no_form = loadkit.parse_match_page(html[html.index("<tr"):])
+    assert no_form.version is None and not no_form.can_add and no_form.hand_numbers == [1, 2]
+    assert loadkit.parse_match_page("").next_number == 1
+
+
+def test_submission_kinds():
+    enter = "/t/x/match/1/enter/"
+    assert loadkit.submission_kind(302, enter + "#record-3", enter) == "ack"
+    assert loadkit.submission_kind(302, "/accounts/login/?next=" + enter, enter) == "refused"
+    assert loadkit.submission_kind(302, "/t/x/match/2/enter/#record-3", enter) == "refused"
+    assert loadkit.submission_kind(409, "", enter) == "stale"
+    assert loadkit.submission_kind(400, "", enter) == "refused"
+    assert loadkit.submission_kind(0, "", enter) == "uncertain"
+    assert loadkit.submission_kind(502, "", enter) == "uncertain"
 
 
 def _ack(match, number, index=None):
@@ -152,25 +174,38 @@ def test_setup_builds_a_tournament_referees_can_enter_hands_in(client):
     enter_url = f"/t/load-smoke/match/{ref['match']}/enter/"
     acks = []
     for _ in range(3):
-        page = loadkit.parse_match_page(client.get(enter_url, follow=True).content.decode())
+        response = client.get(enter_url)
+        assert response.status_code == 200
+        page = loadkit.parse_match_page(response.content.decode())
         assert page.can_add
         record = loadkit.hand_record(page.next_number - 1)
         preview = client.post(f"/t/load-smoke/match/{ref['match']}/preview/", loadkit.form_data(record, page.version, page.csrf_token), HTTP_HX_REQUEST="true")
         assert preview.status_code == 200 and b"errorlist" not in preview.content
         resp = client.post(enter_url, loadkit.form_data(record, page.version, page.csrf_token, type_ew=True))
-        assert resp.status_code == 302 and f"/match/{ref['match']}/" in resp["Location"]
+        assert resp.status_code == 302 and resp["Location"] == f"{enter_url}#record-{page.next_number}"
+        assert loadkit.submission_kind(resp.status_code, resp["Location"], enter_url) == "ack"
         acks.append({"match": ref["match"], "number": page.next_number, "record": record})
 
-    page = loadkit.parse_match_page(client.get(enter_url, follow=True).content.decode())
+    page = loadkit.parse_match_page(client.get(enter_url).content.decode())
     assert page.hand_numbers == [1, 2, 3] and page.version == 3
     # A stale version is refused (409) and stores nothing.
     stale = client.post(enter_url, loadkit.form_data(loadkit.hand_record(3), 0, page.csrf_token))
     assert stale.status_code == 409
+    assert loadkit.submission_kind(stale.status_code, "", enter_url) == "stale"
 
     stored = loadctl.stored_hands("load-smoke")
     assert Hand.objects.filter(match_id=ref["match"]).count() == 3
     verdict = loadkit.verify_hands(acks, stored)
     assert (verdict.acknowledged, verdict.stored, verdict.lost, verdict.duplicated, verdict.ok) == (3, 3, 0, 0, True)
+
+    # Ended at the time limit (the page's own end form): the entry page keeps the other forms
+    # with their version, but no entry form, so the scenario sees it cannot add a hand.
+    end = client.post(f"/t/load-smoke/match/{ref['match']}/end/", {"version": page.version, "end-reason": "time"})
+    assert end.status_code == 302
+    html = client.get(enter_url).content.decode()
+    assert 'name="version"' in html  # the resume form's
+    page = loadkit.parse_match_page(html)
+    assert not page.can_add and page.hand_numbers == [1, 2, 3]
 
 
 def test_failures_are_counted_by_endpoint_and_error(tmp_path):
@@ -210,7 +245,7 @@ def test_cpu_cost_measurement_runs_every_endpoint():
         "GET standings/",
         "GET round/<n>/ (pairings)",
         "GET match/<pk>/ (anonymous)",
-        "GET match/<pk>/enter/ (-> match page)",
+        "GET match/<pk>/enter/ (entry page)",
         "POST match/<pk>/preview/ (htmx)",
         "POST match/<pk>/enter/ (save hand)",
     }

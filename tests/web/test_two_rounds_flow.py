@@ -9,20 +9,10 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
 from scoring.models import Match, Membership, Round, Tournament
-from scoring.results import matches as results
+from scoring.results import sheet
+from tests.factories import UserFactory
 
-
-@pytest.fixture(autouse=True)
-def _english(settings):
-    """These tests read English messages; Dutch is the site default (tests/test_i18n.py)."""
-    from django.utils import translation
-
-    settings.LANGUAGE_CODE = "en"
-    with translation.override("en"):
-        yield
-
-
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("english")]
 
 DV_NS = {"calls": {}, "first_out": "N", "double_victory": "NS", "card_points": None}
 DV_EW = {"calls": {}, "first_out": "E", "double_victory": "EW", "card_points": None}
@@ -33,20 +23,18 @@ CSV = "name,player1,player2,affiliation,seed\n" + "".join(
 )
 
 
-@pytest.fixture(autouse=True)
-def english(client):
-    client.cookies["django_language"] = "en"
-
-
 def play(match, hands, referee, confirmer):
+    """The referee enters ``hands`` and the other referee confirms, through the result sheet with
+    the version each saw (as the referee pages do)."""
+    match = Match.objects.get(pk=match.pk)
     for record in hands:
-        results.add_hand(Match.objects.get(pk=match.pk), record, referee)
-    results.confirm_match(Match.objects.get(pk=match.pk), confirmer)
+        sheet.add_record(match, record, referee, expected_version=match.version)
+    sheet.confirm(match, confirmer, expected_version=match.version)
 
 
-def test_two_rounds_through_the_organiser_pages(client, user_factory):
-    org = user_factory("org", is_staff=True)
-    ref, ref2 = user_factory("ref"), user_factory("ref2")
+def test_two_rounds_through_the_organiser_pages(client):
+    org = UserFactory(username="org", is_staff=True)
+    ref, ref2 = UserFactory(username="ref"), UserFactory(username="ref2")
     client.force_login(org)
     response = client.post(reverse("scoring:tournament_create"), {
         "name": "Flow Open", "slug": "flow", "game": "taipan", "rules_preset": "nskt", "rules_overrides": "",

@@ -1,6 +1,7 @@
 """Public pages (no login): tournament overview, round pairings (drafts hidden), standings with
 tie-breaks and shared ranks, projector view, team breakdown, CSV/XLSX exports, and fixed query
-counts on the list pages (issue 2 items 7 and acceptance, issue 4 items 5 and 6)."""
+counts on the list pages (issue 2 items 7 and acceptance, issue 4 items 5 and 6). Public pages
+are read-only: they refuse POST with 405."""
 from __future__ import annotations
 
 import csv
@@ -11,56 +12,33 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from scoring.models import Match, Membership, Player, Round, Team, Tournament
+from scoring.models import Match, Membership, Round
+from scoring.policy import SYSTEM
+from scoring.results import sheet
+from scoring.web import urls_public
+from tests.factories import (
+    DOUBLE_VICTORY_NS,
+    MatchFactory,
+    MembershipFactory,
+    PlayerFactory,
+    RoundFactory,
+    TeamFactory,
+    TournamentFactory,
+    UserFactory,
+    played_taipan_tournament,
+    staff,
+)
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("english")]
 
-
-@pytest.fixture(autouse=True)
-def english(client):
-    """Pages in English (the source language) whatever translations exist."""
-    client.cookies["django_language"] = "en"
-
-
-# --- data builders (bulk_create: a few queries whatever the size) ----------------------------------
-
-def build_tournament(n_teams: int, n_rounds: int, *, slug: str = "t", status=Round.Status.CLOSED,
-                     tiebreaks=("point_difference", "buchholz", "points_scored", "head_to_head")) -> Tournament:
-    """A Tai Pan tournament with ``n_teams`` teams (even) and ``n_rounds`` played rounds.
-
-    Round r (1-based) pairs team i with team i + r*... by the circle method (no rematches while
-    ``n_rounds < n_teams``). Every match: NS 800 - EW 300 (NS wins, match points 2 - 0).
-    """
-    t = Tournament.objects.create(name=f"Tournament {slug}", slug=slug, rules={"preset": "nskt"}, tiebreaks=list(tiebreaks))
-    players = Player.objects.bulk_create(
-        [Player(tournament=t, name=f"Player {i:03d}") for i in range(2 * n_teams)]
-    )
-    teams = Team.objects.bulk_create(
-        [Team(tournament=t, name=f"Team {i:03d}", affiliation="SV", first_player=players[2 * i],
-              second_player=players[2 * i + 1], seed=i + 1) for i in range(n_teams)]
-    )
-    rounds = Round.objects.bulk_create(
-        [Round(tournament=t, number=r + 1, status=status) for r in range(n_rounds)]
-    )
-    matches = []
-    for r, rnd in enumerate(rounds):
-        for table, (a, b) in enumerate(circle_pairs(n_teams, r), start=1):
-            matches.append(Match(
-                round=rnd, table=table, team_ns=teams[a], team_ew=teams[b], status=Match.Status.CONFIRMED,
-                total_ns=800, total_ew=300, points_ns=2, points_ew=0, winner=teams[a], ended=Match.Ended.TARGET,
-                pairing_note="Same score group (0 match points)",
-                pairing_reason={"template": "Same score group ({points} match points)", "params": {"points": 0}},
-            ))
-    Match.objects.bulk_create(matches)
-    return t
+ALL_TIEBREAKS = ("point_difference", "buchholz", "points_scored", "head_to_head")
 
 
-def circle_pairs(n: int, r: int) -> list[tuple[int, int]]:
-    """Round ``r`` (0-based) of the circle method for ``n`` (even) entrants: index pairs."""
-    rest = list(range(1, n))
-    rest = rest[r % (n - 1):] + rest[: r % (n - 1)]
-    order = [0, *rest]
-    return [(order[i], order[n - 1 - i]) for i in range(n // 2)]
+def build_tournament(n_teams: int, n_rounds: int, *, slug: str = "t", status=Round.Status.CLOSED, tiebreaks=ALL_TIEBREAKS):
+    """``n_teams`` teams, ``n_rounds`` rounds by the circle method, every match NS 800 - EW 300
+    (NS wins, match points 2 - 0): :func:`tests.factories.played_taipan_tournament`."""
+    return played_taipan_tournament(n_teams, n_rounds, status=status, slug=slug, name=f"Tournament {slug}",
+                                    rules={"preset": "nskt"}, tiebreaks=list(tiebreaks))
 
 
 def count_queries(client, url) -> int:
@@ -68,6 +46,46 @@ def count_queries(client, url) -> int:
         response = client.get(url)
     assert response.status_code == 200, response.content[:500]
     return len(ctx.captured_queries)
+
+
+# --- read-only ----------------------------------------------------------------------------------
+
+def _public_urls(t) -> list[tuple[str, str]]:
+    team = t.teams.order_by("name").first()
+    match = Match.objects.filter(round__tournament=t).order_by("pk").first()
+    values = {"slug": t.slug, "number": 1, "pk": match.pk, "task_id": 1, "game": "taipan"}
+    out = []
+    for pattern in urls_public.urlpatterns:
+        kwargs = {k: values[k] for k in pattern.pattern.regex.groupindex}
+        if pattern.name == "team_breakdown":
+            kwargs["pk"] = team.pk
+        out.append((pattern.name, reverse(f"scoring:{pattern.name}", kwargs=kwargs)))
+    return out
+
+
+def test_public_pages_refuse_post(client):
+    """Every URL of the public module answers POST with 405, logged in or not, and writes
+    nothing."""
+    t = build_tournament(4, 1)
+    people = staff(t)
+    before = list(Match.objects.order_by("pk").values())
+    for user in (None, people["organiser"], people["referee"]):
+        client.logout()
+        if user:
+            client.force_login(user)
+        for name, url in _public_urls(t):
+            assert client.post(url, {"name": "x", "version": "0"}).status_code == 405, name
+    assert list(Match.objects.order_by("pk").values()) == before
+
+
+def test_rules_check_page_answers_for_its_game(client):
+    """The rules check URL takes the game (``/rules/taipan/``): the page and its form point back
+    to that URL (was a server error: the template reversed the URL without the game)."""
+    url = reverse("scoring:rules_check", args=["taipan"])
+    response = client.get(url)
+    assert response.status_code == 200
+    assert f'action="{url}"' in response.content.decode()
+    assert client.get(reverse("scoring:rules_check", args=["chess"])).status_code == 404
 
 
 # --- overview and pairings ------------------------------------------------------------------------
@@ -80,18 +98,16 @@ def test_detail_lists_published_rounds_only(client):
     assert reverse("scoring:round_pairings", args=[t.slug, 3]) not in page
 
 
-def test_draft_round_is_hidden_from_public_and_referees(client, user_factory):
+def test_draft_round_is_hidden_from_public_and_referees(client):
     t = build_tournament(4, 1, status=Round.Status.DRAFT)
     url = reverse("scoring:round_pairings", args=[t.slug, 1])
     assert client.get(url).status_code == 404
-    referee = user_factory("ref")
-    Membership.objects.create(tournament=t, user=referee, role=Membership.Role.REFEREE)
+    referee = MembershipFactory(tournament=t, role=Membership.Role.REFEREE).user
     client.force_login(referee)
     assert client.get(url).status_code == 404
     assert client.get(reverse("scoring:pairings_export", args=[t.slug, 1])).status_code == 404
-    org = user_factory("org")
-    Membership.objects.create(tournament=t, user=org, role=Membership.Role.ORGANISER)
-    client.force_login(org)
+    organiser = MembershipFactory(tournament=t, role=Membership.Role.ORGANISER).user
+    client.force_login(organiser)
     response = client.get(url)
     assert response.status_code == 200
     assert "Team 000" in response.content.decode()
@@ -100,10 +116,8 @@ def test_draft_round_is_hidden_from_public_and_referees(client, user_factory):
 def test_pairings_page_shows_tables_teams_players_and_reasons(client):
     t = build_tournament(4, 1)
     rnd = t.rounds.get()
-    bye_team = Team.objects.create(
-        tournament=t, name="Lonely", first_player=Player.objects.create(tournament=t, name="Lo"),
-        second_player=Player.objects.create(tournament=t, name="Ne"),
-    )
+    bye_team = TeamFactory(tournament=t, name="Lonely", first_player=PlayerFactory(tournament=t, name="Lo"),
+                           second_player=PlayerFactory(tournament=t, name="Ne"))
     Match.objects.create(round=rnd, table=3, team_ns=bye_team, team_ew=None, pairing_note="Bye (odd number of teams)",
                          pairing_reason={"template": "Bye (odd number of teams)", "params": {}}, status=Match.Status.CONFIRMED)
     Match.objects.filter(round=rnd, table=2).update(pairing_reason={
@@ -197,10 +211,15 @@ def test_standings_after_a_given_round(client):
     assert rows["Team 000"].match_points == 4 and rows["Team 000"].played == 2
 
 
-def test_four_player_tournament_pages_redirect(client):
-    t = Tournament.objects.create(name="Mahjong", slug="mj", game="sichuan")
-    response = client.get(reverse("scoring:standings", args=[t.slug]))
-    assert response.status_code == 302 and response["Location"] == reverse("scoring:player_standings", args=[t.slug])
+def test_four_player_standings_are_the_same_page_under_both_urls(client):
+    """Changed on purpose: ``standings`` and ``player_standings`` are one page; for a four-player
+    tournament the standings URL shows the players' standings (was: a redirect)."""
+    t = TournamentFactory(name="Mahjong", slug="mj", game="sichuan")
+    PlayerFactory(tournament=t, name="Mei")
+    for name in ("standings", "player_standings"):
+        response = client.get(reverse(f"scoring:{name}", args=[t.slug]))
+        assert response.status_code == 200, name
+        assert [row.record.name for row in response.context["table"].rows] == ["Mei"]
     assert client.get(reverse("scoring:tournament_detail", args=[t.slug])).status_code == 200
 
 
@@ -250,16 +269,42 @@ def test_pairings_export_csv_and_xlsx(client):
     assert response.content[:2] == b"PK"
 
 
-def test_standings_table_cache_follows_every_result_change(client):
-    """The rendered standings table is cached per state of the results: a corrected result shows
-    at once (the cache key is the standings' fingerprint)."""
-    t = build_tournament(4, 1)
+def test_standings_cache_follows_every_result_change(client):
+    """The standings are cached on a key of the results' state (``scoring/standings/cache.py``;
+    replaces the standings signals and fingerprint): served from the cache while nothing
+    changes, and a result corrected through the result sheet shows at once.
+
+    Round 1 of 4 teams: 0-3 and 1-2, NS wins both with four double victories (800 : 0). Team 000
+    is ahead of Team 003; after match 1 is reopened and its hands are corrected to four double
+    victories of EW, Team 003 (800 : 0) is ahead of Team 000."""
+    t = TournamentFactory(slug="cache", tiebreaks=list(ALL_TIEBREAKS))
+    teams = [TeamFactory(tournament=t, name=f"Team 00{i}") for i in range(4)]
+    rnd = RoundFactory(tournament=t, number=1)
+    m1 = MatchFactory(round=rnd, table=1, team_ns=teams[0], team_ew=teams[3])
+    m2 = MatchFactory(round=rnd, table=2, team_ns=teams[1], team_ew=teams[2])
+    confirmer = MembershipFactory(tournament=t).user
+    for m in (m1, m2):
+        for _ in range(4):
+            sheet.add_record(m, DOUBLE_VICTORY_NS, SYSTEM, expected_version=m.version)
+        sheet.confirm(m, confirmer, expected_version=m.version)
     url = reverse("scoring:standings", args=[t.slug])
     page = client.get(url).content.decode()
-    assert page.index("Team 000") < page.index("Team 001")  # 000 beat 003; 001 beat 002
+    assert page.index("Team 000") < page.index("Team 003")
     table = page[page.index('<div class="scroll">'):page.index("</table>")]
-    assert table in client.get(url).content.decode()  # served from the cache, same table
-    Match.objects.filter(round__tournament=t, table=1).update(
-        total_ns=300, total_ew=800, points_ns=0, points_ew=2, winner=Team.objects.get(tournament=t, name="Team 003"))
+    with CaptureQueriesContext(connection) as ctx:
+        assert table in client.get(url).content.decode()  # served from the cache, same table
+    assert not any("scoring_match" in q["sql"] and "total_ns" in q["sql"] for q in ctx.captured_queries)
+    sheet.reopen(m1, SYSTEM, "hands entered for the wrong side", expected_version=m1.version)
+    dv_ew = {**DOUBLE_VICTORY_NS, "first_out": "E", "double_victory": "EW"}
+    for number in range(1, 5):
+        sheet.edit_record(m1, number, dv_ew, SYSTEM, expected_version=m1.version, reason="wrong side")
     page = client.get(url).content.decode()
     assert page.index("Team 003") < page.index("Team 000")
+
+
+def test_pages_of_a_user_without_a_role_are_the_public_ones(client):
+    """A logged-in user without a role sees what the public sees (no organiser section)."""
+    t = build_tournament(4, 1)
+    client.force_login(UserFactory())
+    page = client.get(reverse("scoring:tournament_detail", args=[t.slug])).content.decode()
+    assert reverse("scoring:members", args=[t.slug]) not in page
