@@ -148,6 +148,10 @@ class GameAdapter:
         ``["East", "South", "West", "North"]``)."""
         return [str(s) for s in self.sides]
 
+    def side_headings(self) -> list[str]:
+        """Column heads of the sides on a round's page (Tai Pan: "Team NS", "Team EW")."""
+        return self.side_labels()
+
     # ------------------------------------------------------------------ rules
 
     def presets(self) -> dict[str, dict[str, Any]]:

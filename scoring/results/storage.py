@@ -12,6 +12,7 @@ from typing import Any
 
 from django.db.models import Prefetch, QuerySet
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from scoring.games.base import EntrantKind, Evaluation, GameAdapter
 from scoring.models import Deal, Hand, Match, ResultContainer, ResultRecord, Table, TableSeat
@@ -32,6 +33,8 @@ class Storage:
     round_related: str = ""
     #: The container's field holding its table number in the round.
     number_field: str = ""
+    #: What one container is called ("match", "table").
+    noun: Any = ""
 
     def queryset(self) -> QuerySet:
         """Containers with everything a result page or the sheet reads (round, tournament, sides)."""
@@ -135,6 +138,7 @@ class MatchStorage(Storage):
     record_type = "hand"
     round_related = "matches"
     number_field = "table"
+    noun = gettext_lazy("match")
 
     def queryset(self):
         return Match.objects.with_teams()
@@ -241,6 +245,7 @@ class TableStorage(Storage):
     record_type = "deal"
     round_related = "tables"
     number_field = "number"
+    noun = gettext_lazy("table")
 
     def queryset(self):
         seats = Prefetch("seats", queryset=TableSeat.objects.select_related("player").order_by("seat"))

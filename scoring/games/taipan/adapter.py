@@ -204,6 +204,9 @@ class TaiPan(GameAdapter):
     def side_labels(self) -> list[str]:
         return list(TEAMS)
 
+    def side_headings(self) -> list[str]:
+        return [_t("Team NS"), _t("Team EW")]
+
     def record_headers(self) -> list[Any]:
         return ["N", "E", "S", "W", _("First out"), _("Double victory"), _("Card points NS"), _("Card points EW")]
 
