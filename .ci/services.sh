@@ -64,4 +64,4 @@ done
 DEBUG=1 $PY -m celery -A nskt inspect ping -t 2 >/dev/null || { cat "$WORKER_LOG"; echo "Celery worker does not answer"; exit 1; }
 echo "Celery worker up (pid $WORKER_PID)"
 
-$PY -m pytest -q -p no:cacheprovider --create-db "$@"
+$PY -m pytest -q -p no:cacheprovider --create-db -m "not browser" "$@"
