@@ -168,6 +168,7 @@ class HandState:
         Same as :meth:`apply` per event; the player on turn passing or playing (nearly every event)
         goes straight to the action, the rest through :meth:`apply`."""
         i = 0
+        pass_, play_, apply = self._pass, self._play, self.apply
         try:
             for i, event in enumerate(events):  # noqa: B007 - i names the event in the error
                 if type(event) is dict:
@@ -175,12 +176,12 @@ class HandState:
                     if seat == self.to_move and seat is not None:
                         action = event.get("action")
                         if action == "pass":
-                            self._pass(seat)
+                            pass_(seat)
                             continue
                         if action == "play" or action == "bomb":
-                            self._play(seat, event, action)
+                            play_(seat, event, action)
                             continue
-                self.apply(event)
+                apply(event)
         except IllegalEvent as exc:
             raise RuleViolation([Violation(f"events[{i}]", exc.template, exc.params)]) from None
 
@@ -219,13 +220,15 @@ class HandState:
             refusal = pass_refusal(self.table, self.hands[seat], self.wish)
             if refusal is not None:
                 raise IllegalEvent(refusal[0], **refusal[1])
-        self.passes += 1
+        passes = self.passes = self.passes + 1
         out = self.out
-        others = 4 - len(out) - (self.owner not in out)  # players still in, the trick's owner aside
-        if self.passes >= others:
+        if passes >= 4 - len(out) - (self.owner not in out):  # every player still in but the trick's owner
             self._end_trick()
-        else:
-            self.to_move = self.next_in(seat)
+            return
+        for candidate in _AFTER[seat]:  # next_in(seat)
+            if candidate not in out:
+                self.to_move = candidate
+                return
 
     def _end_trick(self) -> None:
         winner = self.owner
@@ -280,11 +283,15 @@ class HandState:
         self.table = combo
         self.owner = seat
         self.passes = 0
+        out = self.out
         if hand and combo.type is not _DOG:
             # nobody went out, so the hand goes on (it was not over before this play)
-            self.to_move = self.next_in(seat)
+            for candidate in _AFTER[seat]:  # next_in(seat)
+                if candidate not in out:
+                    self.to_move = candidate
+                    return
+            self.to_move = seat
             return
-        out = self.out
         if not hand:
             out.append(seat)
         if combo.type is _DOG:
