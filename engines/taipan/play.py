@@ -62,15 +62,16 @@ class Judgement:
     ``template`` + ``params``, and the wish bookkeeping (``wish_checked``, ``wish_fulfilled``,
     ``wish_after``: the wish standing after the play).
 
-    ``params`` may be given as a dict or as a function returning it: the reason's parameters (names
-    and ranks for the message) are then only built when ``params``, ``reason`` or ``to_json`` is
-    used, so a caller that needs only the verdict (``replay``) never builds a description.
+    ``params`` may be given as a dict, or as a function returning it (or a tuple ``(function,
+    *arguments)``): the reason's parameters (names and ranks for the message) are then only built
+    when ``params``, ``reason`` or ``to_json`` is used, so a caller that needs only the verdict
+    (``replay``) never builds a description.
     """
 
     __slots__ = ("legal", "combination", "template", "_params", "wish_checked", "wish_fulfilled", "wish_after")
 
     def __init__(self, legal: bool, combination: Combination | None, template: str,
-                 params: dict[str, Any] | Callable[[], dict[str, Any]] | None = None,
+                 params: dict[str, Any] | Callable[[], dict[str, Any]] | tuple[Any, ...] | None = None,
                  wish_checked: bool = True, wish_fulfilled: bool = False, wish_after: int | None = None):
         self.legal = legal
         self.combination = combination
@@ -86,6 +87,8 @@ class Judgement:
         params = self._params
         if params is None:
             params = self._params = {}
+        elif type(params) is tuple:
+            params = self._params = params[0](*params[1:])
         elif callable(params):
             params = self._params = params()
         return params
@@ -116,6 +119,18 @@ def _describe(combo: Combination) -> dict[str, Any]:
 
 def _beats_params(combo: Combination, current: Combination) -> dict[str, Any]:
     return {**_describe(combo), "current": _describe(current)["type"], "current_rank": rank_name(current.rank)}
+
+
+def _wish_params(wish: int) -> dict[str, Any]:
+    return {"wish": rank_name(wish)}
+
+
+def _rank_params(rank: float) -> dict[str, Any]:
+    return {"rank": rank_name(rank)}
+
+
+def _fulfil_params(combo: Combination, wish: int) -> dict[str, Any]:
+    return {**_describe(combo), "wish": rank_name(wish)}
 
 
 _DOG = CombinationType.DOG
@@ -169,7 +184,7 @@ def judge(
             return Judgement(True, None, _("A player who is not on turn may always wait."), wish_after=wish)
         if current is not None and wish is not None and hand is None:
             return Judgement(True, None, _("Passing is allowed unless the player can fulfil the wish for {wish}; without the hand this was not checked."),
-                             lambda: {"wish": rank_name(wish)}, wish_checked=False, wish_after=wish)
+                             (_wish_params, wish), wish_checked=False, wish_after=wish)
         refusal = pass_refusal(current, hand, wish)
         if refusal is not None:
             return Judgement(False, None, refusal[0], refusal[1], wish_after=wish)
@@ -182,7 +197,7 @@ def judge(
             if not every:
                 return Judgement(False, None, _no_combination_reason(play), wish_after=wish)
             return Judgement(False, every[0], _("The Phoenix cannot stand for {rank} in these cards."),
-                             lambda: {"rank": rank_name(phoenix_as)}, wish_after=wish)
+                             (_rank_params, phoenix_as), wish_after=wish)
     else:
         options = readings(play, current)
         if not options:
@@ -210,7 +225,7 @@ def judge(
     if wish is None:  # the usual case: legal, nothing to check about a wish
         if current is None:
             return Judgement(True, combo, _LEAD)
-        return Judgement(True, combo, _BEATS, lambda: _beats_params(combo, current))
+        return Judgement(True, combo, _BEATS, (_beats_params, combo, current))
 
     fulfilled = wish is not None and combo.has_rank(wish)
     wish_checked = True
@@ -220,21 +235,21 @@ def judge(
         elif can_fulfil_wish(hand, current, wish):
             if combo.is_bomb and rules["in_turn_bomb_ignores_wish"]:
                 return Judgement(True, combo, _("A bomb may be played in turn without the wished {wish}; the wish stays."),
-                                 lambda: {"wish": rank_name(wish)}, wish_after=wish)
+                                 (_wish_params, wish), wish_after=wish)
             return Judgement(False, combo, _("The player can fulfil the wish for {wish} and must play a combination containing it."),
-                             lambda: {"wish": rank_name(wish)}, wish_after=wish)
+                             (_wish_params, wish), wish_after=wish)
     if fulfilled:
         template = _("Legal: the {type} fulfils the wish for {wish}.")
-        params: Callable[[], dict[str, Any]] | None = lambda: {**_describe(combo), "wish": rank_name(wish)}  # noqa: E731
+        params: tuple[Any, ...] | None = (_fulfil_params, combo, wish)
     elif not wish_checked:
         template = _("Legal if the player cannot fulfil the wish for {wish}; without the hand this was not checked.")
-        params = lambda: {"wish": rank_name(wish)}  # noqa: E731
+        params = (_wish_params, wish)
     elif current is None:
         template = _LEAD
         params = None
     else:
         template = _BEATS
-        params = lambda: _beats_params(combo, current)  # noqa: E731
+        params = (_beats_params, combo, current)
     return Judgement(True, combo, template, params, wish_checked, fulfilled, None if fulfilled else wish)
 
 
