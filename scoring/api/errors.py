@@ -112,7 +112,6 @@ def _service_status(exc: ServiceError) -> tuple[int, str]:
 def exception_handler(exc: Exception, context: dict) -> Response | None:
     """DRF's ``EXCEPTION_HANDLER`` for the API (see the module docstring). Unknown exceptions
     return ``None`` (a 500, logged by Django)."""
-    request = context.get("request")
     if isinstance(exc, RuleViolation):
         set_rollback()
         return Response(body("invalid", violation_errors(exc)), status=status.HTTP_400_BAD_REQUEST)
@@ -124,21 +123,11 @@ def exception_handler(exc: Exception, context: dict) -> Response | None:
         exc = exceptions.NotFound(*exc.args)
     elif isinstance(exc, PermissionDenied):
         exc = exceptions.PermissionDenied(*exc.args)
-    if isinstance(exc, exceptions.PermissionDenied) and request is not None and not request.successful_authenticator \
-            and request.authenticators:
-        # The policy refused an actor nobody authenticated: say so (401), as DRF does for
-        # its own permission classes.
-        exc = exceptions.NotAuthenticated()
     if not isinstance(exc, exceptions.APIException):
         return None
     headers = {}
     if getattr(exc, "auth_header", None):
         headers["WWW-Authenticate"] = exc.auth_header
-    elif isinstance(exc, exceptions.NotAuthenticated) and request is not None and request.authenticators:
-        header = request.authenticators[0].authenticate_header(request)
-        if header:
-            headers["WWW-Authenticate"] = header
-            exc.status_code = status.HTTP_401_UNAUTHORIZED
     if getattr(exc, "wait", None):
         headers["Retry-After"] = f"{int(exc.wait)}"
     if isinstance(exc, exceptions.ValidationError):
