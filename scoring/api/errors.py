@@ -51,13 +51,6 @@ def body(code: str, errors: list[dict[str, str]]) -> dict[str, Any]:
     return {"code": code, "errors": errors}
 
 
-class TooLarge(exceptions.APIException):
-    """A request body over the API's size limit (413)."""
-
-    status_code = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
-    default_code = "too_large"
-
-
 def record_field(path: str, prefix: str = "record") -> str:
     """The request field of an engine violation on the record sent as ``prefix``:
     ``"card_points.NS"`` -> ``"record.card_points.NS"``; a whole-result check (``"hands[3].x"``)

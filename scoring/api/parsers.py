@@ -7,15 +7,21 @@ import json
 from typing import Any
 
 from django.utils.translation import gettext as _
-from rest_framework.exceptions import ParseError
+from rest_framework import status
+from rest_framework.exceptions import APIException, ParseError
 from rest_framework.parsers import BaseParser
-
-from scoring.api.errors import TooLarge
 
 #: Largest request body (bytes): a whole Tai Pan match replay fits many times over.
 MAX_BYTES = 64 * 1024
 #: Deepest nesting of objects and arrays in a request body.
 MAX_DEPTH = 32
+
+
+class TooLarge(APIException):
+    """A request body over :data:`MAX_BYTES` (413)."""
+
+    status_code = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
+    default_code = "too_large"
 
 
 def depth(value: Any) -> int:
