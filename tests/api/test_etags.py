@@ -61,7 +61,8 @@ def test_standings_304_comes_from_the_state_key_without_computing(api_world, mon
     def boom(*args, **kwargs):
         raise AssertionError("the standings were computed for a 304")
 
-    monkeypatch.setattr(reads, "standings_for", boom)
+    monkeypatch.setitem(reads.COMPUTE, "teams", boom)
+    monkeypatch.setattr(reads, "get_or_compute", boom)
     assert c.get(api_url("standings", "tp"), HTTP_IF_NONE_MATCH=etag).status_code == 304
 
 
@@ -120,3 +121,15 @@ def test_responses_vary_on_credentials_and_language(api_world):
     r = api_world.client(None).get(api_url("tournament-detail", "tp"))
     vary = {v.strip() for v in r["Vary"].split(",")}
     assert {"Accept-Language", "Authorization", "Cookie"} <= vary
+
+
+def test_the_api_and_the_pages_share_the_standings_cache(api_world):
+    from django.core.cache import cache
+
+    from scoring.standings import team_standings
+    from scoring.standings.cache import state_key
+
+    w = api_world
+    w.client(None).get(api_url("standings", "tp"))
+    cached = cache.get(state_key(w.tp, "teams", None))
+    assert cached is not None and cached == team_standings(w.tp)

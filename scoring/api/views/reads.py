@@ -27,8 +27,9 @@ from scoring.api.serializers import (
 from scoring.api.views.base import ApiView, tournament_or_404, visible_result, visible_round
 from scoring.models import Tournament
 from scoring.results.storage import storage_of
-from scoring.standings import standings_for
-from scoring.standings.cache import state_key
+from scoring.standings import players as player_standings
+from scoring.standings import teams as team_standings
+from scoring.standings.cache import get_or_compute, state_key
 
 NOT_FOUND = OpenApiResponse(ErrorSerializer, description="No such object, or a draft round the caller may not see.")
 NOT_MODIFIED = OpenApiResponse(description="Not modified: the `If-None-Match` names the current `ETag`.")
@@ -88,6 +89,11 @@ class RoundDetailView(ApiView):
         return Response(RoundSerializer(representation.round_detail(request, t, rnd)).data)
 
 
+#: The standings of each kind of entrant, computed (``scoring.standings`` keeps them in the cache
+#: under ``state_key(tournament, "teams"|"players", through_round)``, read here once for the
+#: ``ETag`` and the cache both).
+COMPUTE = {"teams": team_standings.standings, "players": player_standings.standings}
+
 ROUND_PARAMETER = OpenApiParameter("round", int, OpenApiParameter.QUERY, required=False,
                                    description="The standings after this round (default: every played round).")
 
@@ -109,10 +115,13 @@ class StandingsView(ApiView):
     def get(self, request, slug):
         t = tournament_or_404(slug)
         through_round = _through_round(request)
-        etag = etags.make("standings", state_key(t, str(t.adapter.entrants), through_round))
+        entrants = str(t.adapter.entrants)
+        key = state_key(t, entrants, through_round)  # the key the standings cache (and the pages) use
+        etag = etags.make("standings", key)
         if etags.matches(request, etag):
             return etags.not_modified(etag)
-        data = representation.standings(t, standings_for(t, through_round=through_round), through_round)
+        rows = get_or_compute(key, lambda: COMPUTE[entrants](t, through_round=through_round))
+        data = representation.standings(t, rows, through_round)
         return Response(StandingsSerializer(data).data, headers={"ETag": etag})
 
 
