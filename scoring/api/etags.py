@@ -25,9 +25,10 @@ def make(*parts: Any) -> str:
     return f'W/"{hashlib.sha256(text.encode()).hexdigest()[:32]}"'
 
 
-def of_data(data: Any) -> str:
-    """A weak ETag of a response body (before rendering)."""
-    return make("body", data)
+def of_data(data: Any, media_type: str = "") -> str:
+    """A weak ETag of a response body (before rendering) in ``media_type`` (the schema is served
+    as YAML and as JSON)."""
+    return make("body", media_type, data)
 
 
 def _opaque(tag: str) -> str:

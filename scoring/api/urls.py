@@ -5,9 +5,10 @@ browsable docs (Swagger UI, served from our own static files) at ``docs/``.
 A match (Tai Pan) and a four-player table have the same endpoints under ``matches/`` and
 ``tables/``; the tournament's game decides which one it has (the other is 404)."""
 from django.urls import include, path
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
+from drf_spectacular.views import SpectacularSwaggerSplitView
 
 from scoring.api.views import engines, reads, results
+from scoring.api.views.base import SchemaView
 
 app_name = "api"
 
@@ -41,6 +42,6 @@ v1 = [
 
 urlpatterns = [
     path("v1/", include(v1)),
-    path("schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("schema/", SchemaView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerSplitView.as_view(url_name="api:schema"), name="docs"),
 ]

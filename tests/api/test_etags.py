@@ -20,6 +20,7 @@ def read_urls(w) -> list[str]:
         api_url("round-detail", "tp", 1), api_url("standings", "tp"), api_url("standings", "sc"),
         api_url("match-detail", "tp", w.match.pk), api_url("match-records", "tp", w.match.pk),
         api_url("table-detail", "sc", w.table.pk), api_url("table-records", "sc", w.table.pk), api_url("engine-list"),
+        api_url("schema"), api_url("schema") + "?format=json",
     ]
 
 
@@ -133,3 +134,10 @@ def test_the_api_and_the_pages_share_the_standings_cache(api_world):
     w.client(None).get(api_url("standings", "tp"))
     cached = cache.get(state_key(w.tp, "teams", None))
     assert cached is not None and cached == team_standings(w.tp)
+
+
+def test_the_schema_has_a_tag_per_format(db):
+    from rest_framework.test import APIClient
+
+    c = APIClient()
+    assert c.get(api_url("schema"))["ETag"] != c.get(api_url("schema") + "?format=json")["ETag"]

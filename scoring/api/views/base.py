@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.utils.cache import patch_vary_headers
+from drf_spectacular.views import SpectacularAPIView
 from rest_framework.permissions import SAFE_METHODS, BasePermission
 from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
@@ -30,6 +31,22 @@ class WritesNeedCredentials(BasePermission):
         return request.method in SAFE_METHODS or request.successful_authenticator is not None
 
 
+def conditional(request, response, finalize):
+    """``ETag``/304 and the caching headers of an API answer (``finalize``: DRF's own
+    ``finalize_response`` of the view)."""
+    if request.method in SAFE_METHODS and isinstance(response, Response) and response.status_code == 200:
+        etag = response.headers.get("ETag") or etags.of_data(response.data, getattr(request, "accepted_media_type", ""))
+        if etags.matches(request, etag):
+            response = etags.not_modified(etag)
+        else:
+            response["ETag"] = etag
+    response = finalize(response)
+    if request.method in SAFE_METHODS:
+        response.setdefault("Cache-Control", "no-cache")
+    patch_vary_headers(response, ("Accept-Language", "Authorization", "Cookie"))
+    return response
+
+
 class ApiView(APIView):
     """Base of every API endpoint: JSON in (size- and depth-limited) and out, the API's
     authentication (an actor, :mod:`scoring.api.auth`), throttling, and on reads an ``ETag``
@@ -47,17 +64,7 @@ class ApiView(APIView):
         return actor(self.request)
 
     def finalize_response(self, request, response, *args, **kwargs):
-        if request.method in SAFE_METHODS and isinstance(response, Response) and response.status_code == 200:
-            etag = response.headers.get("ETag") or etags.of_data(response.data)
-            if etags.matches(request, etag):
-                response = etags.not_modified(etag)
-            else:
-                response["ETag"] = etag
-        response = super().finalize_response(request, response, *args, **kwargs)
-        if request.method in SAFE_METHODS:
-            response.setdefault("Cache-Control", "no-cache")
-        patch_vary_headers(response, ("Accept-Language", "Authorization", "Cookie"))
-        return response
+        return conditional(request, response, lambda r: super(ApiView, self).finalize_response(request, r, *args, **kwargs))
 
 
 # --------------------------------------------------------------------------- lookups
@@ -85,3 +92,10 @@ def visible_result(actor, tournament: Tournament, kind: str, pk: int) -> ResultC
     if not policy.round_visible(actor, container.round):
         raise Http404
     return container
+
+
+class SchemaView(SpectacularAPIView):
+    """The OpenAPI schema (drf-spectacular), with the same ``ETag``/304 as every read."""
+
+    def finalize_response(self, request, response, *args, **kwargs):
+        return conditional(request, response, lambda r: super(SchemaView, self).finalize_response(request, r, *args, **kwargs))
