@@ -70,6 +70,10 @@ INSTALLED_APPS = [
     "django_htmx",
     "axes",
     "csp",
+    "rest_framework",
+    "rest_framework.authtoken",
+    "drf_spectacular",
+    "drf_spectacular_sidecar",
     "scoring",
 ]
 
@@ -237,6 +241,46 @@ CONTENT_SECURITY_POLICY = {
         "form-action": [SELF],
         "base-uri": [SELF],
         "object-src": [NONE],
+    },
+}
+
+# The REST API (scoring/api, docs/api.md). Its views set their own authentication, parser,
+# renderer and throttle classes; these defaults also serve the schema and docs views.
+API_THROTTLE_RATES = {
+    "anon": os.environ.get("API_RATE_ANON", "300/minute"),
+    "user": os.environ.get("API_RATE_USER", "600/minute"),
+    "engines": os.environ.get("API_RATE_ENGINES", "60/minute"),
+}
+REST_FRAMEWORK = {
+    "DEFAULT_AUTHENTICATION_CLASSES": ["scoring.api.auth.TokenAuthentication", "rest_framework.authentication.SessionAuthentication"],
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    "DEFAULT_PARSER_CLASSES": ["scoring.api.parsers.JSONParser"],
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_THROTTLE_CLASSES": ["scoring.api.throttling.AnonThrottle", "scoring.api.throttling.ActorThrottle"],
+    "DEFAULT_THROTTLE_RATES": API_THROTTLE_RATES,
+    "EXCEPTION_HANDLER": "scoring.api.errors.exception_handler",
+    # The client address for rate limits: behind the proxy the one it appended last to
+    # X-Forwarded-For (as for the login throttling), otherwise the connection's own.
+    "NUM_PROXIES": 1 if BEHIND_PROXY else 0,
+    "TEST_REQUEST_DEFAULT_FORMAT": "json",
+}
+SPECTACULAR_SETTINGS = {
+    "TITLE": "NSKT tournaments API",
+    "DESCRIPTION": "Tournaments, rounds, standings and results of Tai Pan and the four-player games; result entry "
+                   "with an API token; the rule engines' commands. See docs/api.md.",
+    "VERSION": "1",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "SCHEMA_PATH_PREFIX": r"/api/v1",
+    "COMPONENT_SPLIT_REQUEST": True,
+    # Swagger UI from our own static files (the CSP allows scripts from 'self' only).
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+    "ENUM_NAME_OVERRIDES": {
+        "RoundStatusEnum": "scoring.models.rounds.Round.Status",
+        "ResultStatusEnum": "scoring.models.results.ResultContainer.Status",
+        "TournamentStatusEnum": "scoring.models.tournaments.Tournament.Status",
     },
 }
 

@@ -1,4 +1,4 @@
-"""Root URL configuration: the scoring app, auth views, admin, language switching."""
+"""Root URL configuration: the scoring app, its REST API, auth views, admin, language switching."""
 from django.contrib import admin
 from django.urls import include, path
 
@@ -6,5 +6,6 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/", include("django.contrib.auth.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
+    path("api/", include("scoring.api.urls")),
     path("", include("scoring.urls")),
 ]
