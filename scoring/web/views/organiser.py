@@ -23,7 +23,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _t
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
-from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from scoring.draw import pairing, rounds, seating
 from scoring.draw.lifecycle import next_round_number
@@ -156,6 +156,7 @@ def members(request, *, tournament):
     return render(request, "participants/members.html", ctx, status=400 if post else 200)
 
 
+@require_safe
 @tournament_view(Perm.MANAGE)
 def tournament_export(request, *, tournament):
     """Download the whole tournament as JSON (the same text as ``manage.py export_tournament
@@ -168,12 +169,15 @@ def tournament_export(request, *, tournament):
 
 # --- teams ------------------------------------------------------------------------------------
 
+@require_safe
 @tournament_view(Perm.MANAGE)
 @entrants(EntrantKind.TEAMS)
 def team_list(request, *, tournament):
     """All teams with players, affiliation, seed, late entry and withdrawal."""
     teams = tournament.teams.select_related("first_player", "second_player").order_by("name")
-    table = TeamTable(teams, slug=tournament.slug, order_by=request.GET.get("sort"))
+    sort = request.GET.get("sort", "")
+    # Only a column of the listing (``-`` for descending); anything else keeps the default order.
+    table = TeamTable(teams, slug=tournament.slug, order_by=sort if sort.removeprefix("-") in TeamTable.base_columns else None)
     return render(request, "participants/teams.html", tournament_context(request, tournament, table=table, team_count=len(teams)))
 
 
