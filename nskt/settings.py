@@ -16,6 +16,11 @@ Variables (all optional for the embedded default):
   and not under tests).
 - ``SECURE_COOKIES``: ``0`` sends session and CSRF cookies over plain http in production mode (only
   for loopback benchmarks; default on).
+- ``BEHIND_PROXY``: ``1`` when a reverse proxy terminates TLS in front of the app (the production
+  default): only then are its ``X-Forwarded-Proto`` and ``X-Forwarded-For`` headers trusted.
+- ``EMAIL_HOST`` (with ``EMAIL_PORT``, ``EMAIL_HOST_USER``, ``EMAIL_HOST_PASSWORD``,
+  ``EMAIL_USE_TLS``, ``DEFAULT_FROM_EMAIL``): the SMTP server for password reset mails. Without it
+  password reset is not offered (in development, ``DEBUG=1``, mails go to the console).
 """
 import os
 import sys
@@ -206,7 +211,6 @@ if PRODUCTION:
     SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "31536000"))
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = True
-    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 
 # Login throttling (django-axes): lock a username+IP pair after repeated failures.
 AXES_ENABLED = env_bool("AXES_ENABLED", not TESTING)
@@ -220,6 +224,27 @@ AXES_RESET_ON_SUCCESS = True
 BEHIND_PROXY = env_bool("BEHIND_PROXY", PRODUCTION)
 AXES_IPWARE_PROXY_ORDER = "right-most"
 AXES_IPWARE_META_PRECEDENCE_ORDER = ["HTTP_X_FORWARDED_FOR", "REMOTE_ADDR"] if BEHIND_PROXY else ["REMOTE_ADDR"]
+# The proxy's X-Forwarded-Proto says whether the client used https; without a proxy anyone could
+# send it, so it is trusted only behind one.
+if BEHIND_PROXY:
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+
+# Mail (password reset). SMTP when EMAIL_HOST is set; the console in development; otherwise no
+# mail, and the password reset pages are not offered (MAIL_CONFIGURED, nskt.urls).
+EMAIL_HOST = os.environ.get("EMAIL_HOST", "")
+if EMAIL_HOST:
+    EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "587"))
+    EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+    EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+    EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", True)
+    EMAIL_TIMEOUT = 10
+elif DEBUG:
+    EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
+else:
+    EMAIL_BACKEND = "django.core.mail.backends.dummy.EmailBackend"
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "webmaster@localhost")
+MAIL_CONFIGURED = bool(EMAIL_HOST) or DEBUG
 
 # Content security policy (django-csp): only our own scripts (plus per-request nonces for the few
 # inline ones), no framing, forms post only to us.
