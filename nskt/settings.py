@@ -179,9 +179,20 @@ MEDIA_ROOT = Path(os.environ.get("MEDIA_ROOT", BASE_DIR / "var" / "media"))
 MEDIA_URL = "media/"
 
 # Cache and Celery: Redis when REDIS_URL is set, otherwise in-process and eager.
+# A Redis that is down or hangs must never hold a page up: the cache answers or fails within a
+# second (no retries; a failure is a miss, scoring.standings.cache), and the broker connection
+# gives up after two seconds without publish retries (the job is then marked failed with a
+# message, scoring.tasks.dispatch).
 REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
+    from redis.backoff import NoBackoff
+    from redis.retry import Retry
+
+    CACHES = {"default": {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": REDIS_URL,
+        "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1, "retry": Retry(NoBackoff(), 0)},
+    }}
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
@@ -189,8 +200,29 @@ CELERY_BROKER_URL = REDIS_URL or "memory://"
 CELERY_RESULT_BACKEND = REDIS_URL or "cache+memory://"
 CELERY_TASK_ALWAYS_EAGER = not REDIS_URL
 CELERY_TASK_EAGER_PROPAGATES = True
+# A worker killed mid-task leaves its message unacknowledged: Redis hands it to another worker
+# after the visibility timeout (seconds; CELERY_VISIBILITY_TIMEOUT, default 5 minutes, longer
+# than any round pack takes). Tasks are idempotent (scoring.tasks).
 CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_BROKER_CONNECTION_TIMEOUT = 2
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_TASK_PUBLISH_RETRY = False
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": int(os.environ.get("CELERY_VISIBILITY_TIMEOUT", "300")),
+    "unacked_restore_interval": int(os.environ.get("CELERY_RESTORE_INTERVAL", "10")),
+    "unacked_restore_throttle": int(os.environ.get("CELERY_RESTORE_THROTTLE", "3")),
+    "socket_connect_timeout": 2,
+    "socket_timeout": 5,
+}
+CELERY_REDIS_SOCKET_CONNECT_TIMEOUT = 2
+CELERY_REDIS_SOCKET_TIMEOUT = 5
+# A pending or running job without progress for this long is shown as failed and can be started
+# again (scoring.tasks.settle); longer than the visibility timeout.
+TASK_STALE_SECONDS = int(os.environ.get("TASK_STALE_SECONDS", "360"))
+# A CSV import of more rows than this runs as a background job with progress.
+IMPORT_INLINE_ROWS = int(os.environ.get("IMPORT_INLINE_ROWS", "500"))
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]

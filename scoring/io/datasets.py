@@ -51,6 +51,11 @@ def safe_cell(value):
     return "'" + value if is_formula_like(value) else value
 
 
+def unescape_cell(text: str) -> str:
+    """The text :func:`safe_cell` escaped (a CSV read back by an import): ``'=1+1`` -> ``=1+1``."""
+    return text[1:] if text.startswith("'") and is_formula_like(text[1:]) else text
+
+
 def export_csv(dataset: tablib.Dataset) -> str:
     """The dataset as CSV text (tablib's CSV writer) with every formula-like text cell escaped
     (:func:`safe_cell`), headers included."""

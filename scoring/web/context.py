@@ -27,7 +27,7 @@ ENTRANT_PAGES = {
     EntrantKind.PLAYERS: {
         "entrants_url": "scoring:players", "entrants_label": _("Players"),
         "draw_url": "scoring:round_seat", "draw_label": _("Seat the next round"),
-        "actions": (),
+        "actions": (("scoring:players_import", _("Import players (CSV)")),),
         "created": _("Tournament created. Register the players next."),
         "ranking_template": "standings/_player_ranking.html",
         "count": lambda t: t.players.count(),

@@ -221,3 +221,30 @@ def test_control_characters_do_not_break_the_xlsx_export():
 def test_teams_are_untouched_by_the_export(taipan):
     """Escaping is for the file only: the names in the database keep their text."""
     assert set(Team.objects.filter(tournament=taipan).values_list("name", flat=True)) == set(PAYLOADS[:4])
+
+
+def test_entrant_exports_and_example_files_hold_no_formula(client, taipan, sichuan):
+    """The teams and players lists (CSV and XLSX) and the example files of both imports; a list
+    exported and imported again keeps the names exactly (the import reads the escaped text back)."""
+    from scoring.io.entrants_csv import import_players_csv, import_teams_csv
+
+    organiser = staff(taipan)["organiser"]
+    sichuan.memberships.create(user=organiser, role="organiser")
+    client.force_login(organiser)
+    rows, sheet = check_pair(client, reverse("scoring:teams_export", args=[taipan.slug]), ("seed", "joined_round"))
+    assert {p for p in PAYLOADS[:4]} <= {row[0] for row in sheet}
+    rows, sheet = check_pair(client, reverse("scoring:players_export", args=[sichuan.slug]), ("seed", "joined_round"))
+    assert {p for p in PAYLOADS[:4]} <= {row[0] for row in sheet}
+    for name in ("teams_import_example", "players_import_example"):
+        slug = taipan.slug if name.startswith("teams") else sichuan.slug
+        body = client.get(reverse(f"scoring:{name}", args=[slug])).content
+        assert unsafe_csv_cells(csv_rows(body), set()) == []
+    copy = TournamentFactory(slug="copy-taipan")
+    body = client.get(reverse("scoring:teams_export", args=[taipan.slug]) + "?format=csv").content
+    report = import_teams_csv(copy, body)
+    assert report.ok, report.errors
+    # The team names come back exactly (a player's leading tab or CR is stripped like a space).
+    assert set(Team.objects.filter(tournament=copy).values_list("name", flat=True)) == set(PAYLOADS[:4])
+    copy4 = TournamentFactory(slug="copy-sichuan", game="sichuan")
+    body = client.get(reverse("scoring:players_export", args=[sichuan.slug]) + "?format=csv").content
+    assert import_players_csv(copy4, body).ok

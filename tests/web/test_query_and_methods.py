@@ -26,7 +26,7 @@ WRITE_VIEWS = {
     "table_reopen", "table_audit_restore", "round_pack_build",
     # organiser
     "tournament_create", "tournament_edit", "tournament_state", "members", "team_create", "teams_import",
-    "team_edit", "players", "player_edit", "player_withdraw", "round_pair", "round_seat",
+    "team_edit", "players", "players_import", "player_edit", "player_withdraw", "round_pair", "round_seat",
     "round_edit", "round_publish", "round_tables_publish", "round_start", "round_close", "round_tables_close",
 }
 
