@@ -73,6 +73,12 @@ class Imported:
     tournament: Tournament
     warnings: list[str] = field(default_factory=list)
 
+    @property
+    def entrants(self) -> str:
+        """``"12 teams"`` or ``"40 players"``."""
+        name = FILE_KINDS[self.tournament.adapter.entrants].entrants
+        return f"{getattr(self.tournament, name).count()} {name}"
+
 
 # --------------------------------------------------------------------------- export
 
@@ -188,6 +194,74 @@ def dumps(data: dict) -> str:
     return json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
 
 
+# --------------------------------------------------------------------------- per kind of entrants
+
+
+@dataclass(frozen=True)
+class FileKind:
+    """What differs in the file between the two kinds of entrants: the names of the lists, the
+    sides of a result (with where they stand in the file), a bye, and how entrants and results are
+    created."""
+
+    entrants: str
+    other_entrants: str
+    containers: str
+    other_containers: str
+    records: str
+    noun: str
+
+    def sides(self, c) -> list[tuple[str, str]]:
+        """``[(field, name)]`` of a match or table (a bye's missing side left out)."""
+        if self.entrants == "teams":
+            return [(where, name) for where, name in (("ns", c.ns), ("ew", c.ew)) if name is not None]
+        return [(f"seats[{k}]", name) for k, name in enumerate(c.seats)]
+
+    def records_of(self, c) -> list[dict[str, Any]]:
+        return getattr(c, self.records)
+
+
+TEAMS_FILE = FileKind("teams", "players", "matches", "tables", "hands", "team")
+PLAYERS_FILE = FileKind("players", "teams", "tables", "matches", "deals", "player")
+FILE_KINDS = {EntrantKind.TEAMS: TEAMS_FILE, EntrantKind.PLAYERS: PLAYERS_FILE}
+
+
+def _create_teams(t: Tournament, entries) -> dict[str, Any]:
+    out = {}
+    for e in entries or []:
+        first = Player.objects.create(tournament=t, name=e.players[0], affiliation=e.affiliation)
+        second = Player.objects.create(tournament=t, name=e.players[1], affiliation=e.affiliation)
+        out[name_key(e.name)] = Team.objects.create(
+            tournament=t, name=e.name, affiliation=e.affiliation, first_player=first, second_player=second,
+            seed=e.seed, joined_round=e.joined_round, withdrawn_after_round=e.withdrawn_after_round)
+    return out
+
+
+def _create_players(t: Tournament, entries) -> dict[str, Any]:
+    return {name_key(e.name): Player.objects.create(
+        tournament=t, name=e.name, affiliation=e.affiliation, seed=e.seed, joined_round=e.joined_round,
+        withdrawn_after_round=e.withdrawn_after_round, is_substitute=e.substitute) for e in entries or []}
+
+
+def _create_match(rnd: Round, c, records, entrants, adapter, ended) -> Match:
+    match = Match.objects.create(round=rnd, table=c.table, team_ns=entrants[name_key(c.ns)],
+                                 team_ew=entrants[name_key(c.ew)] if c.ew is not None else None, ended=ended,
+                                 pairing_note=c.pairing_note)
+    Hand.objects.bulk_create([Hand(match=match, number=n, record=rec) for n, rec in enumerate(records, start=1)])
+    return match
+
+
+def _create_table(rnd: Round, c, records, entrants, adapter, ended) -> Table:
+    table = Table.objects.create(round=rnd, number=c.table, ended=ended, seating_note=c.seating_note,
+                                 state=adapter.initial_state())
+    TableSeat.objects.bulk_create([TableSeat(table=table, seat=k, player=entrants[name_key(n)]) for k, n in enumerate(c.seats)])
+    Deal.objects.bulk_create([Deal(table=table, number=n, record=rec) for n, rec in enumerate(records, start=1)])
+    return table
+
+
+CREATE_ENTRANTS = {EntrantKind.TEAMS: _create_teams, EntrantKind.PLAYERS: _create_players}
+CREATE_CONTAINER = {EntrantKind.TEAMS: _create_match, EntrantKind.PLAYERS: _create_table}
+
+
 # --------------------------------------------------------------------------- checks
 
 
@@ -262,9 +336,9 @@ def check(data: TournamentFile) -> tuple[Plan | None, list[tuple[str, str]]]:
             errors.add(f"$.members[{i}].username", f"{m.username!r} is listed twice")
         usernames.add(m.username.casefold())
 
-    teams_kind = adapter.entrants == EntrantKind.TEAMS
-    entrant_list, wrong_list = ("teams", "players") if teams_kind else ("players", "teams")
-    container_list, wrong_container = ("matches", "tables") if teams_kind else ("tables", "matches")
+    kind = FILE_KINDS[adapter.entrants]
+    entrant_list, wrong_list = kind.entrants, kind.other_entrants
+    container_list, wrong_container = kind.containers, kind.other_containers
     if getattr(data, wrong_list):
         errors.add(f"$.{wrong_list}", f"a {data.game} tournament has {entrant_list}, not {wrong_list}")
     entrants: dict[str, Any] = {}
@@ -273,7 +347,7 @@ def check(data: TournamentFile) -> tuple[Plan | None, list[tuple[str, str]]]:
         if key in entrants:
             errors.add(f"$.{entrant_list}[{i}].name", f"{e.name!r} is listed twice (names are compared ignoring case)")
         entrants[key] = e
-        if teams_kind and name_key(e.players[0]) == name_key(e.players[1]):
+        if len(getattr(e, "players", ())) == 2 and name_key(e.players[0]) == name_key(e.players[1]):
             errors.add(f"$.teams[{i}].players[1]", "the two players of a team must be different people")
         if e.withdrawn_after_round and e.withdrawn_after_round < e.joined_round:
             errors.add(f"$.{entrant_list}[{i}].withdrawn_after_round", "withdrawn before the round it joins")
@@ -298,20 +372,15 @@ def check(data: TournamentFile) -> tuple[Plan | None, list[tuple[str, str]]]:
             if c.table in tables_seen:
                 errors.add(f"{cpath}.table", f"table {c.table} appears twice in round {rnd.number}")
             tables_seen.add(c.table)
-            if teams_kind and c.ew is not None and name_key(c.ns) == name_key(c.ew):
-                errors.add(f"{cpath}.ew", f"{c.ns!r} cannot play itself")
-                sides = [("ns", c.ns)]
-            elif teams_kind:
-                sides = [("ns", c.ns), ("ew", c.ew)]
-            else:
-                sides = [(f"seats[{k}]", n) for k, n in enumerate(c.seats)]
+            sides = kind.sides(c)
+            if len(sides) == 2 and name_key(sides[0][1]) == name_key(sides[1][1]):
+                errors.add(f"{cpath}.{sides[1][0]}", f"{sides[0][1]!r} cannot play itself")
+                sides = sides[:1]
             for where, name in sides:
-                if name is None:
-                    continue
                 key = name_key(name)
                 entrant = entrants.get(key)
                 if entrant is None:
-                    errors.add(f"{cpath}.{where}", f"unknown {'team' if teams_kind else 'player'} {name!r}")
+                    errors.add(f"{cpath}.{where}", f"unknown {kind.noun} {name!r}")
                     continue
                 if key in playing:
                     errors.add(f"{cpath}.{where}", f"{name!r} plays twice in round {rnd.number} (also at {playing[key]})")
@@ -321,13 +390,13 @@ def check(data: TournamentFile) -> tuple[Plan | None, list[tuple[str, str]]]:
                     errors.add(f"{cpath}.{where}", f"{name!r} does not play in round {rnd.number} "
                                                    f"(joined in round {entrant.joined_round}, withdrawn after "
                                                    f"{entrant.withdrawn_after_round if entrant.withdrawn_after_round is not None else '-'})")
-            records = c.hands if teams_kind else c.deals
-            list_name = "hands" if teams_kind else "deals"
-            bye = teams_kind and c.ew is None
+            records = kind.records_of(c)
+            list_name = kind.records
+            bye = len(sides) == 1 and getattr(c, "ew", "") is None
             finished = bye
             if bye:
                 if records:
-                    errors.add(f"{cpath}.hands", "a bye has no hands")
+                    errors.add(f"{cpath}.{list_name}", f"a bye has no {list_name}")
                 if c.ended is not None:
                     errors.add(f"{cpath}.ended", "a bye is not ended")
                 if c.confirmed_by is not None:
@@ -432,35 +501,14 @@ def _create(plan: Plan, slug: str, members: dict[str, tuple[Any, str]], warnings
         starts_on=data.starts_on,
     )
     Membership.objects.bulk_create([Membership(tournament=t, user=user, role=role) for user, role in members.values()])
-    entrants: dict[str, Any] = {}
-    if adapter.entrants == EntrantKind.TEAMS:
-        for e in data.teams or []:
-            first = Player.objects.create(tournament=t, name=e.players[0], affiliation=e.affiliation)
-            second = Player.objects.create(tournament=t, name=e.players[1], affiliation=e.affiliation)
-            entrants[name_key(e.name)] = Team.objects.create(
-                tournament=t, name=e.name, affiliation=e.affiliation, first_player=first, second_player=second,
-                seed=e.seed, joined_round=e.joined_round, withdrawn_after_round=e.withdrawn_after_round)
-    else:
-        for e in data.players or []:
-            entrants[name_key(e.name)] = Player.objects.create(
-                tournament=t, name=e.name, affiliation=e.affiliation, seed=e.seed, joined_round=e.joined_round,
-                withdrawn_after_round=e.withdrawn_after_round, is_substitute=e.substitute)
+    kind = FILE_KINDS[adapter.entrants]
+    entrants = CREATE_ENTRANTS[adapter.entrants](t, getattr(data, kind.entrants))
     rounds = {r_i: Round.objects.create(tournament=t, number=rnd.number, status=round_status[r_i], seed=rnd.seed)
               for r_i, rnd in enumerate(data.rounds)}
     for i, res in enumerate(plan.results):
-        rnd, c = rounds[res.round_index], res.data
-        ended = Match.Ended.TIME if c.ended == "time" else ""
-        if adapter.entrants == EntrantKind.TEAMS:
-            container = Match.objects.create(
-                round=rnd, table=c.table, team_ns=entrants[name_key(c.ns)],
-                team_ew=entrants[name_key(c.ew)] if c.ew is not None else None, ended=ended, pairing_note=c.pairing_note)
-            Hand.objects.bulk_create([Hand(match=container, number=n, record=rec) for n, rec in enumerate(res.records, start=1)])
-        else:
-            container = Table.objects.create(round=rnd, number=c.table, ended=ended, seating_note=c.seating_note,
-                                             state=adapter.initial_state())
-            TableSeat.objects.bulk_create([TableSeat(table=container, seat=k, player=entrants[name_key(n)])
-                                           for k, n in enumerate(c.seats)])
-            Deal.objects.bulk_create([Deal(table=container, number=n, record=rec) for n, rec in enumerate(res.records, start=1)])
+        rnd = rounds[res.round_index]
+        ended = Match.Ended.TIME if res.data.ended == "time" else ""
+        container = CREATE_CONTAINER[adapter.entrants](rnd, res.data, res.records, entrants, adapter, ended)
         container.round = rnd
         recompute(container)
         if i in keep:

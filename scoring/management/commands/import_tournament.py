@@ -50,6 +50,4 @@ class Command(BaseCommand):
         for warning in imported.warnings:
             self.stderr.write(f"Warning: {warning}")
         t = imported.tournament
-        entrants = t.teams.count() if t.has_teams else t.players.count()
-        self.stdout.write(f"Imported {t.name!r} as {t.slug!r}: {entrants} {'teams' if t.has_teams else 'players'}, "
-                          f"{t.rounds.count()} rounds.")
+        self.stdout.write(f"Imported {t.name!r} as {t.slug!r}: {imported.entrants}, {t.rounds.count()} rounds.")

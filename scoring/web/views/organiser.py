@@ -242,9 +242,11 @@ def team_edit(request, pk, *, tournament):
 #: What the import pages of each kind of entrant show.
 IMPORT_PAGES = {
     "teams": {"title": _("Import teams (CSV)"), "list_url": "scoring:team_list", "example_url": "scoring:teams_import_example",
+              "import_url": "scoring:teams_import",
               "done": _("%(count)d teams imported."),
               "columns": _("Columns: name, player1, player2 (required), affiliation, seed, joined_round (optional).")},
     "players": {"title": _("Import players (CSV)"), "list_url": "scoring:players", "example_url": "scoring:players_import_example",
+                "import_url": "scoring:players_import",
                 "done": _("%(count)d players imported."),
                 "columns": _("Columns: name (required), affiliation, seed, joined_round, substitute (yes or no) (optional).")},
 }
