@@ -184,15 +184,22 @@ MEDIA_URL = "media/"
 # gives up after two seconds without publish retries (the job is then marked failed with a
 # message, scoring.tasks.dispatch).
 REDIS_URL = os.environ.get("REDIS_URL", "")
-if REDIS_URL:
+
+
+def redis_cache(url: str) -> dict:
+    """The Django cache settings for Redis at ``url``: one-second socket timeouts, no retries."""
     from redis.backoff import NoBackoff
     from redis.retry import Retry
 
-    CACHES = {"default": {
+    return {"default": {
         "BACKEND": "django.core.cache.backends.redis.RedisCache",
-        "LOCATION": REDIS_URL,
+        "LOCATION": url,
         "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1, "retry": Retry(NoBackoff(), 0)},
     }}
+
+
+if REDIS_URL:
+    CACHES = redis_cache(REDIS_URL)
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
@@ -214,10 +221,10 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     "unacked_restore_interval": int(os.environ.get("CELERY_RESTORE_INTERVAL", "10")),
     "unacked_restore_throttle": int(os.environ.get("CELERY_RESTORE_THROTTLE", "3")),
     "socket_connect_timeout": 2,
-    "socket_timeout": 5,
+    "socket_timeout": 3,
 }
 CELERY_REDIS_SOCKET_CONNECT_TIMEOUT = 2
-CELERY_REDIS_SOCKET_TIMEOUT = 5
+CELERY_REDIS_SOCKET_TIMEOUT = 3
 # A pending or running job without progress for this long is shown as failed and can be started
 # again (scoring.tasks.settle); longer than the visibility timeout.
 TASK_STALE_SECONDS = int(os.environ.get("TASK_STALE_SECONDS", "360"))
