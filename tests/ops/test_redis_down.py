@@ -150,10 +150,15 @@ def test_round_pack_with_the_broker_down_is_refused_with_a_message(client, redis
     assert state.status == "failed" and state.error == tasks.QUEUE_DOWN
     page = client.get(response["Location"]).content.decode()
     assert "cannot be reached" in page and "hx-get" not in page
+    # a referee's "build again" while the broker is still down: refused the same way, quickly
+    client.force_login(staff(t)["referee"])
+    response, seconds = timed(lambda: client.post(reverse("scoring:round_pack_build", args=[t.slug, 1])))
+    assert response.status_code == 302 and seconds < LIMIT
+    state.refresh_from_db()
+    assert state.status == "failed" and state.error == tasks.QUEUE_DOWN
+    assert "Build again" in client.get(response["Location"]).content.decode()
     # Redis is back (eager, as on the embedded default): building again works
     app.conf.task_always_eager = True
-    referee = staff(t)["referee"]
-    client.force_login(referee)
     again = client.post(reverse("scoring:round_pack_build", args=[t.slug, 1]))
     assert again.status_code == 302
     state.refresh_from_db()
