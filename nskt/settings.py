@@ -181,7 +181,7 @@ MEDIA_URL = "media/"
 # Cache and Celery: Redis when REDIS_URL is set, otherwise in-process and eager.
 # A Redis that is down or hangs must never hold a page up: the cache answers or fails within a
 # second (no retries; a failure is a miss, scoring.standings.cache), and the broker connection
-# gives up after two seconds without publish retries (the job is then marked failed with a
+# gives up after a second without publish retries (the job is then marked failed with a
 # message, scoring.tasks.dispatch).
 REDIS_URL = os.environ.get("REDIS_URL", "")
 
@@ -213,18 +213,18 @@ CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
-CELERY_BROKER_CONNECTION_TIMEOUT = 2
+CELERY_BROKER_CONNECTION_TIMEOUT = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TASK_PUBLISH_RETRY = False
 CELERY_BROKER_TRANSPORT_OPTIONS = {
     "visibility_timeout": int(os.environ.get("CELERY_VISIBILITY_TIMEOUT", "300")),
     "unacked_restore_interval": int(os.environ.get("CELERY_RESTORE_INTERVAL", "10")),
     "unacked_restore_throttle": int(os.environ.get("CELERY_RESTORE_THROTTLE", "3")),
-    "socket_connect_timeout": 2,
-    "socket_timeout": 3,
+    "socket_connect_timeout": 1,
+    "socket_timeout": 2,
 }
-CELERY_REDIS_SOCKET_CONNECT_TIMEOUT = 2
-CELERY_REDIS_SOCKET_TIMEOUT = 3
+CELERY_REDIS_SOCKET_CONNECT_TIMEOUT = 1
+CELERY_REDIS_SOCKET_TIMEOUT = 2
 # A pending or running job without progress for this long is shown as failed and can be started
 # again (scoring.tasks.settle); longer than the visibility timeout.
 TASK_STALE_SECONDS = int(os.environ.get("TASK_STALE_SECONDS", "360"))

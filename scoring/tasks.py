@@ -115,7 +115,10 @@ def dispatch(task, state: TaskState, args: tuple = (), kwargs: dict | None = Non
         apply_eagerly(task, args, kwargs)
         return
     try:
-        task.apply_async(args=args, kwargs=kwargs or {}, retry=False)
+        # A connection of its own that tries the broker once (kombu would otherwise retry for
+        # seconds inside the request), and no publish retries.
+        with task.app.connection_for_write(transport_options={"max_retries": 0}) as connection:
+            task.apply_async(args=args, kwargs=kwargs or {}, retry=False, connection=connection)
     except Exception as exc:  # noqa: BLE001 - kombu raises several kinds when Redis is down
         log.warning("could not queue %s for %s: %s", task.name, state.key, exc)
         update_state(state.pk, status="failed", error=QUEUE_DOWN)
