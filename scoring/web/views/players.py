@@ -239,7 +239,7 @@ def team_matches(request, tournament: Tournament, team: Team) -> tuple[list[dict
             records.append({"number": h.number, "summary": adapter.summary(h.record), "ours": ours, "theirs": theirs,
                             "run_ours": run[0], "run_theirs": run[1], "cells": [(ours, run[0]), (theirs, run[1])]})
         finished = m.status in (Match.Status.FINISHED, Match.Status.CONFIRMED)
-        outcome = "" if not finished else "draw" if m.winner_id is None else "win" if m.winner_id == team.pk else "loss"
+        outcome = "" if not finished or hidden else "draw" if m.winner_id is None else "win" if m.winner_id == team.pk else "loss"
         chart = None
         if records and not hidden:
             chart = running_chart([{"label": team.name, "values": [r["run_ours"] for r in records], "mine": True},
@@ -265,6 +265,12 @@ def team_page(request, pk, *, tournament):
     team = get_object_or_404(Team.objects.select_related("first_player", "second_player"), tournament=tournament, pk=pk)
     breakdown = team_standings_service.team_breakdown(tournament, team)
     matches, next_table = team_matches(request, tournament, team)
+    hidden_rounds = {m["round"] for m in matches if m.get("hidden")}
+    for g in breakdown["rounds"]:
+        g["hidden"] = g["round"] in hidden_rounds  # blind confirmation: no totals before it
+    for tb in breakdown["tiebreaks"]:
+        for part in tb["per_round"] or []:
+            part["hidden"] = part["round"] in hidden_rounds
     context = tournament_context(request, tournament, team=team, breakdown=breakdown, matches=matches,
                                  next_table=next_table, tiebreaks=tiebreak_descriptions(tournament))
     return render(request, "standings/team.html", context)
