@@ -125,12 +125,19 @@ class GridColumn:
 
 @dataclass
 class GridRow:
-    """A row of a :class:`Grid`: its ``record`` (the standings row) and ``cells``, one
-    ``(css, label, html)`` per column (``html`` escaped already)."""
+    """A row of a :class:`Grid`: its ``record`` (the standings row), ``cells``, one ``(css,
+    label, html)`` per column (``html`` escaped already), and ``html``: the row's ``<td>``
+    elements, joined once here so that the template writes one string per row."""
 
     record: Any
     cells: list[tuple[str, str, str]]
     css: str = ""
+    off: bool = False
+
+    @property
+    def html(self) -> str:
+        return mark_safe("".join(f'<td class="{css}" data-label="{label}">{value}</td>'  # noqa: S308 - parts escaped
+                                 for css, label, value in self.cells))
 
 
 @dataclass
@@ -153,10 +160,10 @@ class Grid:
 
 def _build(columns: list[GridColumn], records, values) -> list[GridRow]:
     """Rows of ``records``: ``values(record)`` gives one html string per column."""
-    meta = [(c.css, conditional_escape(c.short)) for c in columns]
+    meta = [(conditional_escape(c.css), conditional_escape(c.short)) for c in columns]
     rows = []
     for record in records:
-        cells = [(css, label, value) for (css, label), value in zip(meta, values(record), strict=True)]
+        cells = [(css, label, conditional_escape(value)) for (css, label), value in zip(meta, values(record), strict=True)]
         rows.append(GridRow(record, cells, "withdrawn" if getattr(record, "withdrawn", False) else ""))
     return rows
 
