@@ -5,7 +5,7 @@ and the result sheet; nothing is computed here. The player side (find my table, 
 pages) is :mod:`scoring.web.views.players`.
 
 Live pages: the standings and a round's page poll their own URL (htmx, every
-:data:`LIVE_SECONDS` seconds, ``settings.LIVE_POLL_SECONDS``) and swap only the region that changes
+:func:`live_seconds` seconds, ``settings.LIVE_POLL_SECONDS``) and swap only the region that changes
 (``hx-select``); no full reloads. The projector views show every row and page through them in
 the browser (``static/js/projector.js`` measures how many rows fit the screen); without
 JavaScript the server shows :data:`PROJECTOR_ROWS` rows per screen and a ``<noscript>`` refresh
@@ -42,7 +42,7 @@ EXPORT_FORMATS = {
 }
 
 #: Projector view without JavaScript: rows per screen (``?rows=N`` overrides, 5..200; the script
-#: measures the screen instead) and seconds per screen (both ways).
+#: measures the screen instead) and seconds per screen (both ways; ``settings.PROJECTOR_SECONDS``).
 PROJECTOR_ROWS = 12
 PROJECTOR_SECONDS = 20
 
@@ -73,7 +73,8 @@ def projector_page(request, count: int) -> dict | None:
     page = int_param(request, "page", 1, low=1, high=pages)
     query = request.GET.copy()
     query["page"] = str(page % pages + 1)
-    return {"page": page, "pages": pages, "rows": per_page, "seconds": PROJECTOR_SECONDS,
+    seconds = int(getattr(settings, "PROJECTOR_SECONDS", PROJECTOR_SECONDS))
+    return {"page": page, "pages": pages, "rows": per_page, "seconds": seconds,
             "first": (page - 1) * per_page, "last": page * per_page, "next_url": "?" + query.urlencode()}
 
 
