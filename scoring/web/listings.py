@@ -111,7 +111,8 @@ class GridColumn:
     """One column of a :class:`Grid`: ``header`` (the full heading), ``short`` (the heading on
     the projector and in the phone cards), ``css`` (classes of its cells: ``num`` right-aligned;
     the card roles ``c-rank``, ``c-name``, ``c-main`` (the ranking points), ``c-sub`` (a second
-    line under the name), ``c-detail`` (the smaller numbers) and ``tiebreak``)."""
+    line under the name), ``c-detail`` (the smaller numbers), ``tiebreak``, and ``brief``: the
+    short heading at every width)."""
 
     key: str
     header: Any
@@ -174,6 +175,7 @@ def _zero_columns(columns: list[GridColumn], records, getters: dict) -> set[str]
 
 
 NUMBERS = "num c-detail"
+BRIEF = "num c-detail brief"
 TIEBREAK = "num c-detail tiebreak"
 
 
@@ -186,10 +188,10 @@ def team_grid(records: list, *, slug: str, tiebreak_columns=()) -> Grid:
         GridColumn("rank", _("Rank"), "#", "num c-rank"),
         GridColumn("name", _("Team"), _("Team"), "c-name"),
         GridColumn("players", _("Players"), _("Players"), "players c-sub"),
-        GridColumn("played", _("Played"), _("Pl."), NUMBERS),
-        GridColumn("won", _("Won"), _("W"), NUMBERS),
-        GridColumn("drawn", _("Drawn"), _("D"), NUMBERS),
-        GridColumn("lost", _("Lost"), _("L"), NUMBERS),
+        GridColumn("played", _("Played"), _("Pl."), BRIEF),
+        GridColumn("won", _("Won"), _("W"), BRIEF),
+        GridColumn("drawn", _("Drawn"), _("D"), BRIEF),
+        GridColumn("lost", _("Lost"), _("L"), BRIEF),
         GridColumn("match_points", _("Match points"), _("MP"), "num strong c-main"),
         GridColumn("point_difference", _("Point difference"), _("Diff."), TIEBREAK),
         GridColumn("points_scored", _("Points scored"), _("Scored"), TIEBREAK),
