@@ -245,3 +245,16 @@ def test_round_page_heads_the_sides(client, hall):
     page = client.get(reverse("scoring:round_pairings", args=["nskt", 2])).content.decode()
     assert '<th scope="col">Team NS</th><th scope="col">Team EW</th>' in page
     assert ">Match</a>" in page
+
+
+def test_four_player_round_page_shows_each_seats_total_beside_the_player(client):
+    """A Sichuan table with one self-drawn win by East (+6, the others -2): each seat's total
+    stands beside its player (not as one line of four numbers)."""
+    rnd = RoundFactory(tournament=TournamentFactory(slug="mj", game="sichuan"), number=1)
+    table = TableFactory(round=rnd, number=1)
+    play(table, [SICHUAN_SELF_DRAW], SYSTEM)
+    east = table.seats.get(seat=0).player.name
+    page = client.get(reverse("scoring:round_pairings", args=["mj", 1])).content.decode()
+    assert re.search(rf'<strong class="who">{east}</strong> <span class="seat-total">6</span>', page)
+    assert page.count('<span class="seat-total">-2</span>') == 3
+    assert "6 / -2" not in page

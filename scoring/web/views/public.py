@@ -199,16 +199,19 @@ def round_page(request, number, *, tournament):
     storage = storage_for(tournament.adapter)
     adapter = tournament.adapter
     headings = adapter.side_headings()
+    per_seat = len(headings) > 2  # four seats: each total beside its player, not in one line
     rows = []
     for c in storage.in_round(rnd):
         c.round = rnd
-        sides = storage.sides(c, adapter)
-        for side, heading in zip(sides, headings, strict=False):
+        sides, totals = storage.sides(c, adapter), storage.totals(c)
+        hidden = hide_totals(request, tournament, c)
+        shown = c.status != ResultContainer.Status.PENDING and not hidden
+        for side, heading, total in zip(sides, headings, totals, strict=False):
             side["heading"] = heading
+            side["shown_total"] = total if per_seat and shown else None
         rows.append({"container": c, "number": storage.number(c), "sides": sides,
-                     "bye": storage.is_bye(c), "totals": storage.totals(c), "reason": storage.note(c),
-                     "score": score_text(storage.totals(c)),
-                     "hidden": hide_totals(request, tournament, c),
+                     "bye": storage.is_bye(c), "totals": totals, "reason": storage.note(c),
+                     "score": "" if per_seat or not shown else score_text(totals), "hidden": hidden,
                      "urls": urls_of(storage.container_type, tournament, c)})
     projector = projector_page(request, len(rows))
     mark_screen(rows, projector)
@@ -218,7 +221,7 @@ def round_page(request, number, *, tournament):
                 "confirmed": sum(1 for r in playing if r["container"].status == ResultContainer.Status.CONFIRMED)}
     context = tournament_context(
         request, tournament,
-        round=rnd, rows=rows, projector=projector, kind=storage.container_type, progress=progress,
+        round=rnd, rows=rows, projector=projector, kind=storage.container_type, progress=progress, per_seat=per_seat,
         rounds=list(_visible_rounds(request, tournament).only("id", "tournament", "number", "status")),
         draft_warnings=draft_warnings(rnd) if rnd.status == Round.Status.DRAFT and not projector else [],
         side_labels=adapter.side_labels(), side_headings=headings, result_noun=storage.noun,
