@@ -258,3 +258,16 @@ def test_four_player_round_page_shows_each_seats_total_beside_the_player(client)
     assert re.search(rf'<strong class="who">{east}</strong> <span class="seat-total">6</span>', page)
     assert page.count('<span class="seat-total">-2</span>') == 3
     assert "6 / -2" not in page
+
+
+def test_find_my_table_for_a_team_with_the_bye(client):
+    """A team with the bye in the current round is told so (no table, a win without playing)."""
+    t = TournamentFactory(slug="odd")
+    lonely, a, b = named_teams(t, ["Eenling", "Alfa", "Beta"])
+    rnd = RoundFactory(tournament=t, number=1)
+    MatchFactory(round=rnd, table=1, team_ns=a, team_ew=b)
+    MatchFactory(round=rnd, table=2, team_ns=lonely, team_ew=None)
+    page = find(client, t, "eenling")
+    assert "Round 1: a bye (a win without playing)." in page
+    team_page = client.get(reverse("scoring:team_breakdown", args=["odd", lonely.pk])).content.decode()
+    assert "Round 1: a bye (a win without playing)." in team_page
