@@ -271,3 +271,21 @@ def test_find_my_table_for_a_team_with_the_bye(client):
     assert "Round 1: a bye (a win without playing)." in page
     team_page = client.get(reverse("scoring:team_breakdown", args=["odd", lonely.pk])).content.decode()
     assert "Round 1: a bye (a win without playing)." in team_page
+
+
+def test_team_and_find_pages_take_a_fixed_number_of_queries(client):
+    """The team page and "find my table" read a fixed number of queries, whatever the number of
+    rounds and teams."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    counts = []
+    for slug, teams, rounds in (("small", 6, 2), ("large", 40, 5)):
+        t = played_taipan_tournament(teams, rounds, slug=slug)
+        team = t.teams.order_by("name").first()
+        for url in (reverse("scoring:team_breakdown", args=[slug, team.pk]), reverse("scoring:find_table", args=[slug]) + "?q=team"):
+            with CaptureQueriesContext(connection) as ctx:
+                assert client.get(url).status_code == 200
+            counts.append(len(ctx.captured_queries))
+    assert counts[:2] == counts[2:]
+    assert max(counts) <= 12
