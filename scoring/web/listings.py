@@ -14,7 +14,7 @@ The organiser listings (teams, players) stay django-tables2 tables (sortable whe
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from numbers import Number
 from typing import Any
 
@@ -111,8 +111,9 @@ class GridColumn:
     """One column of a :class:`Grid`: ``header`` (the full heading), ``short`` (the heading on
     the projector and in the phone cards), ``css`` (classes of its cells: ``num`` right-aligned;
     the card roles ``c-rank``, ``c-name``, ``c-main`` (the ranking points), ``c-sub`` (a second
-    line under the name), ``c-detail`` (the smaller numbers), ``tiebreak``, and ``brief``: the
-    short heading at every width)."""
+    line under the name), ``c-detail`` (the smaller numbers), ``tiebreak``, ``zero`` (a tie-break
+    that is 0 for everyone: not on the phone cards) and ``brief``: the short heading at every
+    width)."""
 
     key: str
     header: Any
@@ -214,7 +215,10 @@ def team_grid(records: list, *, slug: str, tiebreak_columns=()) -> Grid:
     getters = {"point_difference": lambda r: r.point_difference, "points_scored": lambda r: r.points_scored,
                "buchholz": lambda r: r.buchholz}
     getters.update({f"tb_{key}": (lambda r, key=key: r.tiebreaks.get(key)) for key in extra})
-    return Grid(columns, _build(columns, records, values), _("No teams yet."), _zero_columns(columns, records, getters))
+    zero = _zero_columns(columns, records, getters)
+    # all-zero tie-breaks: left out of the phone cards (CSS) and of the projector (the view)
+    columns = [replace(c, css=f"{c.css} zero") if c.key in zero else c for c in columns]
+    return Grid(columns, _build(columns, records, values), _("No teams yet."), zero)
 
 
 def player_grid(records: list, *, slug: str) -> Grid:
