@@ -36,9 +36,9 @@ class TournamentForm(forms.ModelForm):
     the game, rules, round format, hands per round and tie-breaks are fixed (disabled fields).
     """
 
-    rules_preset = forms.CharField(
-        label=_("Rules preset"), required=False, max_length=40,
-        help_text=_("Empty: the game's default preset."),
+    rules_preset = forms.ChoiceField(
+        label=_("Rules preset"), required=False,
+        help_text=_("The presets of the chosen game; empty: the game's default preset."),
     )
     rules_overrides = forms.CharField(
         label=_("Rules overrides"), required=False,
@@ -82,11 +82,28 @@ class TournamentForm(forms.ModelForm):
                 self.fields[name].help_text = _("Fixed once round 1 exists.")
 
     def _describe_presets(self) -> None:
-        parts = []
+        """The preset select: one group of options per game (``preset_groups``, the page shows
+        only the chosen game's), each preset with what it means (its target)."""
+        self.preset_groups = []
+        choices: list = [("", gettext("the game's default"))]
         for adapter in registry.all_games():
-            parts.append(gettext("%(game)s: %(presets)s (standard: %(default)s)") % {
-                "game": adapter.label, "presets": ", ".join(adapter.presets()), "default": adapter.default_preset()})
-        self.fields["rules_preset"].help_text = " · ".join(parts)
+            options = []
+            for name in adapter.presets():
+                summary = adapter.preset_summary(name)
+                default = gettext("default") if name == adapter.default_preset() else ""
+                extra = ", ".join(str(x) for x in (summary, default) if x)
+                options.append((name, f"{name} ({extra})" if extra else name))
+            self.preset_groups.append({"game": adapter.key, "label": str(adapter.label), "options": options})
+            choices.append((str(adapter.label), options))
+        self.fields["rules_preset"].choices = choices
+
+    def preset_value(self) -> str:
+        """The preset the select shows (posted, or the tournament's)."""
+        value = self["rules_preset"].value()
+        return value or ""
+
+    def game_value(self) -> str:
+        return self["game"].value() or ""
 
     def clean_slug(self):
         slug = self.cleaned_data["slug"]
@@ -155,10 +172,10 @@ class TournamentForm(forms.ModelForm):
 
 
 class MembershipForm(forms.Form):
-    """Give a user (by username) a role in the tournament."""
+    """Give a user (by username) a role in the tournament (referee unless chosen otherwise)."""
 
     username = forms.CharField(label=_("Username"), max_length=150)
-    role = forms.ChoiceField(label=_("Role"), choices=Membership.Role.choices)
+    role = forms.ChoiceField(label=_("Role"), choices=Membership.Role.choices, initial=Membership.Role.REFEREE)
 
     def clean_username(self):
         username = self.cleaned_data["username"].strip()
@@ -423,6 +440,16 @@ class WithdrawForm(forms.Form):
                 ),
             )
         return data
+
+
+class PairRoundForm(forms.Form):
+    """Pair the next round, or pair the draft again. Round 1 is drawn ``random`` (from the
+    tournament's seed) or ``seeded`` (by the teams' seed numbers, top half against bottom half):
+    the page asks, nothing is chosen silently (later rounds are Swiss)."""
+
+    METHODS = [("random", _("random draw")), ("seeded", _("by seed number (1 v n/2+1, 2 v n/2+2, ...)"))]
+
+    method = forms.ChoiceField(label=_("Round 1 pairing"), choices=METHODS, required=False, widget=forms.RadioSelect)
 
 
 class SeatRoundForm(forms.Form):
