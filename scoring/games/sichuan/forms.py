@@ -8,7 +8,7 @@ from django import forms
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from scoring.games.entry import Entry
+from scoring.games.entry import Entry, capitalise_labels
 from scoring.games.mahjong_forms import SEAT_NAMES, SEATS, seat_toggles, split_melds, tile_picker, tile_sets
 
 
@@ -39,6 +39,7 @@ class SichuanEventForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.fields["player"].choices = seat_toggles(seat_names)
         self.fields["source"].choices = seat_toggles(seat_names, blank=gettext("nobody"))
+        capitalise_labels(self)
 
     def clean(self):
         data = super().clean()
@@ -118,6 +119,7 @@ class SichuanExhaustionForm(forms.Form):
                                                            widget=forms.TextInput(attrs={"data-tiles": "hand"}))
             self.fields[f"melds_{s}"] = forms.CharField(label=_("melds"), required=False, max_length=200,
                                                        widget=forms.TextInput(attrs={"data-tiles": "melds"}))
+        capitalise_labels(self)
 
     def seat_rows(self):
         return [(s, self[f"void_{s}"], self[f"concealed_{s}"], self[f"melds_{s}"]) for s in SEATS]

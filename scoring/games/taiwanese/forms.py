@@ -8,7 +8,7 @@ from django import forms
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from scoring.games.entry import Entry
+from scoring.games.entry import Entry, capitalise_labels
 from scoring.games.mahjong_forms import seat_toggles, split_melds, tile_picker, tile_sets
 
 
@@ -48,6 +48,7 @@ class TaiwaneseForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.fields["winner"].choices = seat_toggles(seat_names) + [("draw", gettext("draw (nobody won)"))]
         self.fields["source"].choices = seat_toggles(seat_names, blank=gettext("nobody"))
+        capitalise_labels(self)
 
     def clean(self):
         d = super().clean()

@@ -11,7 +11,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from engines.tiengow.names import TILE_NAMES
-from scoring.games.entry import Entry
+from scoring.games.entry import Entry, capitalise_labels
 
 #: Tien Gow tile names (DESIGN.md 2.4, rules/tiengow.txt "Opstelling"): English name -> msgid
 #: marked for translation (the Dutch names of the rule text come from the catalogue: Hemel, Aarde,
@@ -97,6 +97,7 @@ class TienGowForm(forms.Form):
             self.fields[f"imm_winner_{k}"] = forms.ChoiceField(label=_("won by"), choices=choices, required=False, widget=forms.RadioSelect)
             self.fields[f"imm_group_{k}"] = forms.ChoiceField(label=_("with"), choices=self.IMMEDIATE_GROUPS, required=False,
                                                               widget=forms.RadioSelect)
+        capitalise_labels(self)
 
     def column_fields(self):
         return [self[f"columns_{i}"] for i in range(4)]

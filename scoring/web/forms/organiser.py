@@ -22,7 +22,7 @@ from django.utils.translation import gettext_lazy as _
 
 from scoring.games import registry
 from scoring.games.base import RuleViolation
-from scoring.games.entry import violation_message
+from scoring.games.entry import capitalise_labels, violation_message
 from scoring.models import Match, Membership, Player, RoundFormat, Team, Tournament
 from scoring.standings.tiebreaks import NSKT_DEFAULT, REGISTRY
 
@@ -395,6 +395,10 @@ class PlayerForm(forms.ModelForm):
         model = Player
         fields = ["name", "affiliation", "seed", "joined_round", "is_substitute"]
 
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        capitalise_labels(self)
+
     def clean_name(self):
         name = (self.cleaned_data.get("name") or "").strip()
         tournament = getattr(self.instance, "tournament", None) if self.instance.tournament_id else None
@@ -425,6 +429,7 @@ class WithdrawForm(forms.Form):
     def __init__(self, *args, player: Player | None = None, **kwargs):
         super().__init__(*args, **kwargs)
         self.player = player
+        capitalise_labels(self)
 
     def clean(self):
         data = super().clean()
@@ -457,3 +462,7 @@ class SeatRoundForm(forms.Form):
     seed is bounded to 0..:data:`MAX_SEED`."""
 
     seed = forms.IntegerField(label=_("seed"), required=False, min_value=0, max_value=MAX_SEED)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        capitalise_labels(self)
