@@ -150,6 +150,16 @@ def _result_text(adapter, snapshot) -> str:
     return ", ".join(p for p in parts if p)
 
 
+def short_label(label: str) -> str:
+    """A side's label short enough for a phone's column head: as it is up to 3 characters
+    ("NS"), else its number ("Seat 2" -> "2") or its first letter ("East" -> "E")."""
+    label = str(label)
+    if len(label) <= 3:
+        return label
+    last = label.split()[-1]
+    return last if last.isdigit() else label[:1]
+
+
 def result_context(request, tournament: Tournament, container: ResultContainer, kind: str, **extra) -> dict:
     """Everything a result page shows. ``extra`` (forms, flags) overrides the defaults."""
     storage, adapter = storage_of(container), tournament.adapter
@@ -218,6 +228,7 @@ def result_context(request, tournament: Tournament, container: ResultContainer, 
         "live": not bye and open_round,
         "entry_open": open_round and not bye and not confirmed,
         "record_columns": len(adapter.record_headers()) + len(adapter.sides) + 3,
+        "side_columns": [(label, short_label(label)) for label in adapter.side_labels()],
         "show_tokens": False,
         "result_noun": storage.noun,
     }
