@@ -10,7 +10,15 @@ from scoring.policy import SYSTEM
 from scoring.results import sheet
 from tests.browser.conftest import LAPTOP, PHONE, horizontal_overflow, shot
 from tests.browser.referee import table_world, taipan_world
-from tests.factories import DEALS, PLAIN_HAND, TAI_PAN_HAND, MembershipFactory, TournamentFactory, UserFactory, named_teams
+from tests.factories import (
+    DEALS,
+    PLAIN_HAND,
+    TAI_PAN_HAND,
+    MembershipFactory,
+    TournamentFactory,
+    UserFactory,
+    named_teams,
+)
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -145,3 +145,22 @@ def test_ending_at_the_time_limit_needs_a_confirmation_and_can_be_resumed(new_pa
     page.wait_for_url(f"**/match/{match.pk}/")
     match.refresh_from_db()
     assert match.ended == "" and match.status == Match.Status.PLAYING
+
+
+def test_the_result_page_updates_itself_after_a_new_hand(new_page):
+    """Item 5: the public result page re-reads its changing part every 10 s (htmx polling its own
+    URL) and says after which hand it stands; no full reload (a marker set on the page survives)."""
+    from scoring.results import sheet
+    from tests.factories import PLAIN_HAND
+
+    t, rnd, (match, _other), people = taipan_world()
+    page = new_page(PHONE)
+    page.clock.install()
+    page.goto(f"{page.base}/t/nskt/match/{match.pk}/")
+    assert "Nog geen handen" in page.inner_text("#live")
+    page.evaluate("window.__marker = 'same page'")
+    sheet.add_record(match, PLAIN_HAND, people["referee"], expected_version=match.version)
+    page.clock.fast_forward("00:11")
+    page.wait_for_function("document.querySelector('#live').innerText.includes('Stand na hand 1')")
+    assert "75" in page.inner_text("#live .totals")
+    assert page.evaluate("window.__marker") == "same page"
