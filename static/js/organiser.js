@@ -25,7 +25,11 @@
         group.disabled = !mine;
       });
       var chosen = select.options[select.selectedIndex];
-      if (!keep && chosen && chosen.parentNode.tagName === "OPTGROUP" && chosen.parentNode.disabled) { select.value = ""; }
+      if (!keep && (!chosen || chosen.parentNode.tagName !== "OPTGROUP" || chosen.parentNode.disabled)) {
+        var def = select.querySelector("optgroup[data-game='" + game.value + "'] option[data-default]");
+        select.value = def ? def.value : "";
+        if (def) { def.selected = true; }
+      }
     }
     game.addEventListener("change", function () { filter(false); });
     filter(true);

@@ -52,6 +52,8 @@ class TournamentForm(forms.ModelForm):
         model = Tournament
         fields = ["name", "slug", "game", "round_format", "hands_per_round", "seed", "blind_confirmation", "venue", "starts_on"]
         widgets = {"starts_on": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")}
+        labels = {"slug": _("Web address")}
+        help_texts = {"slug": _("The short name in the tournament's address (/t/…/): letters, digits and hyphens; filled in from the name.")}
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -85,21 +87,27 @@ class TournamentForm(forms.ModelForm):
         """The preset select: one group of options per game (``preset_groups``, the page shows
         only the chosen game's), each preset with what it means (its target)."""
         self.preset_groups = []
+        self.default_presets: dict[str, str] = {}
         choices: list = [("", gettext("the game's default"))]
         for adapter in registry.all_games():
             options = []
+            self.default_presets[adapter.key] = adapter.default_preset()
             for name in adapter.presets():
                 summary = adapter.preset_summary(name)
                 default = gettext("default") if name == adapter.default_preset() else ""
                 extra = ", ".join(str(x) for x in (summary, default) if x)
                 options.append((name, f"{name} ({extra})" if extra else name))
-            self.preset_groups.append({"game": adapter.key, "label": str(adapter.label), "options": options})
+            self.preset_groups.append({"game": adapter.key, "label": str(adapter.label), "options": options,
+                                       "default": adapter.default_preset()})
             choices.append((str(adapter.label), options))
         self.fields["rules_preset"].choices = choices
 
     def preset_value(self) -> str:
-        """The preset the select shows (posted, or the tournament's)."""
+        """The preset the select shows (posted, or the tournament's; a new tournament: the
+        chosen game's default, so its target shows at once)."""
         value = self["rules_preset"].value()
+        if not value and not self.is_bound and not self.instance.pk:
+            return self.default_presets.get(self.game_value(), "")
         return value or ""
 
     def game_value(self) -> str:
