@@ -12,7 +12,10 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def _production_env(**extra):
-    env = {k: v for k, v in os.environ.items() if k not in {"DEBUG", "DJANGO_SETTINGS_MODULE", "REDIS_URL"}}
+    # DJANGO_ALLOW_ASYNC_UNSAFE: set by tests/browser/conftest.py for Playwright when the browser
+    # tests run in the same session; a production environment never has it (async.E001).
+    env = {k: v for k, v in os.environ.items()
+           if k not in {"DEBUG", "DJANGO_SETTINGS_MODULE", "REDIS_URL", "DJANGO_ALLOW_ASYNC_UNSAFE"}}
     env.update(
         DEBUG="0",
         SECRET_KEY=secrets.token_urlsafe(64),
