@@ -17,8 +17,18 @@ Decisions (the same for Tai Pan matches and four-player tables; ``docs/results.m
   organisers.
 - The audit trail (who changed what) is shown to members only.
 
+**Entrants through their private links** (issue 15, ``docs/private-links.md``) are actors too
+(:class:`EntrantActor`, never a Django user), with the role :data:`ENTRANT`: entering and
+confirming results, but only *per result* (``has_perm(actor, perm, tournament, result=...)``,
+:func:`require_for_result`): a result of their own table, in a round that is not a draft, of a
+tournament whose organiser turned player entry on. At the level of a whole tournament they hold
+nothing (``has_perm`` without a result is False), so every check written for members refuses
+them. Which side enters and which confirms is the result sheet's rule
+(:mod:`scoring.results.sheet`).
+
 Views declare what they need (:func:`scoring.web.decorators.tournament_view`); the services check
-the same permissions again with :func:`require` before every write.
+the same permissions again with :func:`require` (or :func:`require_for_result`) before every
+write.
 """
 from __future__ import annotations
 
@@ -26,10 +36,12 @@ from enum import StrEnum
 
 from django.core.exceptions import PermissionDenied
 
-from scoring.models import Membership, Round, Tournament
+from scoring.models import EntrantLink, Match, Membership, ResultContainer, Round, TableSeat, Tournament
 
 ORGANISER = Membership.Role.ORGANISER
 REFEREE = Membership.Role.REFEREE
+#: The role of an entrant acting through its private link (:class:`EntrantActor`).
+ENTRANT = "entrant"
 
 
 class _System:
@@ -46,6 +58,67 @@ class _System:
 
 #: The actor of commands and imports (:class:`_System`).
 SYSTEM = _System()
+
+
+class EntrantActor:
+    """A Tai Pan team or a four-player player acting through its private link (issue 15): built
+    per request from a link that was just checked to be active (:mod:`scoring.web.links`,
+    :mod:`scoring.api.auth`). Not a Django user: ``is_authenticated`` is False, so it is never
+    written into a user foreign key (records' ``entered_by``, confirmations, the audit's
+    ``user``); the audit and confirmations name it through ``via_link``/``via_entrant``
+    (:func:`via`)."""
+
+    is_authenticated = False
+    is_anonymous = False
+    is_superuser = False
+    is_active = True
+    is_entrant = True
+
+    def __init__(self, link: EntrantLink):
+        self.link = link
+        self.link_id = link.pk
+        self.tournament_id = link.tournament_id
+        self.team_id = link.team_id
+        self.player_id = link.player_id
+        self.name = str(link.entrant)
+
+    #: Not a user id: no user's roles, tokens or rate-limit counters are ever confused with it.
+    pk = None
+
+    def __repr__(self) -> str:
+        return f"EntrantActor(link={self.link_id}, {self.name!r})"
+
+    def __str__(self) -> str:
+        return self.name
+
+
+def is_entrant(actor) -> bool:
+    """True for an entrant acting through its private link."""
+    return isinstance(actor, EntrantActor)
+
+
+def user_of(actor):
+    """The Django user to record for ``actor`` in a user foreign key, or ``None`` (anonymous,
+    :data:`SYSTEM`, an entrant)."""
+    return actor if getattr(actor, "is_authenticated", False) else None
+
+
+def via(actor) -> dict:
+    """The ``via_link``/``via_entrant`` fields of an audit entry or confirmation made by ``actor``
+    (empty values for everyone but an entrant)."""
+    if is_entrant(actor):
+        return {"via_link_id": actor.link_id, "via_entrant": actor.name[:250]}
+    return {"via_link_id": None, "via_entrant": ""}
+
+
+def identity(actor) -> tuple | None:
+    """Who ``actor`` is, comparable across requests: ``("user", id)``, ``("link", id)``, or
+    ``None`` for the anonymous visitor and :data:`SYSTEM`."""
+    if is_entrant(actor):
+        return ("link", actor.link_id)
+    if getattr(actor, "is_authenticated", False):
+        return ("user", actor.pk)
+    return None
 
 
 class Perm(StrEnum):
@@ -70,14 +143,21 @@ class Perm(StrEnum):
 ROLE_PERMS: dict[str, frozenset[Perm]] = {
     ORGANISER: frozenset(Perm),
     REFEREE: frozenset({Perm.ENTER_RESULTS, Perm.CONFIRM_RESULTS, Perm.REOPEN_RESULTS, Perm.VIEW_AUDIT}),
+    # Per result only (see has_perm): the entrant's own results, with player entry on.
+    ENTRANT: frozenset({Perm.ENTER_RESULTS, Perm.CONFIRM_RESULTS}),
 }
+#: Roles whose permissions hold per result, never for a whole tournament.
+PER_RESULT_ROLES = frozenset({ENTRANT})
 
 
 def role_of(user, tournament: Tournament) -> str | None:
-    """The user's role in ``tournament`` (``"organiser"``, ``"referee"``) or ``None``. The user's
-    roles are read once per request (cached on the user object)."""
+    """The user's role in ``tournament`` (``"organiser"``, ``"referee"``, ``"entrant"`` for an
+    :class:`EntrantActor` of that tournament) or ``None``. The user's roles are read once per
+    request (cached on the user object)."""
     if user is SYSTEM:
         return ORGANISER
+    if is_entrant(user):
+        return ENTRANT if user.tournament_id == tournament.pk else None
     if not getattr(user, "is_authenticated", False):
         return None
     if user.is_superuser:
@@ -95,16 +175,53 @@ def forget_roles(user) -> None:
         del user._nskt_roles
 
 
-def has_perm(user, perm: Perm, tournament: Tournament) -> bool:
-    """True if ``user`` holds ``perm`` in ``tournament``."""
+def has_perm(user, perm: Perm, tournament: Tournament, result: ResultContainer | None = None) -> bool:
+    """True if ``user`` holds ``perm`` in ``tournament`` or, with ``result`` (a match or table of
+    that tournament), on that result. Members' permissions hold on every result of their
+    tournament; an entrant's (:data:`ENTRANT`) only on ``result`` when :func:`entrant_reaches`
+    it, and never without a result."""
     role = role_of(user, tournament)
-    return role is not None and perm in ROLE_PERMS.get(role, frozenset())
+    if role is None or perm not in ROLE_PERMS.get(role, frozenset()):
+        return False
+    if result is not None and result.round.tournament_id != tournament.pk:
+        return False
+    if role in PER_RESULT_ROLES:
+        return result is not None and entrant_reaches(user, result)
+    return True
 
 
-def require(user, perm: Perm, tournament: Tournament) -> None:
-    """Raise ``PermissionDenied`` unless ``user`` holds ``perm`` in ``tournament``."""
-    if not has_perm(user, perm, tournament):
+def require(user, perm: Perm, tournament: Tournament, result: ResultContainer | None = None) -> None:
+    """Raise ``PermissionDenied`` unless ``user`` holds ``perm`` in ``tournament`` (on
+    ``result`` when given, :func:`has_perm`)."""
+    if not has_perm(user, perm, tournament, result=result):
         raise PermissionDenied
+
+
+def require_for_result(actor, perm: Perm, result: ResultContainer) -> None:
+    """Raise ``PermissionDenied`` unless ``actor`` holds ``perm`` on ``result`` (a match or
+    table): a member of its tournament with the permission, or an entrant of that very table
+    (:func:`entrant_reaches`). The result sheet asks this before every write."""
+    require(actor, perm, result.round.tournament, result=result)
+
+
+def is_side_of(actor, result: ResultContainer) -> bool:
+    """True when the entrant ``actor`` sits at ``result``: one of the match's two teams, or one of
+    the table's seated players."""
+    if not is_entrant(actor):
+        return False
+    if isinstance(result, Match):
+        return actor.team_id is not None and actor.team_id in (result.team_ns_id, result.team_ew_id)
+    if actor.player_id is None:
+        return False
+    return TableSeat.objects.filter(table_id=result.pk, player_id=actor.player_id).exists()
+
+
+def entrant_reaches(actor, result: ResultContainer) -> bool:
+    """An entrant's permissions hold on ``result`` when it is a result of the entrant's own table
+    (:func:`is_side_of`), its round is not a draft, and the tournament has player entry on."""
+    rnd = result.round
+    return (is_entrant(actor) and rnd.tournament_id == actor.tournament_id and rnd.status != Round.Status.DRAFT
+            and rnd.tournament.player_entry and is_side_of(actor, result))
 
 
 def can_organise(user, tournament: Tournament) -> bool:
@@ -128,6 +245,9 @@ def reopen_perm(rnd: Round) -> Perm:
 
 
 def perms_of(user, tournament: Tournament) -> frozenset[Perm]:
-    """Every permission ``user`` holds in ``tournament`` (for templates: ``perms.manage``)."""
+    """Every permission ``user`` holds in the whole of ``tournament`` (for templates:
+    ``perms.manage``); an entrant's per-result permissions are not among them."""
     role = role_of(user, tournament)
-    return ROLE_PERMS.get(role, frozenset()) if role else frozenset()
+    if role is None or role in PER_RESULT_ROLES:
+        return frozenset()
+    return ROLE_PERMS.get(role, frozenset())

@@ -9,6 +9,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from django_fsm import RETURN_VALUE
 
+from scoring.models.links import EntrantLink
 from scoring.models.participants import Player, Team
 from scoring.models.rounds import Round
 from scoring.models.states import FSMField, StatefulModel, transition
@@ -246,11 +247,15 @@ class Confirmation(models.Model):
     At most one active (not reopened) confirmation per match/table, guaranteed by conditional
     unique constraints. Reopening keeps the row with ``reopened_by``/``reopen_reason``.
     ``totals``: the final totals as confirmed (``{"NS": int, "EW": int}`` or a list of 4 ints).
+    Who confirmed: a user (``confirmed_by``), or an entrant through its private link
+    (``via_link`` and its name at the time, ``via_entrant``; issue 15).
     """
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, null=True, blank=True, related_name="confirmations")
     table = models.ForeignKey(Table, on_delete=models.CASCADE, null=True, blank=True, related_name="confirmations")
-    confirmed_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    confirmed_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
+    via_link = models.ForeignKey(EntrantLink, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+    via_entrant = models.CharField(_("confirmed through the link of"), max_length=250, blank=True)
     confirmed_at = models.DateTimeField(auto_now_add=True)
     totals = models.JSONField(default=dict)
     active = models.BooleanField(default=True)
@@ -266,14 +271,62 @@ class Confirmation(models.Model):
                 condition=Q(match__isnull=False, table__isnull=True) | Q(match__isnull=True, table__isnull=False),
                 name="confirmation_of_match_xor_table",
             ),
+            models.CheckConstraint(
+                condition=Q(confirmed_by__isnull=False) | ~Q(via_entrant=""),
+                name="confirmation_by_user_or_entrant",
+            ),
         ]
         verbose_name = _("confirmation")
         verbose_name_plural = _("confirmations")
 
+    @property
+    def confirmer(self) -> str:
+        """Who confirmed, for members' pages: the user, or the entrant through its link."""
+        if self.confirmed_by_id:
+            return str(self.confirmed_by)
+        return gettext("%(entrant)s (private link)") % {"entrant": self.via_entrant}
+
+
+class Dispute(models.Model):
+    """"These totals are wrong": the side that was to confirm a result disagrees with the entered
+    totals (player entry with opponent verification, issue 15). It keeps that side's own totals
+    (``totals``, one per side in side order) and an optional ``note``, and the ``version`` of the
+    result it disputed; a referee sees both versions and resolves it by correcting and confirming
+    the result. ``confirmation``: the confirmation that resolved it (``None``: open)."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, null=True, blank=True, related_name="disputes")
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, null=True, blank=True, related_name="disputes")
+    via_link = models.ForeignKey(EntrantLink, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+    via_entrant = models.CharField(_("reported by"), max_length=250)
+    totals = models.JSONField(_("their totals"), default=list)
+    #: The totals entered at the time (what was disputed).
+    entered_totals = models.JSONField(_("entered totals"), default=list)
+    note = models.TextField(_("note"), blank=True)
+    version = models.PositiveIntegerField()
+    created_at = models.DateTimeField(auto_now_add=True)
+    confirmation = models.ForeignKey(Confirmation, on_delete=models.SET_NULL, null=True, blank=True, related_name="disputes")
+
+    class Meta:
+        ordering = ["created_at", "pk"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(match__isnull=False, table__isnull=True) | Q(match__isnull=True, table__isnull=False),
+                name="dispute_of_match_xor_table",
+            ),
+        ]
+        verbose_name = _("dispute")
+        verbose_name_plural = _("disputes")
+
+    @property
+    def is_open(self) -> bool:
+        return self.confirmation_id is None
+
 
 class AuditEntry(models.Model):
     """Every create, edit, delete, confirm, reopen and restore of results: who, when, why, and the
-    old and new values (JSON) of the object concerned (issue 4)."""
+    old and new values (JSON) of the object concerned (issue 4). Who: a user, or an entrant
+    through its private link (``via_entrant``; issue 15), or neither (commands, imports)."""
+
 
     class Action(models.TextChoices):
         CREATE = "create", _("Created")
@@ -284,11 +337,16 @@ class AuditEntry(models.Model):
         RESTORE = "restore", _("Restored")
         END = "end", _("Ended")
         RESUME = "resume", _("Resumed")
+        DISPUTE = "dispute", _("Disputed")
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="audit_entries")
     match = models.ForeignKey(Match, on_delete=models.CASCADE, null=True, blank=True, related_name="audit_entries")
     table = models.ForeignKey(Table, on_delete=models.CASCADE, null=True, blank=True, related_name="audit_entries")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+    #: An entrant acting through its private link (issue 15): the link, and the entrant's name at
+    #: the time (kept when the link or the entrant is gone).
+    via_link = models.ForeignKey(EntrantLink, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+    via_entrant = models.CharField(_("through the link of"), max_length=250, blank=True)
     action = models.CharField(_("action"), max_length=20, choices=Action.choices)
     object_type = models.CharField(_("object"), max_length=40)
     object_id = models.BigIntegerField(null=True, blank=True)
@@ -301,3 +359,12 @@ class AuditEntry(models.Model):
         ordering = ["-created_at", "-id"]
         verbose_name = _("audit entry")
         verbose_name_plural = _("audit entries")
+
+    @property
+    def who(self) -> str:
+        """Who acted, for members' pages: the user, the entrant through its link, or ``""``."""
+        if self.user_id:
+            return str(self.user)
+        if self.via_entrant:
+            return gettext("%(entrant)s (private link)") % {"entrant": self.via_entrant}
+        return ""

@@ -51,6 +51,12 @@ class Tournament(StatefulModel):
         default=False,
         help_text=_("The confirmer re-types the final totals without seeing them."),
     )
+    player_entry = models.BooleanField(
+        _("player entry"),
+        default=False,
+        help_text=_("Teams (or players) enter their own results on their phones through their private links, and "
+                    "their opponents confirm them; referees and organisers can always step in."),
+    )
     status = FSMField(_("status"), max_length=20, choices=Status.choices, default=Status.SETUP, protected=True)
     venue = models.CharField(_("venue"), max_length=200, blank=True)
     starts_on = models.DateField(_("date"), null=True, blank=True)

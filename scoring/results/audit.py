@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from scoring import policy
 from scoring.models import AuditEntry, ResultContainer
 from scoring.results.storage import storage_of
 
@@ -17,12 +18,14 @@ ENTERING_ACTIONS = (
 
 def write(tournament_id: int, actor, action: str, object_type: str, object_id: int | None, *,
           old: Any = None, new: Any = None, reason: str = "", **link: Any) -> AuditEntry:
-    """Store one audit entry. ``actor``: the user (anonymous or ``None``: no user recorded);
+    """Store one audit entry. ``actor``: the user (anonymous or ``None``: no user recorded), or an
+    entrant through its private link (recorded as ``via_link``/``via_entrant``, never as a user);
     ``action``: an :class:`~scoring.models.AuditEntry.Action`; ``old``/``new``: JSON values;
     ``link``: ``match=...`` or ``table=...`` for a result."""
     return AuditEntry.objects.create(
         tournament_id=tournament_id,
-        user=actor if getattr(actor, "is_authenticated", False) else None,
+        user=policy.user_of(actor),
+        **policy.via(actor),
         action=action,
         object_type=object_type,
         object_id=object_id,
@@ -49,3 +52,28 @@ def entered_by(container: ResultContainer) -> set[int]:
     ids = set(records.values_list("entered_by_id", flat=True))
     entries = AuditEntry.objects.filter(action__in=ENTERING_ACTIONS, **storage.audit_link(container)).exclude(user=None)
     return ids | set(entries.values_list("user_id", flat=True))
+
+
+def entrants_who_entered(container: ResultContainer) -> list[int]:
+    """Ids of the private links through which records of ``container`` were entered, changed or
+    deleted, or it was ended or resumed, in the order they first did so (the first is the
+    *entering side*, :func:`scoring.results.sheet.check_may_enter`)."""
+    storage = storage_of(container)
+    rows = (AuditEntry.objects.filter(action__in=ENTERING_ACTIONS, **storage.audit_link(container))
+            .exclude(via_link=None).order_by("created_at", "pk").values_list("via_link_id", flat=True))
+    out: list[int] = []
+    for link_id in rows:
+        if link_id not in out:
+            out.append(link_id)
+    return out
+
+
+def has_changed(container: ResultContainer, actor) -> bool:
+    """True when ``actor`` (a user or an entrant) entered, changed, deleted or restored a record of
+    ``container``, or ended or resumed it: such an actor may not confirm it."""
+    who = policy.identity(actor)
+    if who is None:
+        return False
+    if who[0] == "link":
+        return who[1] in entrants_who_entered(container)
+    return who[1] in entered_by(container)

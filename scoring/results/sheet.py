@@ -31,6 +31,23 @@ Rules (the same for matches and tables):
 - Reopening needs a reason; a referee may reopen a result of an open round, an organiser also one
   of a closed round, which then goes back to in progress.
 - A bye has no records and needs no confirmation.
+
+Player entry with opponent verification (issue 15, ``docs/private-links.md``): with the
+tournament's player entry on, the sides of a table act through their private links
+(:class:`scoring.policy.EntrantActor`) on their own result only (:func:`scoring.policy.require_for_result`):
+
+- the **entering side** is the first side that entered a record through its link; from then on
+  only that side (and referees and organisers) enters, edits, deletes, ends and resumes
+  (:func:`check_may_enter`);
+- **confirming** needs a side that entered and changed nothing of the result (Tai Pan: the
+  opposing team; four-player: any other seated player), with the same version and blind rules
+  as a referee's confirmation; while a side's disagreement is open, only that side (or a referee
+  or organiser) confirms;
+- a side that would confirm may instead **dispute** the totals (:func:`dispute`: its own totals
+  and a note): a referee sees both versions and resolves it by correcting and confirming the
+  result; a referee or organiser who changed a disputed result only after the dispute may confirm
+  it themself;
+- restoring from the audit trail and reopening stay with referees and organisers.
 """
 from __future__ import annotations
 
@@ -46,7 +63,7 @@ from scoring import policy
 from scoring.errors import Locked, NotAllowed, ServiceError, StaleVersion
 from scoring.games.base import Evaluation, GameAdapter, RecordOutcome
 from scoring.locking import lock
-from scoring.models import AuditEntry, Confirmation, ResultContainer, ResultRecord, Round, Tournament
+from scoring.models import AuditEntry, Confirmation, Dispute, ResultContainer, ResultRecord, Round, Tournament
 from scoring.policy import Perm
 from scoring.results import audit
 from scoring.results.storage import Storage, storage_of
@@ -83,7 +100,7 @@ def _locked(container: ResultContainer, actor, perm: Perm | None, expected_versi
     locked = lock(storage.queryset(), container.pk, expected_version=expected_version)
     locked.round = rnd
     if perm is not None:
-        policy.require(actor, perm, rnd.tournament)
+        policy.require_for_result(actor, perm, locked)
     return locked, rnd
 
 
@@ -117,6 +134,31 @@ def _reason(reason: str, field: str = "reason") -> str:
     if not text:
         raise ServiceError(_("Give a reason."), field=field)
     return text
+
+
+def check_may_enter(container: ResultContainer, actor) -> None:
+    """Raise :class:`NotAllowed` when ``actor`` is an entrant and another side is the result's
+    entering side (the first side that entered through its link): one side enters, the others
+    confirm. Referees and organisers always may."""
+    if not policy.is_entrant(actor):
+        return
+    entering = audit.entrants_who_entered(container)
+    if entering and entering[0] != actor.link_id:
+        raise NotAllowed(_("Another side enters the result of this table. Check it when it is finished: confirm it, "
+                           "or report what is wrong."))
+
+
+def may_enter(container: ResultContainer, actor) -> bool:
+    """True when ``actor`` may enter or change records of ``container`` now: the permission on this
+    result (:func:`scoring.policy.require_for_result`), the entering side's rule
+    (:func:`check_may_enter`) and a state that takes records (:func:`can_add`) or changes to them."""
+    if not policy.has_perm(actor, Perm.ENTER_RESULTS, container.round.tournament, result=container):
+        return False
+    try:
+        check_may_enter(container, actor)
+    except ServiceError:
+        return False
+    return True
 
 
 def check_can_add(container: ResultContainer) -> None:
@@ -295,6 +337,7 @@ def add_record(container: ResultContainer, record: dict[str, Any], actor, *, exp
         if expected_version is not None and int(expected_version) != locked.version:
             raise StaleVersion()
         storage, tournament, adapter = _parts(locked)
+        check_may_enter(locked, actor)
         _ensure_can_add(locked, rnd)
         records = storage.records(locked)
         stored = [r.record for r in records]
@@ -331,6 +374,7 @@ def edit_record(container: ResultContainer, number: int, record: dict[str, Any],
     with transaction.atomic():
         locked, rnd = _locked(container, actor, Perm.ENTER_RESULTS, expected_version)
         storage, tournament, adapter = _parts(locked)
+        check_may_enter(locked, actor)
         _ensure_open(locked, rnd)
         rec = _record(storage, locked, number)
         old = storage.record_snapshot(rec)
@@ -357,6 +401,7 @@ def delete_record(container: ResultContainer, number: int, actor, *, expected_ve
     with transaction.atomic():
         locked, rnd = _locked(container, actor, Perm.ENTER_RESULTS, expected_version)
         storage, _tournament, _adapter = _parts(locked)
+        check_may_enter(locked, actor)
         _ensure_open(locked, rnd)
         rec = _record(storage, locked, number)
         old = storage.record_snapshot(rec)
@@ -383,6 +428,7 @@ def end_at_time(container: ResultContainer, actor, *, expected_version: int | No
     reason = _reason(reason)
     with transaction.atomic():
         locked, rnd = _locked(container, actor, Perm.ENTER_RESULTS, expected_version)
+        check_may_enter(locked, actor)
         _ensure_open(locked, rnd)
         _end(locked, actor, A.END, reason)
     _sync(container, locked)
@@ -408,6 +454,7 @@ def resume_play(container: ResultContainer, actor, *, expected_version: int | No
     with transaction.atomic():
         locked, rnd = _locked(container, actor, Perm.ENTER_RESULTS, expected_version)
         storage = storage_of(locked)
+        check_may_enter(locked, actor)
         _ensure_open(locked, rnd)
         if locked.ended != locked.Ended.TIME:
             raise NotAllowed(_("Only a result ended at the time limit can be resumed."))
@@ -439,19 +486,73 @@ def parse_totals(totals: Any, sides: int) -> list[int]:
         raise ServiceError(_("Type every final total as a whole number."), field="totals") from None
 
 
+def _open_disputes(container: ResultContainer) -> list[Dispute]:
+    link = storage_of(container).audit_link(container)
+    return list(Dispute.objects.filter(confirmation=None, **link).order_by("pk"))
+
+
+def _resolves(container: ResultContainer, actor, disputes: list[Dispute]) -> bool:
+    """True when ``actor``, a referee or organiser, may confirm a result they changed because they
+    resolve a dispute: every change of theirs came after the first open dispute (they corrected
+    it; the original entry was someone else's)."""
+    if not disputes or policy.is_entrant(actor) or not getattr(actor, "is_authenticated", False):
+        return False
+    storage = storage_of(container)
+    first = (AuditEntry.objects.filter(action=A.DISPUTE, object_type="dispute", object_id=disputes[0].pk,
+                                       **storage.audit_link(container)).values_list("pk", flat=True).first())
+    if first is None:
+        return False
+    earlier = AuditEntry.objects.filter(user_id=actor.pk, action__in=audit.ENTERING_ACTIONS, pk__lt=first,
+                                        **storage.audit_link(container))
+    return not earlier.exists()
+
+
+def check_may_confirm(container: ResultContainer, actor) -> None:
+    """Raise :class:`NotAllowed` when ``actor`` may not confirm ``container`` because of who they
+    are: the person (or side) who entered or changed it (a referee or organiser resolving a
+    dispute excepted, :func:`_resolves`), or, while a side's disagreement is open, an entrant
+    other than that side. The permission and the result's state are checked by :func:`confirm`."""
+    disputes = _open_disputes(container)
+    if audit.has_changed(container, actor) and not _resolves(container, actor, disputes):
+        if policy.is_entrant(actor):
+            raise NotAllowed(_("Your side entered or changed this result: the other side confirms it."))
+        raise NotAllowed(_("A different person must confirm the result than the one who entered it."))
+    if policy.is_entrant(actor) and disputes and all(d.via_link_id != actor.link_id for d in disputes):
+        raise NotAllowed(_("Another side reported that these totals are wrong: a referee settles it."))
+
+
+def may_confirm(container: ResultContainer, actor) -> bool:
+    """True when ``actor`` may confirm ``container`` now (permission, state and who they are), for
+    pages that offer the action; :func:`confirm` decides again inside the lock."""
+    rnd = container.round
+    if not policy.has_perm(actor, Perm.CONFIRM_RESULTS, rnd.tournament, result=container):
+        return False
+    if storage_of(container).is_bye(container) or not rnd.is_open or container.status != container.Status.FINISHED:
+        return False
+    try:
+        check_may_confirm(container, actor)
+    except ServiceError:
+        return False
+    return True
+
+
 def confirm(container: ResultContainer, actor, *, expected_version: int | None = None, totals: Any = None) -> Confirmation:
-    """Confirm a finished result as a second person.
+    """Confirm a finished result as a second person (or as the other side, through its private
+    link).
 
     - ``expected_version``: the version of the page the confirmer saw; a change since (an edit, a
       deleted record) refuses the confirmation (:class:`StaleVersion`), so a confirmation always
       confirms the totals its confirmer saw.
     - The result must be finished, not confirmed, in an open round (:class:`NotAllowed`).
-    - The confirmer must differ from everyone who entered, changed or ended it (:class:`NotAllowed`).
+    - The confirmer must differ from everyone who entered, changed or ended it
+      (:func:`check_may_confirm`: a side never confirms what it entered; a referee resolving a
+      dispute may confirm their own correction) (:class:`NotAllowed`).
     - ``totals``: the final totals re-typed (one per side); required with blind confirmation and
       then equal to the stored totals, otherwise :class:`NotAllowed` on field ``totals``.
-    - At most one active confirmation (a database constraint as well).
+    - At most one active confirmation (a database constraint as well); it resolves every open
+      dispute of the result.
     Audit: ``confirm``. Returns the :class:`~scoring.models.Confirmation`."""
-    if not getattr(actor, "is_authenticated", False):
+    if policy.identity(actor) is None:
         raise NotAllowed(_("Log in to confirm a result."))
     with transaction.atomic():
         locked, rnd = _locked(container, actor, Perm.CONFIRM_RESULTS, expected_version)
@@ -464,8 +565,7 @@ def confirm(container: ResultContainer, actor, *, expected_version: int | None =
             raise NotAllowed(_("Only a result of a published or running round can be confirmed."))
         if locked.status != locked.Status.FINISHED:
             raise NotAllowed(_("Only a finished result can be confirmed: play on, or end it at the time limit."))
-        if actor.pk in audit.entered_by(locked):
-            raise NotAllowed(_("A different person must confirm the result than the one who entered it."))
+        check_may_confirm(locked, actor)
         stored = storage.totals(locked)
         if totals is None and tournament.blind_confirmation:
             raise ServiceError(_("Type the final totals from the score sheet."), field="totals")
@@ -479,16 +579,71 @@ def confirm(container: ResultContainer, actor, *, expected_version: int | None =
         old = storage.snapshot(locked)
         try:
             with transaction.atomic():
-                confirmation = Confirmation.objects.create(confirmed_by=actor, totals=storage.confirmation_totals(locked),
+                confirmation = Confirmation.objects.create(confirmed_by=policy.user_of(actor), **policy.via(actor),
+                                                           totals=storage.confirmation_totals(locked),
                                                            **storage.audit_link(locked))
         except IntegrityError:
             raise NotAllowed(_("This result is already confirmed.")) from None
+        Dispute.objects.filter(confirmation=None, **storage.audit_link(locked)).update(confirmation=confirmation)
         locked.confirm()
         _bump(locked)
         locked.save(update_fields=["status", "version", "updated_at"])
         audit.write_for(locked, actor, A.CONFIRM, storage.container_type, locked.pk, old=old, new=storage.snapshot(locked))
     _sync(container, locked)
     return confirmation
+
+
+#: Longest note of a dispute.
+NOTE_LENGTH = 1000
+
+
+def dispute(container: ResultContainer, actor, *, expected_version: int | None = None, totals: Any = None,
+            note: str = "") -> Dispute:
+    """"These totals are wrong": the side that would confirm a finished result (an entrant through
+    its link who entered and changed nothing of it) reports its own totals (one per side, in side
+    order; required) and an optional note instead of confirming. Nothing of the result changes but
+    its version (the pages show the dispute); a referee resolves it by correcting and confirming
+    the result (:func:`confirm`), or the reporting side confirms after all. ``expected_version``:
+    the version the side saw. Refused for referees and organisers (they correct the result
+    instead), for the entering side, and in the states :func:`confirm` refuses. Audit:
+    ``dispute`` with both versions."""
+    if not policy.is_entrant(actor):
+        raise NotAllowed(_("Referees and organisers correct the result instead of disputing it."))
+    with transaction.atomic():
+        locked, rnd = _locked(container, actor, Perm.CONFIRM_RESULTS, expected_version)
+        storage, _tournament, adapter = _parts(locked)
+        if locked.status == locked.Status.CONFIRMED:
+            raise NotAllowed(_("This result is already confirmed."))
+        if storage.is_bye(locked):
+            raise NotAllowed(_("A bye needs no confirmation."))
+        if not rnd.is_open:
+            raise NotAllowed(_("Only a result of a published or running round can be confirmed."))
+        if locked.status != locked.Status.FINISHED:
+            raise NotAllowed(_("Only a finished result can be confirmed: play on, or end it at the time limit."))
+        if audit.has_changed(locked, actor):
+            raise NotAllowed(_("Your side entered or changed this result: correct it instead."))
+        if totals is None:
+            raise ServiceError(_("Type the final totals as your side has them."), field="totals")
+        typed = parse_totals(totals, len(adapter.sides))
+        text = (note or "").strip()[:NOTE_LENGTH]
+        stored = storage.totals(locked)
+        if typed == stored and not text:
+            raise ServiceError(_("These are the entered totals. Confirm the result, or say in the note what is wrong."),
+                               field="totals")
+        old = storage.snapshot(locked)
+        record = Dispute.objects.create(totals=typed, entered_totals=stored, note=text, version=locked.version,
+                                        **policy.via(actor), **storage.audit_link(locked))
+        _bump(locked)
+        locked.save(update_fields=["version", "updated_at"])
+        audit.write_for(locked, actor, A.DISPUTE, "dispute", record.pk, old=old,
+                        new={"status": locked.status, "totals": typed, "entered": stored}, reason=text)
+    _sync(container, locked)
+    return record
+
+
+def open_disputes(container: ResultContainer) -> list[Dispute]:
+    """The result's disputes no confirmation has resolved yet, oldest first."""
+    return _open_disputes(container)
 
 
 def reopen(container: ResultContainer, actor, reason: str, *, expected_version: int | None = None) -> ResultContainer:
@@ -540,6 +695,8 @@ def restore(container: ResultContainer, entry: AuditEntry, actor, *, expected_ve
     reason = _reason(reason)
     with transaction.atomic():
         locked, rnd = _locked(container, actor, Perm.ENTER_RESULTS, expected_version)
+        # Restoring works from the audit trail, which only members see (never through a link).
+        policy.require(actor, Perm.VIEW_AUDIT, rnd.tournament)
         storage, tournament, adapter = _parts(locked)
         if getattr(entry, f"{storage.container_type}_id") != locked.pk:
             raise NotAllowed(_("This entry is about another result."))

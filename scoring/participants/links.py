@@ -1,0 +1,211 @@
+"""Private links of entrants (issue 15; ``docs/private-links.md``): making, printing again,
+regenerating, revoking and resolving them, and the small rate limiter of link requests.
+
+- **Token**: ``token_of(link)`` = the first 120 bits of HMAC-SHA256(``SECRET_KEY``, the link's
+  random ``nonce``), written in lower-case base32 (24 characters, no padding; printed in groups
+  of four for typing). Unguessable (the nonce comes from :mod:`secrets`, the key never leaves the
+  server) and reproducible, so cards and score sheets can be printed again at any time.
+- **Stored**: the nonce and ``SHA-256(token)`` (lookup). The database alone gives no token;
+  changing ``SECRET_KEY`` makes every printed link invalid (:func:`ensure_links` then re-hashes,
+  and printing again gives the new ones).
+- **Regenerate**: a new nonce, so a new token: the old one stops working at once, and every phone
+  that opened it is signed out (their session holds the old hash).
+- **Revoke**: the ``revoked`` flag; regenerating gives the entrant a new, working link.
+- **Never logged**: nothing here logs, and the web layer carries the token in the URL's
+  fragment only (``/p/#<token>``), which browsers never send to the server (see
+  :mod:`scoring.web.views.links`).
+"""
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import re
+import secrets
+import time
+
+from django.core.cache import cache
+from django.db import transaction
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.crypto import salted_hmac
+
+from scoring.games.base import EntrantKind
+from scoring.models import EntrantLink, Player, Team, Tournament
+
+#: Salt of the HMAC that turns a nonce into a token (changing it invalidates every link).
+KEY_SALT = "scoring.participants.links.token"
+#: Bytes of the HMAC kept in a token (120 bits: 24 base32 characters).
+TOKEN_BYTES = 15
+TOKEN_LENGTH = 24
+_TOKEN_CHARS = re.compile(r"[a-z2-7]{24}")
+
+#: The link's foreign key per kind of entrant, and the tournament's entrants of that kind.
+ENTRANT_FIELD = {EntrantKind.TEAMS: "team", EntrantKind.PLAYERS: "player"}
+ENTRANTS = {
+    EntrantKind.TEAMS: lambda t: Team.objects.filter(tournament=t).select_related("first_player", "second_player").order_by("name"),
+    EntrantKind.PLAYERS: lambda t: Player.objects.filter(tournament=t).order_by("name"),
+}
+
+
+# --------------------------------------------------------------------------- tokens
+
+
+def _nonce() -> str:
+    return secrets.token_hex(16)
+
+
+def token_of(link: EntrantLink) -> str:
+    """The link's token (computed from its nonce and ``SECRET_KEY``; never stored)."""
+    digest = salted_hmac(KEY_SALT, link.nonce, algorithm="sha256").digest()[:TOKEN_BYTES]
+    return base64.b32encode(digest).decode("ascii").lower()
+
+
+def hash_of(token: str) -> str:
+    """SHA-256 (hex) of a token: what the database keeps for lookup."""
+    return hashlib.sha256(token.encode("ascii")).hexdigest()
+
+
+def normalise(raw: str) -> str:
+    """A token as typed or scanned: case, spaces and the dashes of the printed groups do not matter
+    (``"ABCD-efgh ..."`` -> ``"abcdefgh..."``); anything else is kept (and will not match)."""
+    return re.sub(r"[\s\-]", "", (raw or "")).lower()[:200]
+
+
+def grouped(token: str) -> str:
+    """The token in groups of four for printing and typing: ``abcd-efgh-...``."""
+    return "-".join(token[i:i + 4] for i in range(0, len(token), 4))
+
+
+def path_of(link: EntrantLink) -> str:
+    """The link's address on this site without the host: ``/p/#<token>`` (the token travels in the
+    fragment, which browsers never send to the server)."""
+    return f"{reverse('scoring:open_link')}#{token_of(link)}"
+
+
+def url_of(link: EntrantLink, base_url: str) -> str:
+    """The link's absolute address (``base_url``: ``"https://host/"``)."""
+    return base_url.rstrip("/") + path_of(link)
+
+
+# --------------------------------------------------------------------------- links of a tournament
+
+
+def entrant_field(tournament: Tournament) -> str:
+    """``"team"`` or ``"player"``: which entrants of ``tournament`` have links."""
+    return ENTRANT_FIELD[tournament.adapter.entrants]
+
+
+def _fresh(link: EntrantLink) -> None:
+    link.nonce = _nonce()
+    link.token_hash = hash_of(token_of(link))
+    link.issued_at = timezone.now()
+
+
+def ensure_links(tournament: Tournament) -> list[EntrantLink]:
+    """Every entrant of ``tournament`` with its link, in entrant order (a link is made for an
+    entrant that has none; a link whose stored hash no longer matches its token, after a change
+    of ``SECRET_KEY``, gets the hash of its new token). Returns the links with their entrant."""
+    field = entrant_field(tournament)
+    entrants = list(ENTRANTS[tournament.adapter.entrants](tournament))
+    existing = {getattr(link, f"{field}_id"): link for link in EntrantLink.objects.filter(tournament=tournament)}
+    new, stale = [], []
+    for entrant in entrants:
+        link = existing.get(entrant.pk)
+        if link is None:
+            link = EntrantLink(tournament=tournament, **{field: entrant})
+            _fresh(link)
+            new.append(link)
+        elif link.token_hash != hash_of(token_of(link)):
+            link.token_hash = hash_of(token_of(link))
+            stale.append(link)
+    if new or stale:
+        with transaction.atomic():
+            EntrantLink.objects.bulk_create(new)
+            EntrantLink.objects.bulk_update(stale, ["token_hash"])
+    links = {getattr(link, f"{field}_id"): link for link in EntrantLink.objects.filter(tournament=tournament)}
+    out = []
+    for entrant in entrants:
+        link = links[entrant.pk]
+        setattr(link, field, entrant)
+        out.append(link)
+    return out
+
+
+def link_for(entrant: Team | Player) -> EntrantLink:
+    """The link of one team or player (made when it has none)."""
+    field = "team" if isinstance(entrant, Team) else "player"
+    link = EntrantLink.objects.filter(**{field: entrant}).first()
+    if link is None:
+        link = EntrantLink(tournament_id=entrant.tournament_id, **{field: entrant})
+        _fresh(link)
+        link.save()
+    return link
+
+
+def regenerate(link: EntrantLink) -> EntrantLink:
+    """A new token for the link (a new nonce); the old token stops working at once and every
+    phone that opened it is signed out. A revoked link works again with the new token."""
+    _fresh(link)
+    link.revoked = False
+    link.revoked_at = None
+    link.save(update_fields=["nonce", "token_hash", "issued_at", "revoked", "revoked_at"])
+    return link
+
+
+def revoke(link: EntrantLink) -> EntrantLink:
+    """The link stops working (and every phone that opened it is signed out) until it is
+    regenerated."""
+    link.revoked = True
+    link.revoked_at = timezone.now()
+    link.save(update_fields=["revoked", "revoked_at"])
+    return link
+
+
+def resolve(raw: str) -> EntrantLink | None:
+    """The active link whose token is ``raw`` (as typed or scanned, :func:`normalise`), else
+    ``None``: unknown, revoked, or made with another ``SECRET_KEY``."""
+    token = normalise(raw)
+    if not _TOKEN_CHARS.fullmatch(token):
+        return None
+    link = (EntrantLink.objects.select_related("tournament", "team", "player")
+            .filter(token_hash=hash_of(token), revoked=False).first())
+    if link is None or not hmac.compare_digest(token_of(link), token):
+        return None
+    return link
+
+
+def current(link_id: int, token_hash: str) -> EntrantLink | None:
+    """The link ``link_id`` if it is still active with the token whose hash is ``token_hash`` (a
+    phone's session keeps both), else ``None`` (revoked or regenerated since)."""
+    return (EntrantLink.objects.select_related("tournament", "team", "player")
+            .filter(pk=link_id, token_hash=token_hash, revoked=False).first())
+
+
+# --------------------------------------------------------------------------- rate limits
+
+
+_PERIODS = {"second": 1, "minute": 60, "hour": 3600, "day": 86400}
+
+
+def parse_rate(rate: str) -> tuple[int, int]:
+    """``"120/minute"`` -> ``(120, 60)``."""
+    number, _sep, period = rate.partition("/")
+    return int(number), _PERIODS[period.strip().rstrip("s") or "minute"]
+
+
+def allow(scope: str, ident: str, rate: str) -> bool:
+    """Count one request of ``ident`` (a link's id or token hash, a client address; never a
+    token) in ``scope`` and say whether it is within ``rate`` (``"N/second|minute|hour|day"``),
+    in fixed windows kept in Django's cache. A cache that fails lets the request through (rate
+    limits never stop play)."""
+    limit, period = parse_rate(rate)
+    key = f"nskt:rate:{scope}:{ident}:{int(time.time() // period)}"
+    try:
+        if cache.add(key, 1, period + 1):
+            count = 1
+        else:
+            count = cache.incr(key)
+    except Exception:  # noqa: BLE001 - a broken cache is no reason to refuse
+        return True
+    return count <= limit
