@@ -18,6 +18,8 @@ Variables (all optional for the embedded default):
   for loopback benchmarks; default on).
 - ``BEHIND_PROXY``: ``1`` when a reverse proxy terminates TLS in front of the app (the production
   default): only then are its ``X-Forwarded-Proto`` and ``X-Forwarded-For`` headers trusted.
+- ``LINK_RATE``: requests through one private link, and from one address through links, per
+  period (``"120/minute"``); ``API_RATE_LINK`` the same for the API.
 - ``EMAIL_HOST`` (with ``EMAIL_PORT``, ``EMAIL_HOST_USER``, ``EMAIL_HOST_PASSWORD``,
   ``EMAIL_USE_TLS``, ``DEFAULT_FROM_EMAIL``): the SMTP server for password reset mails. Without it
   password reset is not offered (in development, ``DEBUG=1``, mails go to the console).
@@ -308,15 +310,21 @@ CONTENT_SECURITY_POLICY = {
     },
 }
 
+# Private links of teams and players (issue 15, docs/private-links.md): requests through a link,
+# and attempts to open one, are counted per link (or token) and per client address in the cache.
+LINK_RATE = os.environ.get("LINK_RATE", "120/minute")
+
 # The REST API (scoring/api, docs/api.md). Its views set their own authentication, parser,
 # renderer and throttle classes; these defaults also serve the schema and docs views.
 API_THROTTLE_RATES = {
     "anon": os.environ.get("API_RATE_ANON", "300/minute"),
     "user": os.environ.get("API_RATE_USER", "600/minute"),
     "engines": os.environ.get("API_RATE_ENGINES", "60/minute"),
+    "link": os.environ.get("API_RATE_LINK", "120/minute"),
 }
 REST_FRAMEWORK = {
-    "DEFAULT_AUTHENTICATION_CLASSES": ["scoring.api.auth.TokenAuthentication", "rest_framework.authentication.SessionAuthentication"],
+    "DEFAULT_AUTHENTICATION_CLASSES": ["scoring.api.auth.TokenAuthentication", "scoring.api.auth.LinkAuthentication",
+                                       "rest_framework.authentication.SessionAuthentication"],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "DEFAULT_PARSER_CLASSES": ["scoring.api.parsers.JSONParser"],

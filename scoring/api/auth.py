@@ -13,16 +13,22 @@ policy (:mod:`scoring.policy`) asks about (``policy.has_perm(actor, perm, tourna
 - :class:`SessionAuthentication`: the logged-in user of the site (the browsable docs), with
   Django's CSRF check on every write, as on the pages. Token requests carry no cookie and need
   no CSRF token.
+- :class:`LinkAuthentication` (``Authorization: Link <token>``, issue 15): a team's or
+  player's private link. The actor is :class:`scoring.policy.EntrantActor`, the same the pages
+  use for a phone that opened the link: with the tournament's player entry on, it enters and
+  confirms the results of its own table only (the policy's per-result check); it reads what the
+  public reads. Failed link attempts are counted per client address (``LINK_RATE``).
 - no credentials: the anonymous user (reads only: the policy grants it nothing else).
-
-A later authentication class (a private link of a team or player, issue 15 items 1-2) plugs in
-the same way: it returns ``(entrant_actor, link)`` from ``authenticate()``, is added to
-``AUTHENTICATION_CLASSES`` below, and the policy learns what that actor may do
-(``scoring.policy.role_of`` / ``has_perm``); no view changes.
 """
 from __future__ import annotations
 
-from rest_framework import authentication
+from django.conf import settings
+from django.utils.translation import gettext_lazy as _
+from rest_framework import authentication, exceptions
+from rest_framework.throttling import BaseThrottle
+
+from scoring.participants import links
+from scoring.policy import EntrantActor
 
 
 class TokenAuthentication(authentication.TokenAuthentication):
@@ -31,12 +37,39 @@ class TokenAuthentication(authentication.TokenAuthentication):
     keyword = "Token"
 
 
+class LinkAuthentication(authentication.BaseAuthentication):
+    """``Authorization: Link <token>``: the entrant of an active private link is the actor
+    (:class:`scoring.policy.EntrantActor`). An unknown, revoked or regenerated token is refused
+    (401); too many failed attempts from one address are refused with 429 before the token is
+    looked at."""
+
+    keyword = "Link"
+
+    def authenticate(self, request):
+        parts = authentication.get_authorization_header(request).split()
+        if not parts or parts[0].lower() != self.keyword.lower().encode():
+            return None
+        address = BaseThrottle().get_ident(request)
+        rate = getattr(settings, "LINK_RATE", "120/minute")
+        if len(parts) != 2:
+            raise exceptions.AuthenticationFailed(_("Invalid link header: send 'Link <token>'."))
+        link = links.resolve(parts[1].decode("latin-1"))
+        if link is None:
+            if not links.allow("api-link-failed", address, rate):
+                raise exceptions.Throttled(wait=links.parse_rate(rate)[1])
+            raise exceptions.AuthenticationFailed(_("This link does not work (unknown, revoked or replaced)."))
+        return EntrantActor(link), link
+
+    def authenticate_header(self, request) -> str:
+        return self.keyword
+
+
 #: The site's login session (with Django's CSRF check on writes): the logged-in user is the actor.
 SessionAuthentication = authentication.SessionAuthentication
 
 #: The API's authentication classes, tried in order (the first one's header is the
 #: ``WWW-Authenticate`` of a 401).
-AUTHENTICATION_CLASSES = [TokenAuthentication, SessionAuthentication]
+AUTHENTICATION_CLASSES = [TokenAuthentication, LinkAuthentication, SessionAuthentication]
 
 
 def actor(request):

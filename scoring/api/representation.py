@@ -95,6 +95,7 @@ def tournament_detail(request, actor, t: Tournament) -> dict[str, Any]:
         "round_format": str(t.round_format),
         "hands_per_round": t.hands_per_round,
         "blind_confirmation": t.blind_confirmation,
+        "player_entry": t.player_entry,
         "sides": list(adapter.sides),
         "side_labels": [str(x) for x in adapter.side_labels()],
         "record_noun": str(adapter.record_noun[0]),

@@ -1,7 +1,9 @@
 """How the API's views describe themselves in the OpenAPI schema (drf-spectacular)."""
 from __future__ import annotations
 
+from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from drf_spectacular.openapi import AutoSchema
+from drf_spectacular.plumbing import build_bearer_security_scheme_object
 from rest_framework.permissions import SAFE_METHODS
 
 
@@ -18,3 +20,13 @@ class ApiSchema(AutoSchema):
 
     def get_description(self):
         return ""
+
+
+class LinkAuthenticationScheme(OpenApiAuthenticationExtension):
+    """``linkAuth``: a team's or player's private link (``Authorization: Link <token>``)."""
+
+    target_class = "scoring.api.auth.LinkAuthentication"
+    name = "linkAuth"
+
+    def get_security_definition(self, auto_schema):
+        return build_bearer_security_scheme_object(header_name="Authorization", token_prefix="Link")

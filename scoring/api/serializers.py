@@ -77,6 +77,8 @@ class TournamentSerializer(TournamentSummarySerializer):
     round_format = serializers.CharField()
     hands_per_round = serializers.IntegerField(allow_null=True)
     blind_confirmation = serializers.BooleanField()
+    player_entry = serializers.BooleanField(help_text="The sides of a table enter and confirm their own results "
+                                                      "through their private links (`Authorization: Link <token>`).")
     sides = serializers.ListField(child=serializers.CharField(), help_text="Side keys of a result, in order "
                                                                            "(`NS`, `EW` or `E`, `S`, `W`, `N`).")
     side_labels = serializers.ListField(child=serializers.CharField())
@@ -240,6 +242,13 @@ class ConfirmSerializer(_Version):
                                    help_text="The final totals re-typed from the score sheet: one whole number per "
                                              "side in side order, or `{\"NS\": .., \"EW\": ..}` (Tai Pan); required "
                                              "with blind confirmation.")
+
+
+class DisputeSerializer(_Version):
+    totals = serializers.JSONField(help_text="The final totals as the disputing side has them: one whole number per "
+                                             "side in side order, or `{\"NS\": .., \"EW\": ..}` (Tai Pan).")
+    note = serializers.CharField(required=False, allow_blank=True, max_length=1000, default="",
+                                 help_text="What is wrong, for the referee (optional).")
 
 
 # --------------------------------------------------------------------------- engines

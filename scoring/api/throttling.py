@@ -5,7 +5,10 @@ import as DRF's own classes do), so a deployment or a test can change them in th
 
 - ``anon``: requests without credentials, per client address;
 - ``user``: requests of an authenticated actor, per actor;
-- ``engines``: the engine commands (public computation), per client address, whoever asks.
+- ``engines``: the engine commands (public computation), per client address, whoever asks;
+- ``link``: requests through a private link (``Authorization: Link``), per link; they count as
+  requests without a user too (``anon``, per client address), so a link is limited per link and
+  per address.
 
 The client address is the one the reverse proxy appended last to ``X-Forwarded-For`` behind
 the proxy (``NUM_PROXIES`` = 1, the same rule as the login throttling) and the connection's own
@@ -15,6 +18,8 @@ from __future__ import annotations
 
 from rest_framework.settings import api_settings
 from rest_framework.throttling import AnonRateThrottle, SimpleRateThrottle, UserRateThrottle
+
+from scoring.policy import is_entrant
 
 
 class _LiveRate:
@@ -37,3 +42,14 @@ class EngineThrottle(_LiveRate, SimpleRateThrottle):
 
     def get_cache_key(self, request, view):
         return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
+
+
+class LinkThrottle(_LiveRate, SimpleRateThrottle):
+    """Requests through a private link, per link (other requests are not counted here)."""
+
+    scope = "link"
+
+    def get_cache_key(self, request, view):
+        if not is_entrant(request.user):
+            return None
+        return self.cache_format % {"scope": self.scope, "ident": request.user.link_id}

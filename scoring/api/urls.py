@@ -23,6 +23,7 @@ def result_urls(kind: str, prefix: str) -> list:
         path(f"tournaments/<slug:slug>/{prefix}/<int:pk>/end", results.EndView.as_view(**k), name=f"{kind}-end"),
         path(f"tournaments/<slug:slug>/{prefix}/<int:pk>/resume", results.ResumeView.as_view(**k), name=f"{kind}-resume"),
         path(f"tournaments/<slug:slug>/{prefix}/<int:pk>/confirm", results.ConfirmView.as_view(**k), name=f"{kind}-confirm"),
+        path(f"tournaments/<slug:slug>/{prefix}/<int:pk>/dispute", results.DisputeView.as_view(**k), name=f"{kind}-dispute"),
         path(f"tournaments/<slug:slug>/{prefix}/<int:pk>/reopen", results.ReopenView.as_view(**k), name=f"{kind}-reopen"),
     ]
 

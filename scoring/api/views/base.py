@@ -17,7 +17,7 @@ from scoring.api.auth import AUTHENTICATION_CLASSES, actor
 from scoring.api.parsers import JSONParser
 from scoring.api.representation import KINDS
 from scoring.api.schema import ApiSchema
-from scoring.api.throttling import ActorThrottle, AnonThrottle
+from scoring.api.throttling import ActorThrottle, AnonThrottle, LinkThrottle
 from scoring.models import ResultContainer, Round, Tournament
 from scoring.results.storage import storage_for
 
@@ -57,7 +57,7 @@ class ApiView(APIView):
     permission_classes = [WritesNeedCredentials]
     parser_classes = [JSONParser]
     renderer_classes = [JSONRenderer]
-    throttle_classes = [AnonThrottle, ActorThrottle]
+    throttle_classes = [AnonThrottle, ActorThrottle, LinkThrottle]
     schema = ApiSchema()
 
     def actor(self):

@@ -14,6 +14,7 @@ is read), then the input (400) and the sheet's own rules (403, 409, 400).
 """
 from __future__ import annotations
 
+from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.urls import reverse
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
@@ -24,6 +25,7 @@ from scoring import policy
 from scoring.api import representation
 from scoring.api.serializers import (
     ConfirmSerializer,
+    DisputeSerializer,
     ErrorSerializer,
     ReasonSerializer,
     RecordCreateSerializer,
@@ -75,10 +77,9 @@ class ResultWriteView(ApiView):
         return container
 
     def require(self, perm: Perm, container: ResultContainer) -> None:
-        """The policy's check of ``perm`` for this result (``PermissionDenied`` -> 403); the one
-        place that asks it, so a policy that learns about other actors (private links) plugs in
-        here."""
-        policy.require(self.actor(), perm, container.round.tournament)
+        """The policy's check of ``perm`` on this result (``PermissionDenied`` -> 403): a member's
+        role in the tournament, or a private link's own table (:func:`scoring.policy.require_for_result`)."""
+        policy.require_for_result(self.actor(), perm, container)
 
     def valid(self, serializer_class, data=None) -> dict:
         serializer = serializer_class(data=self.request.data if data is None else data)
@@ -183,4 +184,20 @@ class ReopenView(ResultWriteView):
         container = self.result(slug, pk, Perm.REOPEN_RESULTS)
         data = self.valid(ReasonSerializer)
         sheet.reopen(container, self.actor(), data["reason"], expected_version=data["version"])
+        return self.answer(container)
+
+
+class DisputeView(ResultWriteView):
+    @write_schema(DisputeSerializer, summary="Dispute the totals of a finished result (private links)",
+                  description="Through a private link only (`Authorization: Link <token>`): the side that is to "
+                              "confirm reports its own final totals and a note instead of confirming; a referee sees "
+                              "both versions and settles the result. Refused for users (403: referees and organisers "
+                              "correct the result instead) and for the side that entered or changed the result (409).")
+    def post(self, request, slug, pk):
+        if not policy.is_entrant(self.actor()):
+            raise PermissionDenied
+        container = self.result(slug, pk, Perm.CONFIRM_RESULTS)
+        data = self.valid(DisputeSerializer)
+        sheet.dispute(container, self.actor(), expected_version=data["version"], totals=data["totals"],
+                      note=data.get("note", ""))
         return self.answer(container)
