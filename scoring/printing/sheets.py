@@ -9,6 +9,10 @@ record with the game's own columns (:meth:`~scoring.games.base.GameAdapter.sheet
 scores and running totals per side, empty rows to write in, and the final totals and signature
 lines. Printed scores come from the derived columns (computed by the engine); nothing is scored
 here. A sheet with room for every record is exactly one page (long names shrink it).
+
+With ``links=True`` (organisers only: the sheets then hold private links) each side's block gets
+the QR code of that side's private link (issue 15): with player entry on, the side enters or
+confirms the result on its phone. The public sheets and round packs never carry them.
 """
 from __future__ import annotations
 
@@ -23,7 +27,8 @@ from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
 from reportlab.platypus import KeepInFrame, KeepTogether, PageBreak, Paragraph, Spacer, Table, TableStyle
 
-from scoring.models import ResultContainer, Round
+from scoring.models import ResultContainer, Round, Tournament
+from scoring.participants import links as entrant_links
 from scoring.printing.common import FONT, FONT_BOLD, FRAME_HEIGHT, FRAME_WIDTH, build, para, qr, styles
 from scoring.results.storage import storage_for, storage_of
 
@@ -82,6 +87,33 @@ def _sides_table(sides: list[dict], st: dict) -> Table:
         ("BACKGROUND", (0, 0), (-1, 0), HEAD_BG), ("GRID", (0, 0), (-1, -1), 0.4, colors.grey),
         ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
     ]))
+    return table
+
+
+def side_link_urls(tournament: Tournament, base_url: str) -> dict[int, str]:
+    """Entrant id -> the absolute address of its private link, for every entrant of
+    ``tournament`` (links are made where missing)."""
+    field = entrant_links.entrant_field(tournament)
+    return {getattr(link, f"{field}_id"): entrant_links.url_of(link, base_url) for link in entrant_links.ensure_links(tournament)}
+
+
+def _links_table(sides: list[dict], urls: dict[int, str], st: dict) -> Table | None:
+    """One block per side with the QR code of its private link (a bye's empty side has none)."""
+    cells = []
+    for side in sides:
+        entrant = side.get("team") or side.get("player")
+        url = urls.get(entrant.pk) if entrant is not None else None
+        if url is None:
+            cells.append("")
+            continue
+        cells.append([qr(url, 20 * mm), para(f"{side['label']} · {side['name']}", st["small"]),
+                      para(_("Private link of %(side)s: scan to enter or confirm on your phone.") % {"side": side["label"]},
+                           st["small"])])
+    if not any(cells):
+        return None
+    table = Table([cells], colWidths=[FRAME_WIDTH / len(cells)] * len(cells))
+    table.setStyle(TableStyle([("VALIGN", (0, 0), (-1, -1), "TOP"), ("BOX", (0, 0), (-1, -1), 0.4, colors.grey),
+                               ("INNERGRID", (0, 0), (-1, -1), 0.4, colors.grey)]))
     return table
 
 
@@ -165,12 +197,17 @@ def _signatures(sides: list[dict]) -> Table:
     return table
 
 
-def sheet_flowables(container: ResultContainer, records: list, st: dict, base_url: str = "") -> list:
-    """The flowables of one sheet (``records``: the container's records in order)."""
+def sheet_flowables(container: ResultContainer, records: list, st: dict, base_url: str = "",
+                    link_urls: dict[int, str] | None = None) -> list:
+    """The flowables of one sheet (``records``: the container's records in order; ``link_urls``:
+    entrant id -> private link, printed in each side's block, :func:`side_link_urls`)."""
     tournament = container.round.tournament
     adapter, storage = tournament.adapter, storage_of(container)
     sides = storage.sides(container, adapter)
     header = [_header(container, st, base_url), Spacer(1, 2 * mm), _sides_table(sides, st), Spacer(1, 3 * mm)]
+    links_block = _links_table(sides, link_urls, st) if link_urls else None
+    if links_block is not None:
+        header += [links_block, Spacer(1, 3 * mm)]
     if storage.is_bye(container):
         return [KeepTogether(header + [para(_("Bye: this team has no opponent this round."), st["body"])])]
     table = _records_table(container, records, st)
@@ -183,21 +220,26 @@ def sheet_flowables(container: ResultContainer, records: list, st: dict, base_ur
     return [KeepTogether(header), *body]
 
 
-def score_sheet_pdf(container: ResultContainer, *, base_url: str = "") -> bytes:
+def score_sheet_pdf(container: ResultContainer, *, base_url: str = "", links: bool = False) -> bytes:
     """The score sheet of one match or table as PDF bytes (A4); a QR code to its entry page when
-    ``base_url`` (``"https://host/"``) is given (Tai Pan and four-player sheets alike)."""
+    ``base_url`` (``"https://host/"``) is given (Tai Pan and four-player sheets alike); with
+    ``links`` (and ``base_url``) each side's private link too (organisers only)."""
     storage = storage_of(container)
     container = storage.queryset().get(pk=container.pk)
     records = storage.records(container)
     tournament = container.round.tournament
     title = f"{tournament.name} - {_('round')} {container.round.number} - {_('table')} {storage.number(container)}"
-    return build(sheet_flowables(container, records, styles(), base_url), title)
+    urls = side_link_urls(tournament, base_url) if links and base_url else None
+    return build(sheet_flowables(container, records, styles(), base_url, urls), title)
 
 
-def round_pack_pdf(rnd: Round, *, base_url: str = "", progress: Callable[[int, int], None] | None = None) -> bytes:
+def round_pack_pdf(rnd: Round, *, base_url: str = "", progress: Callable[[int, int], None] | None = None,
+                   links: bool = False) -> bytes:
     """Every score sheet of round ``rnd`` in one PDF, one sheet per page by table number (byes get a
-    short page). ``progress(done, total)`` is called after each table. A fixed number of queries."""
+    short page). ``progress(done, total)`` is called after each table. A fixed number of queries.
+    ``links``: each side's private link on its sheet (organisers only, never the public pack)."""
     storage = storage_for(rnd.tournament.adapter)
+    urls = side_link_urls(rnd.tournament, base_url) if links and base_url else None
     containers = list(storage.in_round(rnd))
     by_container: dict[int, list] = {}
     for rec in storage.record_model.objects.filter(**{f"{storage.record_fk}__round": rnd}).order_by("number"):
@@ -208,7 +250,7 @@ def round_pack_pdf(rnd: Round, *, base_url: str = "", progress: Callable[[int, i
         container.round = rnd
         if i:
             flow.append(PageBreak())
-        flow.extend(sheet_flowables(container, by_container.get(container.pk, []), st, base_url))
+        flow.extend(sheet_flowables(container, by_container.get(container.pk, []), st, base_url, urls))
         if progress:
             progress(i + 1, len(containers))
     if not flow:

@@ -13,6 +13,7 @@ from scoring.games import registry
 from scoring.games.base import EntrantKind
 from scoring.models import Tournament
 from scoring.policy import Perm
+from scoring.web.links import held_links
 
 #: What differs between tournaments of teams and of individual players on the pages.
 ENTRANT_PAGES = {
@@ -61,6 +62,7 @@ def tournament_context(request, tournament: Tournament, **extra) -> dict:
             "settings": reverse("scoring:tournament_edit", args=[tournament.slug]),
             "entrant_actions": [(reverse(name, args=[tournament.slug]), label) for name, label in pages["actions"]],
             "backup": reverse("scoring:tournament_export", args=[tournament.slug]),
+            "links": reverse("scoring:links", args=[tournament.slug]),
         },
         "ranking_template": pages["ranking_template"],
     }
@@ -69,8 +71,11 @@ def tournament_context(request, tournament: Tournament, **extra) -> dict:
 
 
 def site(request) -> dict:
-    """Context processor: the rules check pages of the games that have one (site navigation), and
-    ``mail_configured`` (the login page offers password reset only then)."""
+    """Context processor: the rules check pages of the games that have one (site navigation),
+    ``mail_configured`` (the login page offers password reset only then) and ``held_links``: the
+    private links this phone opened (their entrants' pages in the navigation; from the session,
+    no query)."""
     return {"rules_checks": [(adapter.label, reverse("scoring:rules_check", args=[adapter.key]))
                              for adapter in registry.all_games() if adapter.rules_check is not None],
-            "mail_configured": getattr(settings, "MAIL_CONFIGURED", False)}
+            "mail_configured": getattr(settings, "MAIL_CONFIGURED", False),
+            "held_links": held_links(request)}

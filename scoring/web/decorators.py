@@ -7,28 +7,47 @@ from functools import wraps
 
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
-from django.http import Http404
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404
+from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 
 from scoring import policy
 from scoring.models import ResultContainer, Round, Tournament
 from scoring.policy import Perm
 from scoring.results.storage import MATCHES, TABLES, Storage, storage_for
+from scoring.web.links import TooManyRequests, actor_for
 
 KINDS: dict[str, Storage] = {"match": MATCHES, "table": TABLES}
 
 
-def tournament_view(perm: Perm | None = None) -> Callable:
-    """Decorator for views taking ``slug``: the view receives ``tournament`` instead. With
-    ``perm``, anonymous users go to the login page and logged-in users without the permission get
-    403 (:func:`scoring.policy.has_perm`)."""
+def too_many_requests(request, exc: TooManyRequests) -> HttpResponse:
+    """429 with ``Retry-After``: too many requests through one private link or from one address."""
+    html = render_to_string("links/too_many.html", {"retry_after": exc.retry_after}, request=request)
+    response = HttpResponse(html, status=429)
+    response["Retry-After"] = str(exc.retry_after)
+    return response
+
+
+def tournament_view(perm: Perm | None = None, *, entrants: bool = False) -> Callable:
+    """Decorator for views taking ``slug``: the view receives ``tournament`` instead, and
+    ``request.actor`` is who acts there (:func:`scoring.web.links.actor_for`: a member, an entrant
+    through its private link, or the user). With ``perm``, anonymous users go to the login page and
+    logged-in users without the permission get 403 (:func:`scoring.policy.has_perm`).
+
+    ``entrants=True`` lets an entrant (:class:`scoring.policy.EntrantActor`) through to the view,
+    which must then check ``perm`` on the result it acts on (:func:`result_for`): an entrant holds
+    its permissions per result, never for the whole tournament."""
 
     def decorator(view: Callable) -> Callable:
         @wraps(view)
         def wrapped(request, slug, *args, **kwargs):
             tournament = get_object_or_404(Tournament, slug=slug)
-            if perm is not None:
+            try:
+                request.actor = actor_for(request, tournament)
+            except TooManyRequests as exc:
+                return too_many_requests(request, exc)
+            if perm is not None and not (entrants and policy.is_entrant(request.actor)):
                 if not request.user.is_authenticated:
                     return redirect_to_login(request.get_full_path())
                 if not policy.has_perm(request.user, perm, tournament):
@@ -40,11 +59,16 @@ def tournament_view(perm: Perm | None = None) -> Callable:
     return decorator
 
 
+def actor_of(request):
+    """The actor :func:`tournament_view` found for this request (the user outside such views)."""
+    return getattr(request, "actor", request.user)
+
+
 def visible_round(request, tournament: Tournament, number: int) -> Round:
     """Round ``number`` of ``tournament`` if the user may see it (drafts: organisers only), else
     404 (:func:`scoring.policy.round_visible`)."""
     rnd = get_object_or_404(Round.objects.select_related("tournament"), tournament=tournament, number=number)
-    if not policy.round_visible(request.user, rnd):
+    if not policy.round_visible(actor_of(request), rnd):
         raise Http404(_("This round is not published yet."))
     return rnd
 
@@ -56,6 +80,15 @@ def visible_result(request, tournament: Tournament, kind: str, pk: int) -> Resul
     if storage is None or storage.container_model is not storage_for(tournament.adapter).container_model:
         raise Http404
     container = get_object_or_404(storage.queryset(), pk=pk, round__tournament=tournament)
-    if not policy.round_visible(request.user, container.round):
+    if not policy.round_visible(actor_of(request), container.round):
         raise Http404(_("This round is not published yet."))
+    return container
+
+
+def result_for(request, tournament: Tournament, kind: str, pk: int, perm: Perm) -> ResultContainer:
+    """The visible result (:func:`visible_result`) once the actor holds ``perm`` on it (403
+    otherwise): for members their role in the tournament, for an entrant its own table
+    (:func:`scoring.policy.require_for_result`)."""
+    container = visible_result(request, tournament, kind, pk)
+    policy.require_for_result(actor_of(request), perm, container)
     return container

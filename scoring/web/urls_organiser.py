@@ -1,7 +1,7 @@
 """Organiser URLs: tournament settings, members, entrants, drawing and running rounds."""
 from django.urls import path
 
-from scoring.web.views import organiser
+from scoring.web.views import links, organiser
 
 urlpatterns = [
     path("new/", organiser.tournament_create, name="tournament_create"),
@@ -30,4 +30,9 @@ urlpatterns = [
     path("t/<slug:slug>/round/<int:number>/start/", organiser.round_start, name="round_start"),
     path("t/<slug:slug>/round/<int:number>/close/", organiser.round_close, name="round_close"),
     path("t/<slug:slug>/round/<int:number>/tables/close/", organiser.round_close, name="round_tables_close"),
+    path("t/<slug:slug>/links/", links.links_page, name="links"),
+    path("t/<slug:slug>/links/cards.pdf", links.link_cards, name="link_cards"),
+    path("t/<slug:slug>/links/<int:pk>/", links.link_detail, name="link_detail"),
+    path("t/<slug:slug>/links/<int:pk>/<slug:action>/", links.link_action, name="link_action"),
+    path("t/<slug:slug>/round/<int:number>/sheets-with-links.pdf", links.link_sheets, name="link_sheets"),
 ]

@@ -1,5 +1,7 @@
 """Referee URLs: entering, editing and confirming results (the same views for matches and
-tables), and building a round's pack of score sheets."""
+tables), and building a round's pack of score sheets. With player entry on, the sides of a table
+reach the same entry, confirmation and dispute pages through their private links
+(``urls_entrants``)."""
 from django.urls import path
 
 from scoring.web.views import printing, referee, results
@@ -16,6 +18,7 @@ def _result_urls(prefix: str, names: dict, kind: dict) -> list:
         path(f"t/<slug:slug>/{prefix}/<int:pk>/end/", results.end, kind, name=names["end"]),
         path(f"t/<slug:slug>/{prefix}/<int:pk>/resume/", results.resume, kind, name=names["resume"]),
         path(f"t/<slug:slug>/{prefix}/<int:pk>/confirm/", results.confirm, kind, name=names["confirm"]),
+        path(f"t/<slug:slug>/{prefix}/<int:pk>/dispute/", results.dispute, kind, name=names["dispute"]),
         path(f"t/<slug:slug>/{prefix}/<int:pk>/reopen/", results.reopen, kind, name=names["reopen"]),
         path(f"t/<slug:slug>/{prefix}/<int:pk>/audit/<int:entry_id>/restore/", results.restore, kind, name=names["restore"]),
     ]
@@ -25,9 +28,9 @@ urlpatterns = [
     path("mijn-tafels/", referee.my_tables, name="my_tables"),
     *_result_urls("match", {"enter": "match_enter", "preview": "hand_preview", "record": "hand", "edit": "hand_edit",
                             "delete": "hand_delete", "end": "match_end", "resume": "match_resume", "confirm": "match_confirm",
-                            "reopen": "match_reopen", "restore": "audit_restore"}, MATCH),
+                            "dispute": "match_dispute", "reopen": "match_reopen", "restore": "audit_restore"}, MATCH),
     *_result_urls("table", {"enter": "table_enter", "preview": "deal_preview", "record": "deal", "edit": "deal_edit",
                             "delete": "deal_delete", "end": "table_end", "resume": "table_resume", "confirm": "table_confirm",
-                            "reopen": "table_reopen", "restore": "table_audit_restore"}, TABLE),
+                            "dispute": "table_dispute", "reopen": "table_reopen", "restore": "table_audit_restore"}, TABLE),
     path("t/<slug:slug>/round/<int:number>/pack/build/", printing.round_pack_build, name="round_pack_build"),
 ]

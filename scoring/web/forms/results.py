@@ -44,3 +44,26 @@ class ConfirmForm(forms.Form):
         if all(v is None for v in values):
             return None
         return [v or 0 for v in values]
+
+
+class DisputeForm(forms.Form):
+    """"These totals are wrong" (a side confirming through its private link): the final totals as
+    that side has them, one per side (required), and an optional note for the referee. Its fields
+    are prefixed ``dispute-`` (it stands on the confirmation page next to :class:`ConfirmForm`)."""
+
+    prefix = "dispute"
+
+    def __init__(self, *args, labels: list[str], **kwargs):
+        super().__init__(*args, **kwargs)
+        self.sides = len(labels)
+        for i, label in enumerate(labels):
+            self.fields[f"total_{i}"] = forms.IntegerField(
+                label=_("Final total %(side)s") % {"side": label}, required=True,
+                min_value=-MAX_TOTAL, max_value=MAX_TOTAL, widget=forms.NumberInput(attrs={"inputmode": "numeric"}))
+        self.fields["note"] = forms.CharField(
+            label=_("What is wrong? (optional)"), required=False, max_length=1000,
+            widget=forms.Textarea(attrs={"rows": 3}))
+
+    def totals(self) -> list[int]:
+        """The typed totals in side order."""
+        return [self.cleaned_data[f"total_{i}"] for i in range(self.sides)]

@@ -4,14 +4,14 @@ item 3). Read-only; every action is on the result pages (:mod:`scoring.web.views
 from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
-from django.db.models import Count
+from django.db.models import Count, Exists, OuterRef
 from django.shortcuts import render
 from django.views.decorators.http import require_safe
 
 from scoring import policy
-from scoring.models import Membership, Round, Tournament
+from scoring.models import Dispute, Membership, Round, Tournament
 from scoring.policy import Perm
-from scoring.results import audit, sheet
+from scoring.results import sheet
 from scoring.results.storage import storage_for
 from scoring.web.views.results import urls_of
 
@@ -27,19 +27,21 @@ def round_tables(request, tournament: Tournament, rnd: Round) -> list[dict]:
     """The round's tables as rows: number, sides, status, records so far, totals, and the links
     the user may follow (enter, the result page, confirm)."""
     storage, adapter = storage_for(tournament.adapter), tournament.adapter
-    qs = storage.in_round(rnd).annotate(n_records=Count(storage.records_name, distinct=True))
+    open_dispute = Dispute.objects.filter(confirmation=None, **{storage.container_type: OuterRef("pk")})
+    qs = storage.in_round(rnd).annotate(n_records=Count(storage.records_name, distinct=True),
+                                        disputed=Exists(open_dispute))
     may_confirm = policy.has_perm(request.user, Perm.CONFIRM_RESULTS, tournament)
     rows = []
     for c in qs:
         c.round = rnd
         bye = storage.is_bye(c)
         urls = urls_of(storage.container_type, tournament, c)
-        can_confirm = (may_confirm and not bye and c.status == c.Status.FINISHED
-                       and request.user.pk not in audit.entered_by(c))
+        can_confirm = may_confirm and not bye and c.status == c.Status.FINISHED and sheet.may_confirm(c, request.user)
         rows.append({
             "container": c, "number": storage.number(c), "bye": bye, "title": storage.title(c),
             "sides": storage.sides(c, adapter), "totals": storage.totals(c), "records": c.n_records,
             "can_add": not bye and sheet.can_add(c), "can_confirm": can_confirm, "urls": urls,
+            "disputed": c.disputed,
         })
     return rows
 

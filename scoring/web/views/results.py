@@ -31,8 +31,8 @@ from scoring.models import AuditEntry, Confirmation, ResultContainer, Round, Tou
 from scoring.policy import Perm
 from scoring.results import audit, sheet
 from scoring.results.storage import storage_of
-from scoring.web.decorators import tournament_view, visible_result
-from scoring.web.forms.results import ConfirmForm, ReasonForm
+from scoring.web.decorators import actor_of, result_for, tournament_view, visible_result
+from scoring.web.forms.results import ConfirmForm, DisputeForm, ReasonForm
 
 STALE_STATUS = 409
 #: What an entry form's submission token looks like (``uuid4().hex``; hyphens allowed).
@@ -42,10 +42,12 @@ _TOKEN = re.compile(r"[0-9A-Za-z-]{16,64}")
 URL_NAMES = {
     "match": {"detail": "match_detail", "enter": "match_enter", "preview": "hand_preview", "edit": "hand_edit",
               "delete": "hand_delete", "end": "match_end", "resume": "match_resume", "confirm": "match_confirm",
-              "reopen": "match_reopen", "restore": "audit_restore", "sheet": "score_sheet_pdf"},
+              "dispute": "match_dispute", "reopen": "match_reopen", "restore": "audit_restore",
+              "sheet": "score_sheet_pdf"},
     "table": {"detail": "table_detail", "enter": "table_enter", "preview": "deal_preview", "edit": "deal_edit",
               "delete": "deal_delete", "end": "table_end", "resume": "table_resume", "confirm": "table_confirm",
-              "reopen": "table_reopen", "restore": "table_audit_restore", "sheet": "table_sheet_pdf"},
+              "dispute": "table_dispute", "reopen": "table_reopen", "restore": "table_audit_restore",
+              "sheet": "table_sheet_pdf"},
 }
 
 
@@ -98,6 +100,7 @@ def audit_rows(kind: str, tournament: Tournament, container: ResultContainer, en
         AuditEntry.Action.CONFIRM: _t("Result of table %(table)s confirmed"),
         AuditEntry.Action.REOPEN: _t("Result of table %(table)s reopened"),
         AuditEntry.Action.RESTORE: _t("End at the time limit restored (table %(table)s)"),
+        AuditEntry.Action.DISPUTE: _t("Totals of table %(table)s disputed"),
     }
     rows = []
     for e in entries:
@@ -106,6 +109,10 @@ def audit_rows(kind: str, tournament: Tournament, container: ResultContainer, en
             what = adapter.audit_sentence(e.action, snapshot.get("number", "?"))
             old_text = _record_text(adapter, storage, e.old)
             new_text = _record_text(adapter, storage, e.new)
+        elif e.action == AuditEntry.Action.DISPUTE:
+            what = container_sentences[e.action] % {"table": number}
+            old_text = _result_text(adapter, e.old)
+            new_text = _t("their totals: %(totals)s") % {"totals": _totals_text(adapter, (e.new or {}).get("totals"))}
         else:
             what = container_sentences.get(e.action, e.get_action_display()) % {"table": number}
             old_text, new_text = _result_text(adapter, e.old), _result_text(adapter, e.new)
@@ -130,6 +137,19 @@ def _record_text(adapter, storage, snapshot) -> str:
     head = " / ".join(f"{label} {score}" for label, score in zip(labels, scores, strict=False))
     summary = adapter.summary(snapshot.get("record") or {})
     return f"{head} ({summary})" if summary else head
+
+
+def _totals_text(adapter, totals) -> str:
+    """Totals per side with the side labels: ``"NS 400 / EW 300"``."""
+    return " / ".join(f"{label} {t}" for label, t in zip(adapter.side_labels(), totals or [], strict=False))
+
+
+def dispute_rows(adapter, disputes, *, show_entered: bool = True) -> list[dict]:
+    """Display rows of a result's open disputes: who reported it, when, both versions of the
+    totals (``entered``: what was entered then, left out for a side that must not see it before
+    confirming blind) and the note."""
+    return [{"dispute": d, "who": d.via_entrant, "when": d.created_at, "theirs": _totals_text(adapter, d.totals),
+             "entered": _totals_text(adapter, d.entered_totals) if show_entered else "", "note": d.note} for d in disputes]
 
 
 def _result_text(adapter, snapshot) -> str:
@@ -161,13 +181,17 @@ def short_label(label: str) -> str:
 
 
 def result_context(request, tournament: Tournament, container: ResultContainer, kind: str, **extra) -> dict:
-    """Everything a result page shows. ``extra`` (forms, flags) overrides the defaults."""
+    """Everything a result page shows. ``extra`` (forms, flags) overrides the defaults. What the
+    page offers depends on the actor (:func:`scoring.web.decorators.actor_of`): a member, an
+    entrant of this table through its private link, or the public."""
     storage, adapter = storage_of(container), tournament.adapter
-    user = request.user
+    actor = actor_of(request)
     rnd = container.round
     records = list(storage.record_model.objects.filter(**{storage.record_fk: container}).order_by("number"))
-    member = policy.has_perm(user, Perm.VIEW_AUDIT, tournament)
-    referee = policy.has_perm(user, Perm.ENTER_RESULTS, tournament)
+    member = policy.has_perm(actor, Perm.VIEW_AUDIT, tournament)
+    entrant = actor if policy.is_entrant(actor) and policy.is_side_of(actor, container) else None
+    referee = policy.has_perm(actor, Perm.ENTER_RESULTS, tournament, result=container)
+    may_enter = referee and sheet.may_enter(container, actor)
     bye = storage.is_bye(container)
     confirmed = container.status == container.Status.CONFIRMED
     open_round = rnd.is_open
@@ -175,13 +199,20 @@ def result_context(request, tournament: Tournament, container: ResultContainer, 
                          .select_related("confirmed_by", "reopened_by").order_by("-confirmed_at", "-id")) if member else []
     active = next((c for c in confirmations if c.active), None)
     entries = list(AuditEntry.objects.filter(**storage.audit_link(container)).select_related("user").order_by("-created_at", "-id")) if member else []
-    editable = referee and open_round and not confirmed and not bye
+    editable = may_enter and open_round and not confirmed and not bye
     totals = storage.totals(container)
-    # Blind confirmation: the public sees no totals (nor scores) until the result is confirmed.
-    hide_totals = tournament.blind_confirmation and not member and not confirmed and not bye
+    entered_it = entrant is not None and audit.has_changed(container, entrant)
+    # Blind confirmation: the public (and a side that is to confirm) sees no totals (nor scores)
+    # until the result is confirmed.
+    hide_totals = tournament.blind_confirmation and not member and not confirmed and not bye and not entered_it
     sides = storage.sides(container, adapter)
     for side, total in zip(sides, totals, strict=False):
         side["total"] = total
+    disputes = sheet.open_disputes(container) if (member or entrant) and not bye else []
+    finished_open = open_round and not bye and container.status == container.Status.FINISHED
+    can_dispute = (entrant is not None and finished_open and not entered_it
+                   and policy.has_perm(actor, Perm.CONFIRM_RESULTS, tournament, result=container))
+    entering = audit.entrants_who_entered(container) if entrant is not None else []
     ctx = {
         "tournament": tournament,
         "round": rnd,
@@ -203,15 +234,15 @@ def result_context(request, tournament: Tournament, container: ResultContainer, 
         "bye": bye,
         "member": member,
         "referee": referee,
-        "can_organise": policy.can_organise(user, tournament),
+        "can_organise": policy.can_organise(actor, tournament),
         "can_referee": referee,
-        "can_add": referee and sheet.can_add(container),
+        "can_add": may_enter and sheet.can_add(container),
         "can_edit": editable,
         "can_end": editable and container.status in (container.Status.PENDING, container.Status.PLAYING),
         "can_resume": editable and container.ended == container.Ended.TIME,
-        "can_confirm": policy.has_perm(user, Perm.CONFIRM_RESULTS, tournament) and open_round and not bye
-        and container.status == container.Status.FINISHED and user.pk not in audit.entered_by(container),
-        "can_reopen": confirmed and policy.has_perm(user, policy.reopen_perm(rnd), tournament),
+        "can_confirm": sheet.may_confirm(container, actor),
+        "can_dispute": can_dispute,
+        "can_reopen": confirmed and policy.has_perm(actor, policy.reopen_perm(rnd), tournament),
         "confirmation": active,
         "confirmations": confirmations,
         "audit": audit_rows(kind, tournament, container, entries) if member else [],
@@ -231,6 +262,13 @@ def result_context(request, tournament: Tournament, container: ResultContainer, 
         "side_columns": [(label, short_label(label)) for label in adapter.side_labels()],
         "show_tokens": False,
         "result_noun": storage.noun,
+        # Private links (issue 15): the entrant of this table acting through its link, if any.
+        "entrant": entrant,
+        "entrant_home": reverse("scoring:entrant_home", args=[tournament.slug]) if entrant is not None else "",
+        "entered_it": entered_it,
+        "other_side_enters": entrant is not None and bool(entering) and entering[0] != entrant.link_id,
+        "player_entry": tournament.player_entry,
+        "disputes": dispute_rows(adapter, disputes, show_entered=member or entered_it or not tournament.blind_confirmation),
     }
     ctx.update(extra)
     return ctx
@@ -316,13 +354,23 @@ def enter(request, pk, *, tournament, kind):
     Visitors who may not enter results (the public scanning the QR code, a member of another
     tournament) are sent to the result page on GET, which offers the login; a POST by them is
     refused (login page, 403)."""
-    if not policy.has_perm(request.user, Perm.ENTER_RESULTS, tournament):
+    actor = actor_of(request)
+    if policy.is_entrant(actor):
+        # A side of the table through its private link: its own result, with player entry on,
+        # unless another side enters it (that side confirms instead).
+        container = _container(request, tournament, kind, pk)
+        allowed = sheet.may_enter(container, actor)
+    else:
+        allowed = policy.has_perm(actor, Perm.ENTER_RESULTS, tournament)
+    if not allowed:
         if request.method == "GET":
             container = _container(request, tournament, kind, pk)
-            if request.user.is_authenticated:
+            if policy.is_entrant(actor):
+                messages.info(request, _entrant_refusal(tournament, container, actor))
+            elif request.user.is_authenticated:
                 messages.info(request, _t("Only the tournament's referees and organisers enter results."))
             return redirect(urls_of(kind, tournament, container)["detail"])
-        if not request.user.is_authenticated:
+        if not request.user.is_authenticated and not policy.is_entrant(actor):
             return redirect_to_login(request.get_full_path())
         raise PermissionDenied
     container = _container(request, tournament, kind, pk)
@@ -336,7 +384,7 @@ def enter(request, pk, *, tournament, kind):
             entry.add_error("", err.message)
         return _render_entry(request, tournament, container, kind, entry, status=400)
     try:
-        rec = sheet.add_record(container, entry.record(), request.user, expected_version=_version(request),
+        rec = sheet.add_record(container, entry.record(), actor, expected_version=_version(request),
                                submission=request.POST.get("submission") or None)
     except RuleViolation as err:
         entry.add_violations(err)
@@ -355,17 +403,40 @@ def enter(request, pk, *, tournament, kind):
     return _render_entry(request, tournament, container, kind, entry, status=400)
 
 
+def _entrant_refusal(tournament: Tournament, container: ResultContainer, actor) -> str:
+    """Why an entrant may not enter this result, in words."""
+    if not tournament.player_entry:
+        return _t("The organiser has not turned on player entry: the referees enter the results.")
+    if not policy.is_side_of(actor, container):
+        return _t("Through your link you enter only the results of your own table.")
+    try:
+        sheet.check_may_enter(container, actor)
+    except ServiceError as err:
+        return str(err.message)
+    return _t("Nothing can be entered in this result's state.")
+
+
+def _entering(request, tournament, kind, pk) -> ResultContainer:
+    """The result for a view that changes records (preview, edit, delete, end, resume): members
+    with the permission, or the entering side of this very table through its link (403 for
+    anyone else)."""
+    container = result_for(request, tournament, kind, pk, Perm.ENTER_RESULTS)
+    if not sheet.may_enter(container, actor_of(request)):
+        raise PermissionDenied
+    return container
+
+
 def _replace_number(request) -> int | None:
     raw = request.GET.get("hand") or request.POST.get("replace_number") or ""
     return int(raw) if raw.isascii() and raw.isdigit() and len(raw) < 6 else None
 
 
 @require_POST
-@tournament_view(Perm.ENTER_RESULTS)
+@tournament_view(Perm.ENTER_RESULTS, entrants=True)
 def preview(request, pk, *, tournament, kind):
     """htmx: the scores of the record being typed and the running totals after it, or every
     error (next to each field, swapped out of band). ``?hand=N``: an edit of record N."""
-    container = _container(request, tournament, kind, pk)
+    container = _entering(request, tournament, kind, pk)
     adapter = tournament.adapter
     entry = _entry(tournament, container, request.POST)
     result = None
@@ -394,10 +465,10 @@ def preview(request, pk, *, tournament, kind):
 
 
 @require_http_methods(["GET", "POST"])
-@tournament_view(Perm.ENTER_RESULTS)
+@tournament_view(Perm.ENTER_RESULTS, entrants=True)
 def edit(request, pk, number, *, tournament, kind):
     """Edit record ``number`` with a reason; later records, totals and state follow."""
-    container = _container(request, tournament, kind, pk)
+    container = _entering(request, tournament, kind, pk)
     storage = storage_of(container)
     rec = get_object_or_404(storage.record_model, **{storage.record_fk: container, "number": number})
     if request.method == "GET":
@@ -407,7 +478,7 @@ def edit(request, pk, number, *, tournament, kind):
     valid = entry.is_valid() & reason_form.is_valid()
     if valid:
         try:
-            sheet.edit_record(container, number, entry.record(), request.user, expected_version=_version(request),
+            sheet.edit_record(container, number, entry.record(), actor_of(request), expected_version=_version(request),
                               reason=reason_form.cleaned_data["reason"])
         except RuleViolation as err:
             entry.add_violations(err)
@@ -427,17 +498,17 @@ def edit(request, pk, number, *, tournament, kind):
 
 
 @require_http_methods(["GET", "POST"])
-@tournament_view(Perm.ENTER_RESULTS)
+@tournament_view(Perm.ENTER_RESULTS, entrants=True)
 def delete(request, pk, number, *, tournament, kind):
     """Delete record ``number`` with a reason (GET asks for the reason)."""
-    container = _container(request, tournament, kind, pk)
+    container = _entering(request, tournament, kind, pk)
     storage = storage_of(container)
     rec = get_object_or_404(storage.record_model, **{storage.record_fk: container, "number": number})
     form = ReasonForm(request.POST or None)
     stale = False
     if request.method == "POST" and form.is_valid():
         try:
-            sheet.delete_record(container, number, request.user, expected_version=_version(request),
+            sheet.delete_record(container, number, actor_of(request), expected_version=_version(request),
                                 reason=form.cleaned_data["reason"])
         except StaleVersion as err:
             form.add_error(None, err.message)
@@ -516,51 +587,57 @@ def end_outcome(tournament: Tournament, container: ResultContainer) -> str:
 
 
 @require_http_methods(["GET", "POST"])
-@tournament_view(Perm.ENTER_RESULTS)
+@tournament_view(Perm.ENTER_RESULTS, entrants=True)
 def end(request, pk, *, tournament, kind):
     """End the result at the time limit, with a reason (Tai Pan: the higher total wins, equal is a
     draw; DESIGN.md 3). Undone with "resume play" until confirmed. GET is the confirmation step:
     what ending now would decide, the reason, and an explicit "Yes, end the match"."""
-    container = _container(request, tournament, kind, pk)
+    container = _entering(request, tournament, kind, pk)
     if request.method == "GET":
         ctx = result_context(request, tournament, container, kind, end_outcome=end_outcome(tournament, container))
         return render(request, "results/end.html", ctx)
     form = ReasonForm(request.POST, prefix="end")
 
     def run(f):
-        sheet.end_at_time(container, request.user, expected_version=_version(request), reason=f.cleaned_data["reason"])
+        sheet.end_at_time(container, actor_of(request), expected_version=_version(request), reason=f.cleaned_data["reason"])
 
     return _action(request, tournament, container, kind, form, run, _t("Ended at the time limit."), "end_form",
                    template="results/end.html", extra={"end_outcome": end_outcome(tournament, container)})
 
 
 @require_POST
-@tournament_view(Perm.ENTER_RESULTS)
+@tournament_view(Perm.ENTER_RESULTS, entrants=True)
 def resume(request, pk, *, tournament, kind):
     """Undo an end at the time limit (resume play), with a reason."""
-    container = _container(request, tournament, kind, pk)
+    container = _entering(request, tournament, kind, pk)
     form = ReasonForm(request.POST, prefix="end")
 
     def run(f):
-        sheet.resume_play(container, request.user, expected_version=_version(request), reason=f.cleaned_data["reason"])
+        sheet.resume_play(container, actor_of(request), expected_version=_version(request), reason=f.cleaned_data["reason"])
 
     return _action(request, tournament, container, kind, form, run, _t("Play resumed."), "end_form")
 
 
+def _labels(container: ResultContainer, tournament: Tournament) -> list[str]:
+    return [f"{s['label']} {s['name']}".strip() for s in storage_of(container).sides(container, tournament.adapter)]
+
+
 @require_http_methods(["GET", "POST"])
-@tournament_view(Perm.CONFIRM_RESULTS)
+@tournament_view(Perm.CONFIRM_RESULTS, entrants=True)
 def confirm(request, pk, *, tournament, kind):
-    """Confirm the result as a second person. The page shows the sides but, with blind
-    confirmation, not the totals: the confirmer re-types them from the signed score sheet."""
-    container = _container(request, tournament, kind, pk)
-    adapter = tournament.adapter
-    labels = [f"{s['label']} {s['name']}".strip() for s in storage_of(container).sides(container, adapter)]
+    """Confirm the result as a second person (or, through a private link, as the other side of
+    the table). The page shows the sides but, with blind confirmation, not the totals: the
+    confirmer re-types them from the signed score sheet. A side confirming through its link may
+    instead report that the totals are wrong (:func:`dispute`; the form is on this page)."""
+    container = result_for(request, tournament, kind, pk, Perm.CONFIRM_RESULTS)
+    actor = actor_of(request)
+    labels = _labels(container, tournament)
     blind = tournament.blind_confirmation
     form = ConfirmForm(request.POST if request.method == "POST" else None, labels=labels, blind=blind)
     stale = False
     if request.method == "POST" and form.is_valid():
         try:
-            sheet.confirm(container, request.user, expected_version=_version(request), totals=form.totals())
+            sheet.confirm(container, actor, expected_version=_version(request), totals=form.totals())
         except StaleVersion as err:
             form.add_error(None, err.message)
             stale = True
@@ -570,9 +647,48 @@ def confirm(request, pk, *, tournament, kind):
             messages.success(request, _t("The result of table %(table)s is confirmed.") % {"table": storage_of(container).number(container)})
             return redirect(urls_of(kind, tournament, container)["detail"])
         container.refresh_from_db()
-    ctx = result_context(request, tournament, container, kind, confirm_form=form, stale=stale)
+    dispute_form = DisputeForm(labels=labels, initial=_typed_totals(form))
+    ctx = result_context(request, tournament, container, kind, confirm_form=form, stale=stale, dispute_form=dispute_form)
     status = STALE_STATUS if stale else (400 if request.method == "POST" else 200)
     return render(request, "results/confirm.html", ctx, status=status)
+
+
+def _typed_totals(form) -> dict:
+    """The totals typed in the confirm form (to carry into the dispute form after a mismatch)."""
+    if not form.is_bound:
+        return {}
+    return {k: v for k, v in form.data.items() if k.startswith("total_")}
+
+
+@require_POST
+@tournament_view(Perm.CONFIRM_RESULTS, entrants=True)
+def dispute(request, pk, *, tournament, kind):
+    """"These totals are wrong": the side that is to confirm, through its private link, sends its
+    own totals and a note to the referees instead of confirming (:func:`scoring.results.sheet.dispute`)."""
+    actor = actor_of(request)
+    if not policy.is_entrant(actor):
+        raise PermissionDenied  # referees and organisers correct the result instead
+    container = result_for(request, tournament, kind, pk, Perm.CONFIRM_RESULTS)
+    labels = _labels(container, tournament)
+    form = DisputeForm(request.POST, labels=labels)
+    stale = False
+    if form.is_valid():
+        try:
+            sheet.dispute(container, actor, expected_version=_version(request), totals=form.totals(),
+                          note=form.cleaned_data["note"])
+        except StaleVersion as err:
+            form.add_error(None, err.message)
+            stale = True
+        except ServiceError as err:
+            form.add_error(err.field if err.field in form.fields else None, err.message)
+        else:
+            messages.warning(request, _t("Your totals were sent to the referees; a referee will settle the result."))
+            return redirect(urls_of(kind, tournament, container)["detail"])
+        container.refresh_from_db()
+    confirm_form = ConfirmForm(labels=labels, blind=tournament.blind_confirmation)
+    ctx = result_context(request, tournament, container, kind, confirm_form=confirm_form, dispute_form=form,
+                         stale=stale, dispute_open=True)
+    return render(request, "results/confirm.html", ctx, status=STALE_STATUS if stale else 400)
 
 
 @require_POST

@@ -1,0 +1,119 @@
+"""Private links on the pages (issue 15, ``docs/private-links.md``): the phone's session holds
+the link once it was opened, and every page asks :func:`actor_for` who is acting.
+
+- Opening a link (:mod:`scoring.web.views.links`) puts ``{link id, SHA-256 of its token}`` in
+  the session under the tournament (:func:`remember`, with a new session key); the token itself
+  is never stored, not even in the session. The session stays valid while the link is active
+  and keeps that token: regenerating or revoking the link signs every phone out.
+- :func:`actor_for` is the actor of a request in a tournament: a member of the tournament (a
+  logged-in referee or organiser) acts as themself; otherwise a phone holding a link of the
+  tournament acts as that entrant (:class:`scoring.policy.EntrantActor`); otherwise the
+  (anonymous or logged-in) user.
+- Requests through a link are rate-limited per link and per client address
+  (``settings.LINK_RATE``; :func:`scoring.participants.links.allow`); over the limit the page
+  answers 429 (:class:`TooManyRequests`).
+"""
+from __future__ import annotations
+
+from django.conf import settings
+
+from scoring import policy
+from scoring.models import Tournament
+from scoring.participants import links
+
+#: Session key: ``{str(tournament id): {"link": id, "hash": token hash, "slug", "name"}}``.
+SESSION_KEY = "nskt_links"
+
+
+class TooManyRequests(Exception):
+    """Too many requests through one link or from one address (answered with 429)."""
+
+    def __init__(self, retry_after: int = 60):
+        super().__init__("too many requests")
+        self.retry_after = retry_after
+
+
+def client_address(request) -> str:
+    """The client's address: behind the reverse proxy (``BEHIND_PROXY``) the one it appended last
+    to ``X-Forwarded-For`` (a client cannot forge it), otherwise the connection's own."""
+    if getattr(settings, "BEHIND_PROXY", False):
+        forwarded = [part.strip() for part in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",") if part.strip()]
+        if forwarded:
+            return forwarded[-1]
+    return request.META.get("REMOTE_ADDR", "") or "unknown"
+
+
+def _held(request) -> dict:
+    return dict(request.session.get(SESSION_KEY) or {})
+
+
+def remember(request, link) -> None:
+    """Keep ``link`` (just resolved from its token) in this phone's session for its tournament;
+    the session gets a new key (no session fixation)."""
+    held = _held(request)
+    held[str(link.tournament_id)] = {"link": link.pk, "hash": link.token_hash, "slug": link.tournament.slug,
+                                     "name": str(link.entrant)}
+    request.session.cycle_key()
+    request.session[SESSION_KEY] = held
+    _cache(request).pop(link.tournament_id, None)
+
+
+def forget(request, tournament_id: int) -> None:
+    """Drop the tournament's link from this phone's session."""
+    held = _held(request)
+    if held.pop(str(tournament_id), None) is not None:
+        request.session[SESSION_KEY] = held
+    _cache(request).pop(tournament_id, None)
+
+
+def held_links(request) -> list[dict]:
+    """The links this phone holds (from the session only, no query): ``{"slug", "name"}`` each,
+    for the navigation."""
+    session = getattr(request, "session", None)
+    if session is None:
+        return []
+    return [{"slug": v.get("slug", ""), "name": v.get("name", "")} for v in (session.get(SESSION_KEY) or {}).values()]
+
+
+def _cache(request) -> dict:
+    cache = getattr(request, "_nskt_entrants", None)
+    if cache is None:
+        cache = request._nskt_entrants = {}
+    return cache
+
+
+def check_rate(request, scope: str, ident: str) -> None:
+    """Count a request in ``scope`` for ``ident`` and for the client's address; raise
+    :class:`TooManyRequests` over ``settings.LINK_RATE``."""
+    rate = getattr(settings, "LINK_RATE", "120/minute")
+    if not (links.allow(scope, ident, rate) and links.allow(f"{scope}-addr", client_address(request), rate)):
+        raise TooManyRequests(links.parse_rate(rate)[1])
+
+
+def entrant_actor(request, tournament: Tournament) -> policy.EntrantActor | None:
+    """The entrant this phone acts as in ``tournament`` (its link still active with the same
+    token), else ``None`` (a link revoked or regenerated since is dropped from the session).
+    Counts the request against the link's rate limit (once per request)."""
+    cache = _cache(request)
+    if tournament.pk in cache:
+        return cache[tournament.pk]
+    held = _held(request).get(str(tournament.pk)) if getattr(request, "session", None) is not None else None
+    actor = None
+    if held:
+        link = links.current(held.get("link"), held.get("hash", ""))
+        if link is None or link.tournament_id != tournament.pk:
+            forget(request, tournament.pk)
+        else:
+            check_rate(request, "link", str(link.pk))
+            actor = policy.EntrantActor(link)
+    cache[tournament.pk] = actor
+    return actor
+
+
+def actor_for(request, tournament: Tournament):
+    """Who acts in ``tournament`` on this request: a member (referee, organiser) as themself, else
+    the entrant whose link this phone holds, else the user (anonymous or without a role)."""
+    user = request.user
+    if policy.role_of(user, tournament) is not None:
+        return user
+    return entrant_actor(request, tournament) or user

@@ -1,0 +1,12 @@
+"""Entrant URLs (no account; issue 15): opening a private link (``/p/#<token>``: the token stays in
+the fragment, never in a URL the server sees), the entrant's own page and letting go of the link.
+Result entry and confirmation through a link use the referee URLs (``urls_referee``)."""
+from django.urls import path
+
+from scoring.web.views import links
+
+urlpatterns = [
+    path("p/", links.open_link, name="open_link"),
+    path("t/<slug:slug>/mine/", links.entrant_home, name="entrant_home"),
+    path("t/<slug:slug>/mine/forget/", links.forget_link, name="forget_link"),
+]

@@ -1,0 +1,227 @@
+"""Private links on the pages (issue 15, ``docs/private-links.md``).
+
+Entrants:
+
+- ``/p/#<token>`` (:func:`open_link`): the address printed on team cards and score sheets. The
+  token is in the URL's *fragment*, which browsers never send to the server: it appears in no
+  access log, proxy log or ``Referer``. The page's script (``static/js/link.js``) reads it,
+  removes it from the address bar and posts it (a POST body is never logged); without a script,
+  or when typing the code from the card, the same form is filled in by hand. The server resolves
+  it (rate-limited per address and per token), keeps the link in the phone's session
+  (:func:`scoring.web.links.remember`) and redirects to the entrant's page, whose address holds
+  no token.
+- ``/t/<slug>/mine/`` (:func:`entrant_home`): the entrant's page: its table in the current round
+  with what it may do there (enter, confirm, a dispute waiting), and its own matches or tables.
+- ``/t/<slug>/mine/forget/`` (:func:`forget_link`): this phone lets go of the link.
+
+Organisers (``/t/<slug>/links/...``): every entrant with its link's state; show a link (address
+and QR code, to be scanned from the organiser's screen), regenerate, revoke; print every card
+(:mod:`scoring.printing.cards`) and a round's score sheets with each side's link.
+"""
+from __future__ import annotations
+
+import qrcode
+import qrcode.image.svg
+from django.contrib import messages
+from django.core.exceptions import PermissionDenied
+from django.db.models import Q
+from django.http import Http404
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _t
+from django.views.decorators.cache import never_cache
+from django.views.decorators.csrf import ensure_csrf_cookie
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
+
+from scoring import policy
+from scoring.games.base import EntrantKind
+from scoring.models import EntrantLink, Match, Round, Tournament
+from scoring.participants import links
+from scoring.printing import cards, sheets
+from scoring.results import audit, sheet
+from scoring.results.storage import storage_for
+from scoring.web.context import tournament_context
+from scoring.web.decorators import too_many_requests, tournament_view, visible_round
+from scoring.web.links import TooManyRequests, check_rate, forget, held_links, remember
+from scoring.web.views.players import player_tables, team_matches
+from scoring.web.views.printing import pdf_response
+from scoring.web.views.public import current_round
+from scoring.web.views.results import urls_of
+
+#: What an entrant's page reads, per kind of entrant: its matches (Tai Pan) or tables.
+OWN_RESULTS = {
+    EntrantKind.TEAMS: lambda request, t, link: team_matches(request, t, link.team),
+    EntrantKind.PLAYERS: lambda request, t, link: player_tables(request, t, link.player),
+}
+#: The entrant's result in a round, per kind of entrant.
+OWN_RESULT = {
+    EntrantKind.TEAMS: lambda rnd, link: Match.objects.with_teams().filter(Q(team_ns=link.team_id) | Q(team_ew=link.team_id),
+                                                                           round=rnd).first(),
+    EntrantKind.PLAYERS: lambda rnd, link: storage_for(rnd.tournament.adapter).queryset().filter(
+        round=rnd, seats__player=link.player_id).first(),
+}
+#: Templates of the entrant's list of results (the team page's and the player page's own parts).
+OWN_TEMPLATES = {EntrantKind.TEAMS: "links/_team_matches.html", EntrantKind.PLAYERS: "links/_player_tables.html"}
+
+
+def _base_url(request) -> str:
+    return request.build_absolute_uri("/")
+
+
+def _no_store(response):
+    """Pages that show or take a token are never cached (nor kept by the browser's history cache)."""
+    response["Cache-Control"] = "no-store"
+    response["Referrer-Policy"] = "no-referrer"
+    return response
+
+
+# --------------------------------------------------------------------------- entrants
+
+
+@never_cache
+@ensure_csrf_cookie
+@require_http_methods(["GET", "POST"])
+def open_link(request):
+    """The address of a private link (``/p/#<token>``): GET is the page whose script posts the
+    token from the fragment (or where the code is typed); POST resolves it, keeps the link in the
+    session and redirects to the entrant's page. Attempts are rate-limited per client address and
+    per token (``settings.LINK_RATE``)."""
+    error = ""
+    status = 200
+    if request.method == "POST":
+        raw = request.POST.get("code", "")
+        try:
+            check_rate(request, "open", links.hash_of(links.normalise(raw)))
+        except TooManyRequests as exc:
+            return too_many_requests(request, exc)
+        link = links.resolve(raw)
+        if link is not None:
+            remember(request, link)
+            return redirect("scoring:entrant_home", link.tournament.slug)
+        error = _t("This link does not work: it was typed wrong, or the organiser made a new one. Ask the organiser "
+                   "for your card.")
+        status = 400
+    response = render(request, "links/open.html", {"error": error, "held": held_links(request)}, status=status)
+    return _no_store(response)
+
+
+def _current(tournament: Tournament, link: EntrantLink):
+    """The entrant's result in the current round (latest published or running one) with what the
+    entrant may do there, or ``None``."""
+    rnd = current_round(list(tournament.rounds.exclude(status=Round.Status.DRAFT).order_by("number")))
+    if rnd is None:
+        return None
+    container = OWN_RESULT[tournament.adapter.entrants](rnd, link)
+    if container is None:
+        return None
+    container.round = rnd
+    return container
+
+
+@require_safe
+@tournament_view()
+def entrant_home(request, *, tournament):
+    """The entrant's own page (reached through its private link, no account): its table in the
+    current round with the actions it may take there, and its own matches or tables. Visitors
+    without the tournament's link are told how to open it."""
+    actor = request.actor
+    if not policy.is_entrant(actor):
+        return render(request, "links/no_link.html", tournament_context(request, tournament), status=403)
+    link = actor.link
+    kind = tournament.adapter.entrants
+    results, next_table = OWN_RESULTS[kind](request, tournament, link)
+    container = _current(tournament, link)
+    current = None
+    if container is not None and not storage_for(tournament.adapter).is_bye(container):
+        entering = audit.entrants_who_entered(container)
+        current = {
+            "container": container,
+            "urls": urls_of(storage_for(tournament.adapter).container_type, tournament, container),
+            "can_add": sheet.may_enter(container, actor) and sheet.can_add(container),
+            "can_confirm": sheet.may_confirm(container, actor),
+            "we_enter": bool(entering) and entering[0] == actor.link_id,
+            "they_enter": bool(entering) and entering[0] != actor.link_id,
+            "disputes": sheet.open_disputes(container),
+        }
+    context = tournament_context(request, tournament, link=link, entrant=actor, results=results, next_table=next_table,
+                                 current=current, own_template=OWN_TEMPLATES[kind])
+    return render(request, "links/home.html", context)
+
+
+@require_POST
+@tournament_view()
+def forget_link(request, *, tournament):
+    """This phone lets go of the tournament's link (the link keeps working elsewhere)."""
+    forget(request, tournament.pk)
+    messages.info(request, _t("This phone no longer holds your link. Scan your card to open it again."))
+    return redirect(tournament.get_absolute_url())
+
+
+# --------------------------------------------------------------------------- organisers
+
+
+@never_cache
+@require_safe
+@tournament_view(policy.Perm.MANAGE)
+def links_page(request, *, tournament):
+    """Every entrant with its private link's state (active or revoked, since when) and the
+    actions: show, regenerate, revoke; the cards and the score sheets with the links."""
+    rows = links.ensure_links(tournament)
+    rnd = current_round(list(tournament.rounds.order_by("number")))
+    context = tournament_context(request, tournament, rows=rows, round=rnd)
+    return render(request, "links/organiser.html", context)
+
+
+def _link(tournament: Tournament, pk: int) -> EntrantLink:
+    return get_object_or_404(EntrantLink.objects.select_related("team", "player"), tournament=tournament, pk=pk)
+
+
+@require_safe
+@tournament_view(policy.Perm.MANAGE)
+def link_detail(request, pk, *, tournament):
+    """One entrant's link (its address, code and QR code) for the organiser to show or send."""
+    link = _link(tournament, pk)
+    url = links.url_of(link, _base_url(request))
+    svg = qrcode.make(url, image_factory=qrcode.image.svg.SvgPathImage, box_size=10, border=2).to_string(encoding="unicode")
+    context = tournament_context(request, tournament, link=link, url=url, code=links.grouped(links.token_of(link)), svg=svg)
+    return _no_store(render(request, "links/detail.html", context))
+
+
+@require_POST
+@tournament_view(policy.Perm.MANAGE)
+def link_action(request, pk, action, *, tournament):
+    """Regenerate (a new token; the old one and every phone holding it stop working) or revoke a
+    link."""
+    link = _link(tournament, pk)
+    if action == "regenerate":
+        links.regenerate(link)
+        messages.success(request, _t("%(entrant)s has a new link; the old one no longer works. Print the card again.")
+                         % {"entrant": link.entrant})
+    elif action == "revoke":
+        links.revoke(link)
+        messages.success(request, _t("The link of %(entrant)s no longer works.") % {"entrant": link.entrant})
+    else:
+        raise Http404
+    return redirect(reverse("scoring:links", args=[tournament.slug]) + f"#link-{link.pk}")
+
+
+@never_cache
+@require_safe
+@tournament_view(policy.Perm.MANAGE)
+def link_cards(request, *, tournament):
+    """Every entrant's card (name, QR code and code of its private link) as a PDF."""
+    data = cards.entrant_cards_pdf(tournament, base_url=_base_url(request))
+    return _no_store(pdf_response(data, f"{tournament.slug}-cards.pdf"))
+
+
+@never_cache
+@require_safe
+@tournament_view(policy.Perm.MANAGE)
+def link_sheets(request, number, *, tournament):
+    """The score sheets of a round with each side's private link in its block (organisers only;
+    the public pack has none)."""
+    rnd = visible_round(request, tournament, number)
+    if not policy.has_perm(request.user, policy.Perm.MANAGE, tournament):
+        raise PermissionDenied
+    data = sheets.round_pack_pdf(rnd, base_url=_base_url(request), links=True)
+    return _no_store(pdf_response(data, f"{tournament.slug}-round-{rnd.number}-links.pdf"))
