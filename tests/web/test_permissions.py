@@ -19,7 +19,12 @@ Changed on purpose (issue 11 item 3): the entry page (``match_enter``, ``table_e
 the score sheet's QR code opens, so on GET it sends everyone who may not enter results (the
 public, an outsider, a referee of another tournament) to the result page instead of the login
 page or a 403 (the result page offers the login); their POST is refused as before. Ending at the
-time limit (``match_end``, ``table_end``) has a confirmation page on GET (issue 11 item 2)."""
+time limit (``match_end``, ``table_end``) has a confirmation page on GET (issue 11 item 2).
+
+New (issue 15): regenerating and revoking a private link (``link_action``) are organiser writes;
+disputing a result's totals (``match_dispute``, ``table_dispute``) is done by a side of the table
+through its private link only, so every user is refused (referees and organisers correct the
+result instead; ``tests/links/`` covers the entrants)."""
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -31,7 +36,22 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import URLPattern, reverse
 
 from scoring.draw import rounds
-from scoring.models import AuditEntry, Deal, Hand, Match, Membership, Player, Round, Table, TaskState, Team, Tournament
+from scoring.models import (
+    AuditEntry,
+    Deal,
+    Dispute,
+    EntrantLink,
+    Hand,
+    Match,
+    Membership,
+    Player,
+    Round,
+    Table,
+    TaskState,
+    Team,
+    Tournament,
+)
+from scoring.participants import links
 from scoring.policy import SYSTEM
 from scoring.results import sheet
 from scoring.web import urls_organiser, urls_public, urls_referee
@@ -55,7 +75,7 @@ from tests.web.conftest import db_state
 
 pytestmark = pytest.mark.django_db
 
-ORG, REF, STAFF = "organiser", "referee", "staff"
+ORG, REF, STAFF, ENTRANT = "organiser", "referee", "staff", "entrant"
 #: A Sichuan self-drawn win by South instead of East (an edit of SICHUAN_SELF_DRAW).
 SICHUAN_SOUTH_SELF_DRAW = {**SICHUAN_SELF_DRAW, "events": [{**SICHUAN_SELF_DRAW["events"][0], "player": "S"}]}
 PASSWORD = "Tichu-Draak-2026"
@@ -290,6 +310,19 @@ def case_table_reopen_closed(w):
                  lambda: reload(t).status == Table.Status.FINISHED and reload(w.sc_round).status == Round.Status.IN_PROGRESS)
 
 
+def case_link_regenerate(w):
+    link = links.ensure_links(w.tp)[0]
+    before = link.token_hash
+    return Write("link_action", u("link_action", "tp", link.pk, "regenerate"), {}, ORG,
+                 lambda: EntrantLink.objects.get(pk=link.pk).token_hash != before)
+
+
+def case_link_revoke(w):
+    link = links.ensure_links(w.sc)[0]
+    return Write("link_action", u("link_action", "sc", link.pk, "revoke"), {}, ORG,
+                 lambda: EntrantLink.objects.get(pk=link.pk).revoked)
+
+
 # --------------------------------------------------------------------------- referee writes
 
 KINDS = {
@@ -389,6 +422,16 @@ def case_restore(w, kind):
                  REF, lambda: _same(record, _records(kind, c)[0]))
 
 
+def case_dispute(w, kind):
+    from tests.factories import finish_result
+
+    c = finish_result(_container(w, kind))
+    totals = {f"dispute-total_{i}": 0 for i in range(2 if kind == "match" else 4)}
+    name = "match_dispute" if kind == "match" else "table_dispute"
+    return Write(name, u(name, KINDS[kind]["slug"], c.pk), {"version": c.version, **totals}, ENTRANT,
+                 lambda: Dispute.objects.exists())
+
+
 def case_round_pack_build(w):
     return Write("round_pack_build", u("round_pack_build", "tp", 1), {}, REF, lambda: TaskState.objects.exists())
 
@@ -420,6 +463,8 @@ ORGANISER_CASES = {
     "round_tables_publish": case_round_tables_publish,
     "round_tables_close": case_round_tables_close,
     "table_reopen closed round": case_table_reopen_closed,
+    "link_action regenerate": case_link_regenerate,
+    "link_action revoke": case_link_revoke,
 }
 REFEREE_CASES = {"round_pack_build": case_round_pack_build}
 for _kind in KINDS:
@@ -427,7 +472,8 @@ for _kind in KINDS:
                            ("end", case_end), ("resume", case_resume), ("confirm", case_confirm), ("reopen", case_reopen),
                            ("restore", case_restore)):
         REFEREE_CASES[KINDS[_kind]["names"][_action]] = (lambda w, c=_case, k=_kind: c(w, k))
-CASES = {**ORGANISER_CASES, **REFEREE_CASES}
+ENTRANT_CASES = {f"{kind}_dispute": (lambda w, k=kind: case_dispute(w, k)) for kind in KINDS}
+CASES = {**ORGANISER_CASES, **REFEREE_CASES, **ENTRANT_CASES}
 
 
 def _refusal(role: str, needs: str) -> int | None:
@@ -437,7 +483,7 @@ def _refusal(role: str, needs: str) -> int | None:
         return 302
     if role in ("outsider", "other_referee"):
         return 403
-    if needs == STAFF or (needs == ORG and role == "referee"):
+    if needs in (STAFF, ENTRANT) or (needs == ORG and role == "referee"):
         return 403
     return None
 

@@ -24,10 +24,13 @@ WRITE_VIEWS = {
     "match_reopen", "audit_restore",
     "table_enter", "deal_preview", "deal_edit", "deal_delete", "table_end", "table_resume", "table_confirm",
     "table_reopen", "table_audit_restore", "round_pack_build",
+    # a side of a table through its private link (issue 15)
+    "match_dispute", "table_dispute", "open_link", "forget_link",
     # organiser
     "tournament_create", "tournament_edit", "tournament_state", "members", "team_create", "teams_import",
     "team_edit", "players", "players_import", "player_edit", "player_withdraw", "round_pair", "round_seat",
     "round_edit", "round_publish", "round_tables_publish", "round_start", "round_close", "round_tables_close",
+    "link_action",
     # account
     "api_token",
 }

@@ -1,7 +1,7 @@
 """A small world with one object behind every URL of the scoring app (issue 12 items 5 and 8):
 a Tai Pan tournament (teams, a published round, a match with a hand and its audit entry, a
 round-pack task) and a Sichuan tournament (players, a published round, a table with a deal and its
-audit entry), one organiser of both, and a way to build every URL of ``scoring/web/urls_*.py``
+audit entry; the teams' private links), one organiser of both, and a way to build every URL of ``scoring/web/urls_*.py``
 for them (:func:`all_urls`)."""
 from __future__ import annotations
 
@@ -9,8 +9,9 @@ from dataclasses import dataclass
 
 from django.urls import URLPattern, get_resolver, reverse
 
-from scoring.models import AuditEntry, Match, Membership, Player, TaskState, Team, Tournament
+from scoring.models import AuditEntry, EntrantLink, Match, Membership, Player, TaskState, Team, Tournament
 from scoring.models import Table as ResultTable
+from scoring.participants import links
 from scoring.results import sheet
 from tests.factories import (
     DEALS,
@@ -39,6 +40,7 @@ class World:
     player: Player
     table: ResultTable
     deal_entry: AuditEntry
+    link: EntrantLink
 
 
 def build_world() -> World:
@@ -62,6 +64,7 @@ def build_world() -> World:
         taipan=taipan, sichuan=sichuan, organiser=organiser, referee=referee, team=match.team_ns, match=match,
         hand_entry=AuditEntry.objects.filter(match=match).first(), task=task,
         player=table.seats.get(seat=0).player, table=table, deal_entry=AuditEntry.objects.filter(table=table).first(),
+        link=links.ensure_links(taipan)[0],
     )
 
 
@@ -81,7 +84,7 @@ def _kwargs(pattern: URLPattern, world: World) -> dict | None:
     kind = (pattern.default_args or {}).get("kind")
     players = kind == "table" or name.startswith(("player", "round_seat", "players_import")) or "players" in name
     t = world.sichuan if players else world.taipan
-    values = {"slug": t.slug, "number": 1, "game": "taipan", "task_id": world.task.pk}
+    values = {"slug": t.slug, "number": 1, "game": "taipan", "task_id": world.task.pk, "action": "regenerate"}
     if "pk" in params:
         if kind == "match":
             values["pk"] = world.match.pk
@@ -91,6 +94,8 @@ def _kwargs(pattern: URLPattern, world: World) -> dict | None:
             values["pk"] = world.team.pk
         elif name.startswith("player"):
             values["pk"] = world.player.pk
+        elif name.startswith("link"):
+            values["pk"] = world.link.pk
         else:
             values["pk"] = 1
     if "entry_id" in params:
