@@ -9,13 +9,16 @@ Layout (``format`` 1; :func:`scoring.io.tournament_json.export_tournament` write
 
 - the tournament: ``name``, ``slug``, ``game`` (a key of the games registry), ``rules``,
   ``round_format``, ``hands_per_round``, ``tiebreaks``, ``seed``, ``blind_confirmation``,
-  ``status``, ``venue``, ``starts_on``, ``members`` (``[{"username", "role"}]``);
+  ``player_entry`` (left out when off), ``status``, ``venue``, ``starts_on``, ``members`` (``[{"username", "role"}]``);
 - Tai Pan: ``teams`` (``[{"name", "players": [two names], "affiliation", "seed", "joined_round",
   "withdrawn_after_round"}]``) and per round ``matches`` (``[{"table", "ns", "ew" (null: a bye),
   "hands": [records], "ended", "pairing_note", "confirmed_by"}]``);
 - four-player games: ``players`` (``[{"name", "affiliation", "seed", "joined_round",
   "withdrawn_after_round", "substitute"}]``) and per round ``tables`` (``[{"table", "seats": [four
   names, East/seat 0 first], "deals": [records], "ended", "seating_note", "confirmed_by"}]``).
+- A result confirmed by one of its sides through its private link (issue 15) has
+  ``"confirmed_via"``: that side's name (and ``confirmed_by`` null); the key is left out
+  otherwise. Private links themselves are never exported (a new server makes new ones).
 """
 from __future__ import annotations
 
@@ -99,6 +102,7 @@ class MatchIn(Strict):
     ended: Ended = None
     pairing_note: Note = ""
     confirmed_by: Username | None = None
+    confirmed_via: Name | None = None
 
 
 class TableIn(Strict):
@@ -108,6 +112,7 @@ class TableIn(Strict):
     ended: Ended = None
     seating_note: Note = ""
     confirmed_by: Username | None = None
+    confirmed_via: Name | None = None
 
 
 class RoundIn(Strict):
@@ -129,6 +134,7 @@ class TournamentFile(Strict):
     tiebreaks: Annotated[list[Annotated[str, Field(max_length=40)]], Field(max_length=20)] = []
     seed: Int32 = 0
     blind_confirmation: StrictBool = False
+    player_entry: StrictBool = False
     status: Literal["setup", "running", "finished"] = "setup"
     venue: Note = ""
     starts_on: datetime.date | None = None

@@ -16,7 +16,9 @@ DESIGN.md 3; issue 12 item 3).
 - Accounts are never created and never given a role from the file alone: ``members`` are added
   only for existing accounts that are not superusers; ``confirmed_by`` is kept only for a member of
   the imported tournament (``organiser=`` adds one), otherwise the confirmation is dropped with a
-  warning (and a closed round goes back to in progress).
+  warning (and a closed round goes back to in progress). A confirmation by a side through its
+  private link (``confirmed_via``: the side's name) is kept with that side (its link is made
+  anew: links are never exported).
 """
 from __future__ import annotations
 
@@ -48,6 +50,7 @@ from scoring.models import (
     Team,
     Tournament,
 )
+from scoring.participants import links as entrant_links
 from scoring.participants.entrants import name_key
 from scoring.results.sheet import recompute
 from scoring.results.storage import storage_of
@@ -83,9 +86,13 @@ class Imported:
 # --------------------------------------------------------------------------- export
 
 
-def _confirmers(t: Tournament, link: str) -> dict[int, str]:
-    return dict(Confirmation.objects.filter(**{f"{link}__round__tournament": t, "active": True})
-                .values_list(f"{link}_id", "confirmed_by__username"))
+def _confirmers(t: Tournament, link: str) -> dict[int, dict[str, str | None]]:
+    """Container id -> ``{"confirmed_by": username}``, or for a confirmation through a private link
+    ``{"confirmed_by": None, "confirmed_via": the side's name}``."""
+    rows = (Confirmation.objects.filter(**{f"{link}__round__tournament": t, "active": True})
+            .values_list(f"{link}_id", "confirmed_by__username", "via_entrant"))
+    return {pk: {"confirmed_by": user} if user or not via else {"confirmed_by": None, "confirmed_via": via}
+            for pk, user, via in rows}
 
 
 def _export_teams(t: Tournament) -> dict[str, Any]:
@@ -102,7 +109,7 @@ def _export_teams(t: Tournament) -> dict[str, Any]:
             "hands": [t.adapter.clean_record(h.record) for h in sorted(m.hands.all(), key=lambda h: h.number)],
             "ended": m.ended or None,
             "pairing_note": m.pairing_note,
-            "confirmed_by": confirmed.get(m.pk),
+            **confirmed.get(m.pk, {"confirmed_by": None}),
         })
     return {
         "teams": [{
@@ -131,7 +138,7 @@ def _export_players(t: Tournament) -> dict[str, Any]:
             "deals": [t.adapter.clean_record(d.record) for d in sorted(tb.deals.all(), key=lambda d: d.number)],
             "ended": tb.ended or None,
             "seating_note": tb.seating_note,
-            "confirmed_by": confirmed.get(tb.pk),
+            **confirmed.get(tb.pk, {"confirmed_by": None}),
         })
     return {
         "players": [{
@@ -153,11 +160,12 @@ EXPORT_ENTRANTS = {EntrantKind.TEAMS: _export_teams, EntrantKind.PLAYERS: _expor
 def export_tournament(t: Tournament) -> dict:
     """The tournament as a JSON-ready dict in the layout of :mod:`scoring.io.schema`: its settings
     (``format``, ``name``, ``slug``, ``game``, ``rules``, ``round_format``, ``hands_per_round``,
-    ``tiebreaks``, ``seed``, ``blind_confirmation``, ``status``, ``venue``, ``starts_on``), its
+    ``tiebreaks``, ``seed``, ``blind_confirmation``, ``player_entry`` (only when on), ``status``, ``venue``, ``starts_on``), its
     ``members`` (username and role), and its entrants and rounds (Tai Pan: ``teams`` and
     ``matches``; four-player: ``players`` and ``tables``). ``ended``: ``"target"``, ``"time"`` or
     ``null`` (not finished, or a bye: ``"ew": null`` and no hands); ``confirmed_by``: the username of
-    the active confirmation or ``null``."""
+    the active confirmation or ``null`` (``confirmed_via``: the side that confirmed through its
+    private link, only then)."""
     data = {
         "format": FORMAT_VERSION,
         "name": t.name,
@@ -169,6 +177,8 @@ def export_tournament(t: Tournament) -> dict:
         "tiebreaks": list(t.tiebreaks or []),
         "seed": t.seed,
         "blind_confirmation": t.blind_confirmation,
+        # Only when on (files of tournaments without player entry stay as they were).
+        **({"player_entry": True} if t.player_entry else {}),
         "status": t.status,
         "venue": t.venue,
         "starts_on": t.starts_on.isoformat() if t.starts_on else None,
@@ -399,7 +409,7 @@ def check(data: TournamentFile) -> tuple[Plan | None, list[tuple[str, str]]]:
                     errors.add(f"{cpath}.{list_name}", f"a bye has no {list_name}")
                 if c.ended is not None:
                     errors.add(f"{cpath}.ended", "a bye is not ended")
-                if c.confirmed_by is not None:
+                if c.confirmed_by is not None or c.confirmed_via is not None:
                     errors.add(f"{cpath}.confirmed_by", "a bye needs no confirmation")
             elif not rules_ok:
                 finished = None  # the records cannot be judged under rules that do not exist
@@ -421,11 +431,16 @@ def check(data: TournamentFile) -> tuple[Plan | None, list[tuple[str, str]]]:
                         errors.add(f"{cpath}.ended", f"ended is {c.ended!r} but by its {list_name} the result is "
                                                      f"{given[evaluation.ended]}")
                 records = cleaned
-            if c.confirmed_by is not None and not bye and finished is False:
+            confirmed = c.confirmed_by is not None or c.confirmed_via is not None
+            if c.confirmed_by is not None and c.confirmed_via is not None:
+                errors.add(f"{cpath}.confirmed_via", "a result is confirmed by a user or through a side's link, not both")
+            if c.confirmed_via is not None and name_key(c.confirmed_via) not in {name_key(name) for _w, name in sides}:
+                errors.add(f"{cpath}.confirmed_via", f"{c.confirmed_via!r} does not play at this table")
+            if confirmed and not bye and finished is False:
                 errors.add(f"{cpath}.confirmed_by", "only a finished result can be confirmed")
-            if rnd.status == "closed" and not bye and c.confirmed_by is None:
+            if rnd.status == "closed" and not bye and not confirmed:
                 errors.add(f"{cpath}.confirmed_by", f"round {rnd.number} is closed, so this result must be confirmed")
-            if rnd.status == "draft" and (records or c.ended or c.confirmed_by):
+            if rnd.status == "draft" and (records or c.ended or confirmed):
                 errors.add(cpath, "a draft round has no results yet")
             if rnd.status == "published" and records:
                 errors.add(f"{rpath}.status", f"round {rnd.number} has results, so it is in progress (not published)")
@@ -497,8 +512,8 @@ def _create(plan: Plan, slug: str, members: dict[str, tuple[Any, str]], warnings
     t = Tournament.objects.create(
         name=data.name, slug=slug, game=data.game, rules=data.rules if data.rules is not None else {},
         round_format=data.round_format, hands_per_round=data.hands_per_round, tiebreaks=list(data.tiebreaks),
-        seed=data.seed, blind_confirmation=data.blind_confirmation, status=t_status, venue=data.venue,
-        starts_on=data.starts_on,
+        seed=data.seed, blind_confirmation=data.blind_confirmation, player_entry=data.player_entry, status=t_status,
+        venue=data.venue, starts_on=data.starts_on,
     )
     Membership.objects.bulk_create([Membership(tournament=t, user=user, role=role) for user, role in members.values()])
     kind = FILE_KINDS[adapter.entrants]
@@ -511,13 +526,19 @@ def _create(plan: Plan, slug: str, members: dict[str, tuple[Any, str]], warnings
         container = CREATE_CONTAINER[adapter.entrants](rnd, res.data, res.records, entrants, adapter, ended)
         container.round = rnd
         recompute(container)
-        if i in keep:
+        via = res.data.confirmed_via
+        if i in keep or via is not None:
             container.confirm()
             container.save(update_fields=["status"])
             storage = storage_of(container)
-            Confirmation.objects.create(confirmed_by=keep[i], totals=storage.confirmation_totals(container),
-                                        **storage.audit_link(container))
+            who = {"confirmed_by": keep[i]} if i in keep else _via(entrants[name_key(via)])
+            Confirmation.objects.create(**who, totals=storage.confirmation_totals(container), **storage.audit_link(container))
     return t
+
+
+def _via(entrant) -> dict[str, Any]:
+    """The confirmation fields of a side that confirmed through its private link (made anew)."""
+    return {"confirmed_by": None, "via_link": entrant_links.link_for(entrant), "via_entrant": entrant.name}
 
 
 def load_tournament(text: str | bytes, *, slug: str | None = None, organiser: str | None = None) -> Imported:
