@@ -1,0 +1,306 @@
+"""Private links on the pages (issue 15): opening a link keeps it in the phone's session and
+leads to a token-free address; the entrant's page; entering, confirming and disputing through
+the same result pages as referees; the referee sees both versions of a dispute; regenerating or
+revoking signs phones out; requests through links are rate-limited; the organiser's pages.
+
+Values from the NSKT rules: card points of a hand add up to 100; a double victory is 200 : 0;
+Grand Tai Pan made is +200."""
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from scoring.models import AuditEntry, Confirmation, Dispute, EntrantLink, Hand, Tournament
+from scoring.participants import links
+from scoring.results import sheet
+from scoring.web.links import SESSION_KEY
+from tests.factories import GRAND_DOUBLE_VICTORY_NS, PLAIN_HAND, entry_data
+from tests.links.conftest import db_state, open_link
+
+pytestmark = pytest.mark.django_db
+
+
+def u(name, *args):
+    return reverse(f"scoring:{name}", args=list(args))
+
+
+def finished(world, name="Alpha"):
+    m = world.match
+    for record in (GRAND_DOUBLE_VICTORY_NS, GRAND_DOUBLE_VICTORY_NS):
+        sheet.add_record(m, record, world.actor(name), expected_version=m.version)
+    return m
+
+
+# --------------------------------------------------------------------------- opening a link
+
+
+def test_the_link_page_carries_no_token_and_its_script_posts_the_fragment(client, world):
+    r = client.get(u("open_link"))
+    assert r.status_code == 200 and "no-store" in r["Cache-Control"] and r["Referrer-Policy"] == "no-referrer"
+    html = r.content.decode()
+    assert 'id="link-form"' in html and 'name="code"' in html and "/static/js/link.js" in html
+    assert links.path_of(world.links["Alpha"]).startswith("/p/#")
+
+
+def test_opening_a_link_moves_it_into_the_session_and_redirects_to_a_token_free_address(client, world):
+    token = world.token("Alpha")
+    r = open_link(client, token)
+    assert r.status_code == 302 and r["Location"] == u("entrant_home", "tp")
+    assert token not in r["Location"]
+    held = client.session[SESSION_KEY]
+    assert held == {str(world.tp.pk): {"link": world.links["Alpha"].pk, "hash": links.hash_of(token), "slug": "tp",
+                                       "name": "Alpha"}}
+    assert token not in str(dict(client.session))
+    page = client.get(r["Location"])
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert "Alpha" in html and "Alpha A &amp; Alpha B" in html and token not in html
+    assert "Table 1" in html and "Bravo (Bravo A &amp; Bravo B)" in html  # the next table with the opponents
+
+
+def test_the_code_from_the_card_may_be_typed_in_groups_and_capitals(client, world):
+    r = open_link(client, links.grouped(world.token("Ann")).upper())
+    assert r.status_code == 302 and r["Location"] == u("entrant_home", "sc")
+
+
+def test_a_wrong_code_is_refused_and_changes_nothing(client, world):
+    before = db_state()
+    r = open_link(client, "abcd-efgh-ijkl-mnop-qrst-uvwx")
+    assert r.status_code == 400 and b"does not work" in r.content
+    assert SESSION_KEY not in client.session
+    assert db_state() == before
+
+
+def test_the_entrant_page_without_a_link_says_how_to_open_it(client, world):
+    r = client.get(u("entrant_home", "tp"))
+    assert r.status_code == 403 and u("open_link").encode() in r.content
+
+
+def test_a_link_of_one_tournament_is_nothing_in_another(client, world):
+    open_link(client, world.token("Alpha"))
+    assert client.get(u("entrant_home", "sc")).status_code == 403
+    r = client.get(u("table_enter", "sc", world.table.pk))
+    assert r.status_code == 302 and r["Location"] == u("table_detail", "sc", world.table.pk)
+
+
+def test_regenerating_or_revoking_signs_the_phone_out(client, world):
+    open_link(client, world.token("Alpha"))
+    assert client.get(u("entrant_home", "tp")).status_code == 200
+    links.regenerate(EntrantLink.objects.get(pk=world.links["Alpha"].pk))
+    assert client.get(u("entrant_home", "tp")).status_code == 403
+    assert SESSION_KEY in client.session and str(world.tp.pk) not in client.session[SESSION_KEY]
+    open_link(client, world.token("Alpha"))  # the new token
+    assert client.get(u("entrant_home", "tp")).status_code == 200
+    links.revoke(EntrantLink.objects.get(pk=world.links["Alpha"].pk))
+    assert client.get(u("entrant_home", "tp")).status_code == 403
+    assert open_link(client, world.token("Alpha")).status_code == 400
+
+
+def test_forgetting_the_link_on_this_phone(client, world):
+    open_link(client, world.token("Alpha"))
+    r = client.post(u("forget_link", "tp"))
+    assert r.status_code == 302 and client.get(u("entrant_home", "tp")).status_code == 403
+    assert links.resolve(world.token("Alpha")) is not None  # the link still works elsewhere
+
+
+def test_requests_through_a_link_and_attempts_to_open_one_are_rate_limited(client, world, settings):
+    settings.LINK_RATE = "5/minute"
+    open_link(client, world.token("Alpha"))  # 1 attempt from this address
+    statuses = [client.get(u("entrant_home", "tp")).status_code for _ in range(6)]
+    assert statuses == [200] * 5 + [429]
+    r = client.get(u("match_detail", "tp", world.match.pk))
+    assert r.status_code == 429 and r["Retry-After"] == "60"
+    # Guessing codes from one address: refused once over the limit, whatever the code.
+    other = client_class_for(client)
+    answers = [open_link(other, f"wrongcode{i:015d}").status_code for i in range(6)]
+    assert answers[:4] == [400] * 4 and answers[-1] == 429
+
+
+def client_class_for(client):
+    from django.test import Client
+
+    return Client()
+
+
+# --------------------------------------------------------------------------- entering through a link
+
+
+def test_one_side_enters_on_the_referees_entry_page_and_the_other_side_confirms(client, world, django_user_model):
+    open_link(client, world.token("Alpha"))
+    m = world.match
+    home = client.get(u("entrant_home", "tp")).content.decode()
+    assert u("match_enter", "tp", m.pk) in home
+    r = client.get(u("match_enter", "tp", m.pk))
+    assert r.status_code == 200 and b'id="entry-form"' in r.content
+    r = client.post(u("match_enter", "tp", m.pk), entry_data(m, GRAND_DOUBLE_VICTORY_NS, submission="a" * 32))
+    assert r.status_code == 302 and r["Location"].endswith("#record-1")
+    m.refresh_from_db()
+    r = client.post(u("match_enter", "tp", m.pk), entry_data(m, GRAND_DOUBLE_VICTORY_NS, submission="b" * 32))
+    m.refresh_from_db()
+    assert (m.total_ns, m.total_ew, m.status) == (800, 0, "finished")
+    # The entering side cannot confirm; its result page says the other side does.
+    detail = client.get(u("match_detail", "tp", m.pk)).content.decode()
+    assert u("match_confirm", "tp", m.pk) not in detail and 'id="waiting-note"' in detail
+    assert client.post(u("match_confirm", "tp", m.pk), {"version": m.version}).status_code == 400
+    # The other side, on its own phone.
+    from django.test import Client
+
+    bravo = Client()
+    bravo.cookies["django_language"] = "en"
+    open_link(bravo, world.token("Bravo"))
+    assert bravo.get(u("match_enter", "tp", m.pk)).status_code == 302  # Alpha enters this match
+    detail = bravo.get(u("match_detail", "tp", m.pk)).content.decode()
+    assert 'id="entrant-confirm"' in detail
+    page = bravo.get(u("match_confirm", "tp", m.pk))
+    assert page.status_code == 200 and b"800" in page.content and b'id="dispute"' in page.content
+    r = bravo.post(u("match_confirm", "tp", m.pk), {"version": m.version})
+    assert r.status_code == 302
+    m.refresh_from_db()
+    assert m.status == "confirmed"
+    assert Confirmation.objects.get(match=m).via_entrant == "Bravo"
+    assert [e.via_entrant for e in AuditEntry.objects.filter(match=m).order_by("pk")] == ["Alpha", "Alpha", "Bravo"]
+    # The referee's result page names them in the history; the public page never does.
+    client.force_login(world.referee)
+    history = client.get(u("match_detail", "tp", m.pk)).content.decode()
+    assert "Alpha (private link)" in history and "Confirmed by Bravo (private link)" in history
+    client.logout()
+    public = client.get(u("match_detail", "tp", m.pk)).content.decode()
+    assert "private link" not in public
+
+
+def test_a_link_may_not_open_another_tables_entry_page_or_post_there(client, world):
+    open_link(client, world.token("Alpha"))
+    before = db_state()
+    r = client.get(u("match_enter", "tp", world.match2.pk))
+    assert r.status_code == 302 and r["Location"] == u("match_detail", "tp", world.match2.pk)
+    for name, data in (("match_enter", entry_data(world.match2, PLAIN_HAND)), ("hand_preview", entry_data(world.match2, PLAIN_HAND)),
+                       ("match_end", {"version": 0, "end-reason": "time"}), ("match_confirm", {"version": 0})):
+        assert client.post(u(name, "tp", world.match2.pk), data).status_code == 403, name
+    assert client.get(u("match_detail", "tp", world.draft_match.pk)).status_code == 404
+    assert client.post(u("match_enter", "tp", world.draft_match.pk), entry_data(world.draft_match, PLAIN_HAND)).status_code == 404
+    assert client.get(u("round_pairings", "tp", 2)).status_code == 404
+    assert db_state() == before
+
+
+def test_without_player_entry_the_link_only_shows(client, world):
+    Tournament.objects.filter(pk=world.tp.pk).update(player_entry=False)
+    open_link(client, world.token("Alpha"))
+    home = client.get(u("entrant_home", "tp")).content.decode()
+    assert "The referees enter the results" in home and u("match_enter", "tp", world.match.pk) not in home
+    r = client.get(u("match_enter", "tp", world.match.pk))
+    assert r.status_code == 302
+    before = db_state()
+    assert client.post(u("match_enter", "tp", world.match.pk), entry_data(world.match, PLAIN_HAND)).status_code == 403
+    assert db_state() == before
+
+
+def test_blind_confirmation_hides_the_totals_from_the_side_that_confirms(client, world):
+    Tournament.objects.filter(pk=world.tp.pk).update(blind_confirmation=True)
+    m = finished(world)
+    open_link(client, world.token("Bravo"))
+    for name in ("match_detail", "match_confirm"):
+        html = client.get(u(name, "tp", m.pk)).content.decode()
+        assert "800" not in html, name
+    r = client.post(u("match_confirm", "tp", m.pk), {"version": m.version, "total_0": 800, "total_1": 100})
+    assert r.status_code == 400 and b"do not match" in r.content
+    r = client.post(u("match_confirm", "tp", m.pk), {"version": m.version, "total_0": 800, "total_1": 0})
+    assert r.status_code == 302
+    # The entering side sees its own totals all along.
+    from django.test import Client
+
+    alpha = Client()
+    open_link(alpha, world.token("Alpha"))
+    assert b"800" in alpha.get(u("match_detail", "tp", m.pk)).content
+
+
+# --------------------------------------------------------------------------- disputes
+
+
+def test_a_dispute_goes_to_the_referee_with_both_versions(client, world):
+    m = finished(world)
+    open_link(client, world.token("Bravo"))
+    r = client.post(u("match_dispute", "tp", m.pk), {"version": m.version, "dispute-total_0": 400, "dispute-total_1": 400,
+                                                     "dispute-note": "Hand 2 was a double victory of EW"})
+    assert r.status_code == 302
+    d = Dispute.objects.get()
+    assert (d.totals, d.entered_totals, d.via_entrant) == ([400, 400], [800, 0], "Bravo")
+    assert "totals are wrong" in client.get(u("entrant_home", "tp")).content.decode()
+    # The referee sees both versions on the result page and a flag on "My tables".
+    client.force_login(world.referee)
+    page = client.get(u("match_detail", "tp", m.pk)).content.decode()
+    assert 'id="disputes"' in page and "NS 800 / EW 0" in page and "NS 400 / EW 400" in page
+    assert "Hand 2 was a double victory of EW" in page
+    tables = client.get(u("my_tables")).content.decode()
+    assert "Disputed: both versions are on the result page." in tables
+    # Settled by a referee's confirmation; the flag is gone.
+    m.refresh_from_db()
+    assert client.post(u("match_confirm", "tp", m.pk), {"version": m.version}).status_code == 302
+    assert Dispute.objects.get().confirmation is not None
+    assert "Disputed:" not in client.get(u("my_tables")).content.decode()
+
+
+def test_a_stale_or_invalid_dispute_changes_nothing(client, world):
+    m = finished(world)
+    open_link(client, world.token("Bravo"))
+    before = db_state()
+    r = client.post(u("match_dispute", "tp", m.pk), {"version": m.version - 1, "dispute-total_0": 1, "dispute-total_1": 2})
+    assert r.status_code == 409
+    r = client.post(u("match_dispute", "tp", m.pk), {"version": m.version, "dispute-total_0": "x"})
+    assert r.status_code == 400
+    assert db_state() == before
+
+
+# --------------------------------------------------------------------------- organisers
+
+
+def test_the_organiser_lists_shows_regenerates_and_revokes_links(client, world):
+    client.force_login(world.organiser)
+    page = client.get(u("links", "tp")).content.decode()
+    for name in ("Alpha", "Bravo", "Charlie", "Delta"):
+        assert name in page
+    for name in world.links:
+        assert world.token(name) not in page  # the list shows no token
+    alpha = world.links["Alpha"]
+    shown = client.get(u("link_detail", "tp", alpha.pk))
+    assert shown.status_code == 200 and "no-store" in shown["Cache-Control"]
+    assert links.grouped(world.token("Alpha")) in shown.content.decode() and b"<svg" in shown.content
+    old = world.token("Alpha")
+    assert client.post(u("link_action", "tp", alpha.pk, "regenerate")).status_code == 302
+    assert links.resolve(old) is None and links.resolve(world.token("Alpha")) is not None
+    assert client.post(u("link_action", "tp", alpha.pk, "revoke")).status_code == 302
+    assert EntrantLink.objects.get(pk=alpha.pk).revoked
+    assert "revoked" in client.get(u("links", "tp")).content.decode()
+    assert client.post(u("link_action", "tp", alpha.pk, "delete")).status_code == 404
+    # A link of another tournament is not found under this one.
+    assert client.get(u("link_detail", "tp", world.links["Ann"].pk)).status_code == 404
+
+
+def test_only_organisers_reach_the_link_pages(client, world):
+    urls = [u("links", "tp"), u("link_detail", "tp", world.links["Alpha"].pk), u("link_cards", "tp"), u("link_sheets", "tp", 1)]
+    open_link(client, world.token("Alpha"))
+    for url in urls:
+        r = client.get(url)
+        assert r.status_code == 302 and r["Location"].startswith(reverse("login")), url
+    for who in ("outsider", "referee"):
+        client.force_login(getattr(world, who))
+        for url in urls:
+            assert client.get(url).status_code == 403, (who, url)
+    before = db_state()
+    assert client.post(u("link_action", "tp", world.links["Alpha"].pk, "regenerate")).status_code == 403
+    assert db_state() == before
+
+
+def test_the_tournament_form_has_the_player_entry_setting(client, world):
+    client.force_login(world.organiser)
+    html = client.get(u("tournament_edit", "sc")).content.decode()
+    assert 'name="player_entry"' in html
+
+
+def test_hands_entered_through_links_count_in_the_standings(client, world):
+    m = finished(world)
+    sheet.confirm(m, world.actor("Bravo"), expected_version=m.version)
+    from scoring.standings import team_standings
+
+    rows = {r.name: r for r in team_standings(world.tp)}
+    assert rows["Alpha"].match_points == 2 and rows["Bravo"].match_points == 0
+    assert Hand.objects.filter(match=m, entered_by=None).count() == 2
