@@ -123,3 +123,30 @@ def shot(page, name: str) -> Path:
     path = SCREENSHOTS / f"{name}.png"
     page.screenshot(path=str(path), full_page=True)
     return path
+
+
+@pytest.fixture
+def private_links_world(db):
+    """A Tai Pan tournament "NSKT Studenten 2026" (slug ``nskt``) with player entry on: round 1
+    published with table 1 "De Draken" (NS) - "Feniksen Utrecht" (EW) and table 2 "Groningen
+    Bommen" - "Hond & Mahjong"; a referee ``scheids``. Returns ``(tournament, match, other match,
+    {team name: token of its private link})``."""
+    from scoring.models import Round
+    from scoring.participants import links
+    from tests.factories import (
+        MatchFactory,
+        MembershipFactory,
+        RoundFactory,
+        TournamentFactory,
+        UserFactory,
+        named_teams,
+    )
+
+    t = TournamentFactory(name="NSKT Studenten 2026", slug="nskt", player_entry=True)
+    rnd = RoundFactory(tournament=t, number=1, status=Round.Status.PUBLISHED)
+    teams = named_teams(t, ["De Draken", "Feniksen Utrecht", "Groningen Bommen", "Hond & Mahjong"])
+    match = MatchFactory(round=rnd, table=1, team_ns=teams[0], team_ew=teams[1])
+    other = MatchFactory(round=rnd, table=2, team_ns=teams[2], team_ew=teams[3])
+    MembershipFactory(tournament=t, user=UserFactory(username="scheids"))
+    tokens = {str(link.entrant): links.token_of(link) for link in links.ensure_links(t)}
+    return t, match, other, tokens

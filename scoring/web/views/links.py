@@ -69,9 +69,10 @@ def _base_url(request) -> str:
 
 
 def _no_store(response):
-    """Pages that show or take a token are never cached (nor kept by the browser's history cache)."""
+    """Pages that show or take a token are never cached (nor kept by the browser's history cache).
+    (Their ``Referer`` stays the site's ``same-origin``: a fragment is never in it, and
+    ``no-referrer`` would make the browser send ``Origin: null``, which the CSRF check refuses.)"""
     response["Cache-Control"] = "no-store"
-    response["Referrer-Policy"] = "no-referrer"
     return response
 
 
