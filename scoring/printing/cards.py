@@ -31,6 +31,13 @@ DETAIL: dict[EntrantKind, Callable[[Team | Player], str]] = {
 }
 
 
+def _code_lines(token: str) -> list[str]:
+    """``"abcd-efgh-ijkl"``, ``"mnop-qrst-uvwx"``: the code as printed (typed with or without the
+    dashes and the line break)."""
+    groups = links.grouped(token).split("-")
+    return ["-".join(groups[:3]), "-".join(groups[3:])]
+
+
 def _card(tournament: Tournament, link: EntrantLink, base_url: str, st: dict) -> Table:
     entrant = link.entrant
     url = links.url_of(link, base_url)
@@ -44,7 +51,9 @@ def _card(tournament: Tournament, link: EntrantLink, base_url: str, st: dict) ->
         para(_("Your private link: your table, your results and, when the organiser allows it, entering and "
                "confirming results on your phone. Keep it to yourself."), st["small"]),
         para(_("Scan the code, or open %(address)s and type:") % {"address": f"{host}/p/"}, st["small"]),
-        Paragraph(f"<b>{links.grouped(token)}</b>", st["body"]),
+        # The code in two lines of three groups, in a fixed-width font (never broken inside a group).
+        Paragraph("<br/>".join(f'<font face="Courier-Bold" size="11">{line}</font>' for line in _code_lines(token)),
+                  st["body"]),
     ]
     inner = Table([[KeepInFrame(FRAME_WIDTH / 2 - QR_SIZE - 8 * mm, CARD_HEIGHT - 6 * mm, text, mode="shrink"),
                     qr(url, QR_SIZE)]],
