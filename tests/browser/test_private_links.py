@@ -86,3 +86,52 @@ def test_a_whole_match_through_two_private_links_on_two_phones(new_page, private
     # And the EW team's own page shows the match as lost.
     feniksen.goto(f"{feniksen.base}/t/nskt/mine/")
     assert "875" in feniksen.inner_text(".own-results") and "25" in feniksen.inner_text(".own-results")
+
+
+def test_a_dispute_from_a_phone_reaches_the_referee_with_both_versions(new_page, private_links_world):
+    """The EW team disagrees with the entered totals: it sends its own from its phone; the
+    referee's result page shows both versions and "My tables" flags the table. Every page fits
+    360 px, the organiser's link pages too."""
+    from scoring.models import Dispute
+    from scoring.policy import EntrantActor
+    from scoring.results import sheet
+    from tests.factories import GRAND_DOUBLE_VICTORY_NS, MembershipFactory, UserFactory
+
+    t, match, other, tokens = private_links_world
+    draken = EntrantActor(match.team_ns.link)
+    for _ in range(2):
+        sheet.add_record(match, GRAND_DOUBLE_VICTORY_NS, draken, expected_version=match.version)  # 800 : 0
+    feniksen = new_page(PHONE)
+    open_card(feniksen, tokens["Feniksen Utrecht"])
+    feniksen.click("#confirm-link")
+    feniksen.click("#dispute > summary")
+    feniksen.fill("#id_dispute-total_0", "400")
+    feniksen.fill("#id_dispute-total_1", "200")
+    feniksen.fill("#id_dispute-note", "Hand 2 was our double victory")
+    assert horizontal_overflow(feniksen) == 0
+    shot(feniksen, "links-dispute-phone")
+    feniksen.click("#dispute-button")
+    feniksen.wait_for_url(f"**/t/nskt/match/{match.pk}/")
+    assert feniksen.locator("#disputes").is_visible()
+    d = Dispute.objects.get()
+    assert (d.totals, d.entered_totals, d.via_entrant) == ([400, 200], [800, 0], "Feniksen Utrecht")
+
+    referee = new_page(PHONE, user=t.memberships.get().user)
+    referee.goto(f"{referee.base}/t/nskt/match/{match.pk}/")
+    versions = referee.inner_text("#disputes")
+    assert "NS 800 / EW 0" in versions and "NS 400 / EW 200" in versions and "Hand 2 was our double victory" in versions
+    assert horizontal_overflow(referee) == 0
+    shot(referee, "links-dispute-referee")
+    referee.goto(f"{referee.base}/mijn-tafels/")
+    assert referee.locator("#my-table-1 .dispute-flag").is_visible()
+    assert horizontal_overflow(referee) == 0
+
+    organiser = new_page(PHONE, user=MembershipFactory(tournament=t, user=UserFactory(username="org"), role="organiser").user)
+    organiser.goto(f"{organiser.base}/t/nskt/links/")
+    assert organiser.locator(".link-row").count() == 4
+    assert horizontal_overflow(organiser) == 0
+    shot(organiser, "links-organiser-phone")
+    organiser.locator(".link-row").first.get_by_role("link").first.click()
+    organiser.wait_for_selector(".qr svg")
+    assert horizontal_overflow(organiser) == 0
+    shot(organiser, "links-show-phone")
