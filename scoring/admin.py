@@ -83,12 +83,32 @@ class DealAdmin(admin.ModelAdmin):
 
 @admin.register(models.Confirmation)
 class ConfirmationAdmin(admin.ModelAdmin):
-    list_display = ("match", "table", "confirmed_by", "confirmed_at", "active")
+    list_display = ("match", "table", "confirmed_by", "via_entrant", "confirmed_at", "active")
+
+
+@admin.register(models.Dispute)
+class DisputeAdmin(admin.ModelAdmin):
+    list_display = ("created_at", "match", "table", "via_entrant", "totals", "entered_totals", "confirmation")
+    readonly_fields = [f.name for f in models.Dispute._meta.fields]
+
+
+@admin.register(models.EntrantLink)
+class EntrantLinkAdmin(admin.ModelAdmin):
+    """Private links: their state only. The nonce (from which, with the SECRET_KEY, the token is
+    made) and the token's hash are not shown; organisers regenerate and revoke on their pages."""
+
+    list_display = ("tournament", "team", "player", "revoked", "issued_at")
+    list_filter = ("tournament", "revoked")
+    fields = ("tournament", "team", "player", "revoked", "issued_at", "revoked_at")
+    readonly_fields = fields
+
+    def has_add_permission(self, request) -> bool:
+        return False  # made by the organiser's pages (scoring.participants.links)
 
 
 @admin.register(models.AuditEntry)
 class AuditEntryAdmin(admin.ModelAdmin):
-    list_display = ("created_at", "tournament", "user", "action", "object_type", "object_id")
+    list_display = ("created_at", "tournament", "user", "via_entrant", "action", "object_type", "object_id")
     list_filter = ("action", "tournament")
     readonly_fields = [f.name for f in models.AuditEntry._meta.fields]
 

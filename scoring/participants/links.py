@@ -62,8 +62,9 @@ def token_of(link: EntrantLink) -> str:
 
 
 def hash_of(token: str) -> str:
-    """SHA-256 (hex) of a token: what the database keeps for lookup."""
-    return hashlib.sha256(token.encode("ascii")).hexdigest()
+    """SHA-256 (hex) of a token: what the database keeps for lookup (also of anything typed in its
+    place, for counting attempts)."""
+    return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
 
 
 def normalise(raw: str) -> str:

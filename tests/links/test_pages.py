@@ -67,6 +67,8 @@ def test_a_wrong_code_is_refused_and_changes_nothing(client, world):
     before = db_state()
     r = open_link(client, "abcd-efgh-ijkl-mnop-qrst-uvwx")
     assert r.status_code == 400 and b"does not work" in r.content
+    for typed in ("ëüéñ€ 漢字", "x" * 5000, "\x00"):
+        assert open_link(client, typed).status_code == 400, typed
     assert SESSION_KEY not in client.session
     assert db_state() == before
 
