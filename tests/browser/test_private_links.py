@@ -46,6 +46,13 @@ def test_a_whole_match_through_two_private_links_on_two_phones(new_page, private
     # Three hands on the referees' entry page: N out first with NS 75; then twice N's Grand Tai
     # Pan with NS's double victory.
     enter_hand(draken, "label[for=id_first_out_1]", ".chip[data-value='75']", number=1)
+
+    # Meanwhile the EW team opens its card: the other side enters, nothing to confirm yet.
+    feniksen.clock.install()
+    open_card(feniksen, tokens["Feniksen Utrecht"])
+    assert feniksen.locator("#enter-link").count() == 0 and feniksen.locator("#confirm-link").count() == 0
+    feniksen.wait_for_function("() => !!window.htmx")
+
     grand = ("label[for=id_call_n_2]", "label[for=id_first_out_1]", "label[for=id_double_victory_1]")
     enter_hand(draken, *grand, number=2)
     enter_hand(draken, *grand, number=3)
@@ -55,9 +62,14 @@ def test_a_whole_match_through_two_private_links_on_two_phones(new_page, private
     assert horizontal_overflow(draken) == 0
     shot(draken, "links-entered-phone")
 
-    # The EW team, on its own phone, sees that the result waits for its confirmation.
-    open_card(feniksen, tokens["Feniksen Utrecht"])
-    assert feniksen.locator("#enter-link").count() == 0  # the other side enters this match
+    # The EW team's page re-reads its table (every 15 s): the result now waits for its confirmation.
+    for _ in range(3):  # the poll's timer runs on the installed clock: move it on until it came back
+        feniksen.clock.fast_forward("00:16")
+        try:
+            feniksen.wait_for_selector("#confirm-link", timeout=3000)
+            break
+        except Exception:  # noqa: BLE001 - not yet: the poll was still on its way
+            continue
     feniksen.click("#confirm-link")
     feniksen.wait_for_url(f"**/t/nskt/match/{match.pk}/confirm/")
     assert "875" in feniksen.inner_text("#summary") and "25" in feniksen.inner_text("#summary")
