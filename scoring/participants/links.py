@@ -122,7 +122,9 @@ def ensure_links(tournament: Tournament) -> list[EntrantLink]:
             stale.append(link)
     if new or stale:
         with transaction.atomic():
-            EntrantLink.objects.bulk_create(new)
+            # Two organisers' pages at once: the second one's new links are dropped (an entrant
+            # has one link), and both read the links that were kept.
+            EntrantLink.objects.bulk_create(new, ignore_conflicts=True)
             EntrantLink.objects.bulk_update(stale, ["token_hash"])
     links = {getattr(link, f"{field}_id"): link for link in EntrantLink.objects.filter(tournament=tournament)}
     out = []
