@@ -49,6 +49,7 @@ then only made stable by match points (higher first).
 from __future__ import annotations
 
 import random
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -336,7 +337,7 @@ def _candidates(met: list[set[int]], odd: bool) -> list[list[int]]:
     1. ``x`` maps to a team of ``N = F(a) | F(d)`` (itself or its opponent) and each team of
        ``N`` is hit at most twice, so ``d - a <= 2 * |N| + 1`` (``+ 1`` when ``t`` lies between).
     2. The inner teams outside ``N`` (``U``) need distinct opponents in ``N`` within reach
-       (a pair is never longer than ``L = 4 * max|F| + 1 (+1)``), so ``|U| <= |N near| (+1)``.
+       (a pair is never longer than ``L = 4 * max|F| + 1 (+1)``, by 1), so ``|U| <= |N near| (+1)``.
     3. Repeatedly: those opponents must be candidates of ``x`` themselves; at most one ``x``
        (the bye team) may have none, and ``|U|`` is at most the number of such opponents (+1).
     """
@@ -344,25 +345,8 @@ def _candidates(met: list[set[int]], odd: bool) -> list[list[int]]:
     extra = 1 if odd else 0
     fmax = max((len(m) for m in met), default=0)
     reach = 4 * fmax + 1 + extra
-    near = [{p for p in met[i] if abs(p - i) <= 2 * reach} for i in range(n)]
-    near_max = max((len(s) for s in near), default=0)
-    cand: list[list[int]] = [[] for _ in range(n)]
-    for a in range(n):
-        met_a, near_a = met[a], near[a]
-        own = len(near_a)
-        for d in range(a + 1, min(n, a + reach + 1)):
-            inner = d - a - 1
-            if inner - own - near_max > own + near_max + extra:
-                break  # (2) fails for this and every longer pair of ``a``
-            if d in met_a or inner > 2 * (len(met_a) + len(met[d])) + extra:
-                continue  # a rematch, or (1)
-            both = near_a | near[d]
-            lo, hi = a - reach, d + reach
-            n_near = sum(1 for p in both if lo <= p <= hi)
-            outside = inner - sum(1 for p in both if a < p < d)
-            if outside <= n_near + extra:
-                cand[a].append(d)
-    for _ in range(8):  # (3) until nothing changes (each pass is sound on its own)
+    cand = _count_filter(met, reach, extra)
+    for _ in range(2):  # (3) twice (each pass is sound; more drop few pairs, rarely worth their time)
         adj: list[set[int]] = [set() for _ in range(n)]
         for a in range(n):
             for d in cand[a]:
@@ -371,8 +355,12 @@ def _candidates(met: list[set[int]], odd: bool) -> list[list[int]]:
         changed = False
         for a in range(n):
             kept = []
+            met_a = met[a]
             for d in cand[a]:
-                both = met[a] | met[d]
+                if d - a - 1 <= extra:
+                    kept.append(d)  # at most the bye team between them: (3) cannot fail
+                    continue
+                both = met_a | met[d]
                 hit: set[int] = set()
                 lonely = count = 0
                 for x in range(a + 1, d):
@@ -384,6 +372,8 @@ def _candidates(met: list[set[int]], odd: bool) -> list[list[int]]:
                         hit |= found
                     else:
                         lonely += 1
+                        if lonely > extra:
+                            break
                 if lonely <= extra and count <= len(hit) + extra:
                     kept.append(d)
             changed = changed or len(kept) != len(cand[a])
@@ -391,6 +381,62 @@ def _candidates(met: list[set[int]], odd: bool) -> list[list[int]]:
         if not changed:
             break
     return cand
+
+
+def _count_filter(met: list[set[int]], reach: int, extra: int) -> list[list[int]]:
+    """Steps (1) and (2) of :func:`_candidates`, no pair being longer than ``reach``."""
+    n = len(met)
+    # The teams each team has met that can matter: within twice the reach (sorted).
+    near = [sorted(p for p in met[i] if abs(p - i) <= 2 * reach) for i in range(n)]
+    near_max = max((len(s) for s in near), default=0)
+    out: list[list[int]] = [[] for _ in range(n)]
+    for a in range(n):
+        met_a, near_a = met[a], near[a]
+        low_a, past_a = bisect_left(near_a, a - reach), bisect_right(near_a, a)
+        longest = 2 * (len(near_a) + near_max) + extra  # (2) fails beyond, whatever ``d`` met
+        for d in range(a + 1, min(n, a + reach + 1)):
+            inner = d - a - 1
+            if inner > longest:
+                break
+            if d in met_a or inner > 2 * (len(met_a) + len(met[d])) + extra:
+                continue  # a rematch, or (1)
+            near_d = near[d]
+            # |N near| and |N between a and d| counted per side: a team both have met counts twice,
+            # which only keeps more pairs (never drops one that (2) keeps).
+            n_near = bisect_right(near_a, d + reach) - low_a
+            between = bisect_left(near_a, d) - past_a
+            if near_d:
+                n_near += bisect_right(near_d, d + reach) - bisect_left(near_d, a - reach)
+                between += bisect_left(near_d, d) - bisect_right(near_d, a)
+            if inner - between <= n_near + extra:
+                out[a].append(d)
+    return out
+
+
+#: Chunks of at most this many teams are matched by trying every perfect matching (at most 105).
+SMALL_CHUNK = 8
+
+
+def _best_perfect(members: list[int], edges: dict[tuple[int, int], int]) -> set | None:
+    """The heaviest perfect matching of a few ``members`` over ``edges`` (``(a, d): weight``,
+    ``a < d``), by trying them all (the first found wins a tie); ``None`` if there is none."""
+    best: list = [None, None]
+
+    def extend(rest: list[int], chosen: list, total: int) -> None:
+        if not rest:
+            if best[0] is None or total > best[0]:
+                best[0], best[1] = total, list(chosen)
+            return
+        a, others = rest[0], rest[1:]
+        for i, d in enumerate(others):
+            w = edges.get((a, d))
+            if w is not None:
+                chosen.append((a, d))
+                extend(others[:i] + others[i + 1:], chosen, total + w)
+                chosen.pop()
+
+    extend(sorted(members), [], 0)
+    return None if best[1] is None else set(best[1])
 
 
 def _safe_cuts(cand: list[list[int]], met: list[set[int]], bye: int | None) -> list[int]:
@@ -443,16 +489,17 @@ def _chunked_optimum(ranked: list[Entrant], weights: _Weights, odd: bool) -> set
             members = [i for i in range(lo, hi) if i != bye]
             if not members:
                 continue
-            graph = nx.Graph()
-            graph.add_nodes_from(ids[i] for i in members)
-            for a in members:
-                for d in cand[a]:
-                    if d < hi and d != bye:
-                        graph.add_edge(ids[a], ids[d], weight=weights.pair(ids[a], ids[d]))
-            chunk = nx.max_weight_matching(graph, maxcardinality=True, weight="weight")
-            if 2 * len(chunk) != len(members):
+            edges = {(a, d): weights.pair(ids[a], ids[d]) for a in members for d in cand[a] if d < hi and d != bye}
+            if len(members) <= SMALL_CHUNK:
+                chunk = _best_perfect(members, edges)
+            else:
+                graph = nx.Graph()
+                graph.add_nodes_from(members)
+                graph.add_weighted_edges_from((a, d, w) for (a, d), w in edges.items())
+                chunk = nx.max_weight_matching(graph, maxcardinality=True, weight="weight")
+            if chunk is None or 2 * len(chunk) != len(members):
                 break
-            pairs |= chunk
+            pairs |= {(ids[a], ids[d]) for a, d in chunk}
         else:
             if bye is not None:
                 pairs.add((BYE, ids[bye]))
