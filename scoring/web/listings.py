@@ -1,18 +1,23 @@
 """django-tables2 listings of the public and organiser pages (named "listings": "table" means a
 four-player table in this app).
 
-:class:`StandingsTable` renders ``scoring.standings.teams.standings()`` rows (``StandingRow``
-dataclasses): rank (shared on ties), team, players, played, won/drawn/lost, match points, point
-difference, points scored, Buchholz, then one column per tie-break of the tournament in its order
-(DESIGN.md 3, issue 2 item 7, issue 4 item 5). Rows are already ranked: columns are not sortable.
+The Tai Pan standings (up to a thousand teams on a public page that phones poll) are a
+:class:`LeanTable` built by :func:`standings_listing` from ``scoring.standings.teams.standings()``
+rows (``StandingRow`` dataclasses): rank (shared on ties), team, players, played, won/drawn/lost,
+match points, point difference, points scored, Buchholz, then one column per tie-break of the
+tournament in its order (DESIGN.md 3, issue 2 item 7, issue 4 item 5). Rows are already ranked:
+columns are not sortable. django-tables2 serves the smaller listings (organiser lists, the
+four-player standings).
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from numbers import Number
 
 import django_tables2 as tables
 from django.urls import reverse
-from django.utils.html import format_html
+from django.utils.html import escape, format_html
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
 
 NUM = {"th": {"class": "num"}, "td": {"class": "num"}}
@@ -41,49 +46,87 @@ class NumberColumn(tables.Column):
         return format_number(value)
 
 
-class TieBreakColumn(NumberColumn):
-    """A tie-break value from ``StandingRow.tiebreaks[key]``."""
+@dataclass(frozen=True)
+class LeanColumn:
+    """A column of a :class:`LeanTable`: its ``header`` and its cells' ``css`` class."""
 
-    def __init__(self, key: str, **kwargs):
-        self.key = key
-        super().__init__(accessor=tables.A(f"tiebreaks__{key}"), default="—", **kwargs)
+    header: object
+    css: str = ""
+
+    @property
+    def th(self) -> str:
+        """The header cell's attributes (with a leading space, or nothing)."""
+        return format_html(' class="{}"', self.css.split()[0]) if self.css else ""
 
 
-class StandingsTable(tables.Table):
-    """The standings; ``tiebreak_columns``: ``[(key, label), ...]`` in the tournament's order.
+@dataclass(frozen=True)
+class LeanRow:
+    """A row of a :class:`LeanTable`: the ``record`` it shows, its ``css`` class and its cells
+    as one ready piece of HTML."""
 
-    ``slug`` links team names to the team breakdown page. Withdrawn teams are marked.
-    """
+    record: object
+    css: str
+    cells: str
 
-    rank = NumberColumn(verbose_name=_("Rank"))
-    name = tables.Column(verbose_name=_("Team"), orderable=False)
-    players = tables.Column(verbose_name=_("Players"), orderable=False, attrs={"td": {"class": "players"}, "th": {"class": "players"}})
-    played = NumberColumn(verbose_name=_("Played"))
-    won = NumberColumn(verbose_name=_("Won"))
-    drawn = NumberColumn(verbose_name=_("Drawn"))
-    lost = NumberColumn(verbose_name=_("Lost"))
-    match_points = NumberColumn(verbose_name=_("Match points"), attrs={"th": {"class": "num"}, "td": {"class": "num strong"}})
-    point_difference = NumberColumn(verbose_name=_("Point difference"))
-    points_scored = NumberColumn(verbose_name=_("Points scored"))
-    buchholz = NumberColumn(verbose_name=_("Buchholz"))
 
-    class Meta:
-        orderable = False
-        attrs = {"class": "standings"}
-        empty_text = _("No teams yet.")
-        row_attrs = {"class": lambda record: "withdrawn" if getattr(record, "withdrawn", False) else ""}
+class LeanTable:
+    """A big listing rendered without django-tables2's per-cell machinery: the view computes every
+    cell once, as HTML, and ``templates/standings/_lean_table.html`` only writes the rows out. The
+    markup is the one django-tables2 writes for the same table (``class`` of the table, of the
+    header and body cells, ``even``/``odd`` rows), so the page looks the same.
 
-    def __init__(self, data, *, slug: str, tiebreak_columns=(), **kwargs):
-        self.slug = slug
-        shown = {"point_difference", "points_scored", "buchholz"}
-        extra = [(f"tb_{key}", TieBreakColumn(key, verbose_name=label)) for key, label in tiebreak_columns if key not in shown]
-        super().__init__(data, extra_columns=extra, **kwargs)
+    ``columns``: ``[(header, css class, cell)]`` where ``cell(record)`` returns the cell's HTML
+    (escaped); ``row_class(record)``: an extra class of the row (``""`` for none)."""
 
-    def render_name(self, value, record):
-        url = reverse("scoring:team_breakdown", args=[self.slug, record.team_id])
-        if getattr(record, "withdrawn", False):
-            return format_html('<a href="{}">{}</a> <span class="muted">({})</span>', url, value, _("withdrawn"))
-        return format_html('<a href="{}">{}</a>', url, value)
+    def __init__(self, records, columns, *, css: str, empty_text, row_class=lambda record: ""):
+        self.css = css
+        self.empty_text = empty_text
+        self.columns = [LeanColumn(header, cls) for header, cls, _cell in columns]
+        cells = [(f'<td class="{cls}">' if cls else "<td>", cell) for _header, cls, cell in columns]
+        self.rows = []
+        for i, record in enumerate(records):
+            html = "".join(f"{td}{cell(record)}</td>" for td, cell in cells)
+            extra = row_class(record)
+            parity = "odd" if i % 2 else "even"
+            self.rows.append(LeanRow(record, f"{extra} {parity}" if extra else parity, mark_safe(html)))  # noqa: S308 - cells escaped above
+
+
+def _number(attr: str):
+    return lambda record: format_number(getattr(record, attr))
+
+
+def standings_listing(rows, *, slug: str, tiebreak_columns=()) -> LeanTable:
+    """The Tai Pan standings (:class:`~scoring.standings.teams.StandingRow` rows, already ranked):
+    rank, team (linked to its breakdown, withdrawn teams marked), players, played, won, drawn,
+    lost, match points, point difference, points scored, Buchholz, then each further tie-break of
+    the tournament (``tiebreak_columns``: ``[(key, label)]`` in order). Columns are not sortable."""
+    withdrawn = _("withdrawn")
+    base = reverse("scoring:team_breakdown", args=[slug, 0])[:-2]  # ".../team/" + id + "/"
+
+    def team(record) -> str:
+        link = f'<a href="{base}{record.team_id}/">{escape(record.name)}</a>'
+        return f'{link} <span class="muted">({escape(withdrawn)})</span>' if record.withdrawn else link
+
+    def tiebreak(key):
+        return lambda record: format_number(record.tiebreaks.get(key, "—"))
+
+    shown = {"point_difference", "points_scored", "buchholz"}
+    columns = [
+        (_("Rank"), "num", _number("rank")),
+        (_("Team"), "", team),
+        (_("Players"), "players", lambda record: escape(record.players)),
+        (_("Played"), "num", _number("played")),
+        (_("Won"), "num", _number("won")),
+        (_("Drawn"), "num", _number("drawn")),
+        (_("Lost"), "num", _number("lost")),
+        (_("Match points"), "num strong", _number("match_points")),
+        (_("Point difference"), "num", _number("point_difference")),
+        (_("Points scored"), "num", _number("points_scored")),
+        (_("Buchholz"), "num", _number("buchholz")),
+        *[(label, "num", tiebreak(key)) for key, label in tiebreak_columns if key not in shown],
+    ]
+    return LeanTable(rows, columns, css="standings", empty_text=_("No teams yet."),
+                     row_class=lambda record: "withdrawn" if record.withdrawn else "")
 
 
 class TeamTable(tables.Table):

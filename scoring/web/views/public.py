@@ -23,7 +23,7 @@ from scoring.standings import teams as team_standings_service
 from scoring.standings.tiebreaks import NSKT_DEFAULT, REGISTRY
 from scoring.web.context import ENTRANT_PAGES, tournament_context
 from scoring.web.decorators import tournament_view, visible_round
-from scoring.web.listings import PlayerStandingsTable, StandingsTable
+from scoring.web.listings import PlayerStandingsTable, standings_listing
 from scoring.web.views.results import urls_of
 
 #: Export formats: ``?format=`` value -> (tablib format, content type, file extension).
@@ -129,10 +129,13 @@ def round_page(request, number, *, tournament):
     return render(request, "rounds/round.html", context)
 
 
-#: The standings listing of each kind of entrant.
+#: The standings listing of each kind of entrant and the template writing it out: the Tai Pan
+#: standings (up to a thousand teams) with every cell computed in the view, the four-player
+#: standings through django-tables2.
 LISTINGS = {
-    EntrantKind.TEAMS: lambda rows, t, tiebreaks: StandingsTable(rows, slug=t.slug, tiebreak_columns=[(tb["key"], tb["label"]) for tb in tiebreaks]),
-    EntrantKind.PLAYERS: lambda rows, t, tiebreaks: PlayerStandingsTable(rows),
+    EntrantKind.TEAMS: (lambda rows, t, tiebreaks: standings_listing(rows, slug=t.slug, tiebreak_columns=[(tb["key"], tb["label"]) for tb in tiebreaks]),
+                        "standings/_lean_table.html"),
+    EntrantKind.PLAYERS: (lambda rows, t, tiebreaks: PlayerStandingsTable(rows), "standings/_tables2_table.html"),
 }
 
 
@@ -145,9 +148,10 @@ def standings(request, *, tournament):
     through_round = int_param(request, "round", None, low=1, high=999)
     tiebreaks = tiebreak_descriptions(tournament)
     shown, projector = projector_page(request, standings_for(tournament, through_round=through_round))
-    table = LISTINGS[tournament.adapter.entrants](shown, tournament, tiebreaks)
+    listing, table_template = LISTINGS[tournament.adapter.entrants]
+    table = listing(shown, tournament, tiebreaks)
     played = tournament.rounds.exclude(status=Round.Status.DRAFT).values_list("number", flat=True)
-    context = tournament_context(request, tournament, table=table, tiebreaks=tiebreaks, projector=projector,
+    context = tournament_context(request, tournament, table=table, table_template=table_template, tiebreaks=tiebreaks, projector=projector,
                                  through_round=through_round, played_rounds=list(played))
     return render(request, "standings/standings.html", context)
 
