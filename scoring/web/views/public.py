@@ -18,9 +18,10 @@ from scoring.io import datasets
 from scoring.models import Round, Team, Tournament
 from scoring.policy import Perm
 from scoring.results.storage import storage_for
-from scoring.standings import standings_for
+from scoring.standings import standings_for, standings_key
 from scoring.standings import teams as team_standings_service
 from scoring.standings.tiebreaks import NSKT_DEFAULT, REGISTRY
+from scoring.web.conditional import conditional, round_state
 from scoring.web.context import ENTRANT_PAGES, tournament_context
 from scoring.web.decorators import tournament_view, visible_round
 from scoring.web.listings import PlayerStandingsTable, standings_listing
@@ -104,10 +105,12 @@ def tournament_detail(request, *, tournament):
 
 @require_safe
 @tournament_view()
+@conditional(round_state)
 def round_page(request, number, *, tournament):
     """The tables of one round: table number, the sides (teams NS and EW, or four seated players),
     the result so far and why the table was drawn (the pairing reason or repeat meetings); a
-    fixed number of queries. ``?projector=1``: large type, cycling screens."""
+    fixed number of queries. ``?projector=1``: large type, cycling screens. A poll that finds
+    the round unchanged gets 304 (:mod:`scoring.web.conditional`)."""
     rnd = visible_round(request, tournament, number)
     storage = storage_for(tournament.adapter)
     adapter = tournament.adapter
@@ -139,15 +142,27 @@ LISTINGS = {
 }
 
 
+def standings_state(request, tournament: Tournament) -> str:
+    """The standings' state key for ``?round=`` (:func:`scoring.standings.standings_key`), read
+    once per request: the page's ETag and its standings use the same."""
+    if not hasattr(request, "standings_key"):
+        through_round = int_param(request, "round", None, low=1, high=999)
+        request.standings_key = standings_key(tournament, through_round=through_round)
+    return request.standings_key
+
+
 @require_safe
 @tournament_view()
+@conditional(standings_state)
 def standings(request, *, tournament):
     """The standings (a fixed number of queries whatever the number of entrants); ``?round=N``:
     after round N; ``?projector=1``: big type, :data:`PROJECTOR_ROWS` rows per screen, the next
-    screen every :data:`PROJECTOR_SECONDS` seconds (cycling, re-reading the standings)."""
+    screen every :data:`PROJECTOR_SECONDS` seconds (cycling, re-reading the standings). A poll
+    that finds them unchanged gets 304 (:mod:`scoring.web.conditional`)."""
     through_round = int_param(request, "round", None, low=1, high=999)
     tiebreaks = tiebreak_descriptions(tournament)
-    shown, projector = projector_page(request, standings_for(tournament, through_round=through_round))
+    rows = standings_for(tournament, through_round=through_round, key=standings_state(request, tournament))
+    shown, projector = projector_page(request, rows)
     listing, table_template = LISTINGS[tournament.adapter.entrants]
     table = listing(shown, tournament, tiebreaks)
     played = tournament.rounds.exclude(status=Round.Status.DRAFT).values_list("number", flat=True)

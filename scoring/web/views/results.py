@@ -26,6 +26,7 @@ from scoring.models import AuditEntry, Confirmation, ResultContainer, Round, Tou
 from scoring.policy import Perm
 from scoring.results import audit, sheet
 from scoring.results.storage import storage_of
+from scoring.web.conditional import conditional, result_state
 from scoring.web.decorators import tournament_view, visible_result
 from scoring.web.forms.results import ConfirmForm, ReasonForm
 
@@ -230,10 +231,12 @@ def _version(request) -> int:
 
 @require_GET
 @tournament_view()
+@conditional(result_state)
 def detail(request, pk, *, tournament, kind):
     """The result page: sides, every record with its scores and running totals, status, how it
     ended and the winner; members also see the confirmation history, the audit trail and the
-    referee's actions."""
+    referee's actions. A poll that finds the result unchanged gets 304
+    (:mod:`scoring.web.conditional`)."""
     container = _container(request, tournament, kind, pk)
     return render(request, "results/detail.html", result_context(request, tournament, container, kind))
 
