@@ -37,14 +37,21 @@ class UnknownCommand(LookupError):
 def _engine(game: str) -> ModuleType:
     """The package ``engines.<game>`` (loaded on first use, so the CLI loads one engine only);
     raises :class:`UnknownCommand` if there is no such game."""
+    module = _LOADED.get(game)
+    if module is not None:
+        return module
     if game not in GAMES:
         raise UnknownCommand(f"unknown game {game!r}; known: {', '.join(GAMES)}")
     try:
-        return importlib.import_module(f"engines.{game}")
+        module = _LOADED[game] = importlib.import_module(f"engines.{game}")
     except ModuleNotFoundError as exc:  # engine not built yet
         if exc.name and exc.name.startswith(f"engines.{game}"):
             raise UnknownCommand(f"game {game!r} has no engine installed") from exc
         raise
+    return module
+
+
+_LOADED: dict[str, ModuleType] = {}
 
 
 def commands(game: str) -> dict[str, Callable[[dict[str, Any]], dict[str, Any]]]:

@@ -62,13 +62,14 @@ HONOUR_NAMES = {1: "East", 2: "South", 3: "West", 4: "North", 5: "White", 6: "Gr
 """English names of the honour tiles ``1z``..``7z``."""
 
 
-@dataclass(frozen=True, order=True, slots=True, repr=False)
+@dataclass(frozen=True, eq=False, slots=True, repr=False)
 class Tile:
     """One tile kind: ``suit`` and ``number`` (1-9; 1-7 for honours). ``str(Tile(Suit.p, 5)) == "5p"``.
 
     ``index`` is the tile's position 0..33 in a count array. Tiles compare in the order
-    m, p, s, z, then number. Raises ``ValueError`` for an impossible suit/number (a programming
-    error; user input goes through :func:`parse_tiles`, which raises ``RuleViolation``).
+    m, p, s, z, then number (that is, by ``index``; equality and hashing go by ``index`` too).
+    Raises ``ValueError`` for an impossible suit/number (a programming error; user input goes
+    through :func:`parse_tiles`, which raises ``RuleViolation``).
     """
 
     suit: Suit
@@ -89,6 +90,36 @@ class Tile:
 
     def __repr__(self) -> str:
         return f"Tile({self.text})"
+
+    def __eq__(self, other: object) -> bool:
+        if self is other:
+            return True
+        if isinstance(other, Tile):
+            return self.index == other.index
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return self.index
+
+    def __lt__(self, other: Tile) -> bool:
+        if isinstance(other, Tile):
+            return self.index < other.index
+        return NotImplemented
+
+    def __le__(self, other: Tile) -> bool:
+        if isinstance(other, Tile):
+            return self.index <= other.index
+        return NotImplemented
+
+    def __gt__(self, other: Tile) -> bool:
+        if isinstance(other, Tile):
+            return self.index > other.index
+        return NotImplemented
+
+    def __ge__(self, other: Tile) -> bool:
+        if isinstance(other, Tile):
+            return self.index >= other.index
+        return NotImplemented
 
     @property
     def is_honour(self) -> bool:
@@ -145,13 +176,16 @@ def parse_tiles(text: str, field: str, *, honours: bool) -> list[Tile]:
         if not token:
             continue
         known = cache.get(token)
+        if known is None:
+            known = _well_formed(token, honours)
+            if known is not None and len(cache) < _PARSED_LIMIT:
+                cache[token] = known
         if known is not None:
             tiles += known
             continue
         if not _TOKEN.match(token):
             errors.add(field, _("Unknown tile {tile!r}: write tiles as digits followed by a suit letter, e.g. 123m 5p (m characters, p dots, s bamboo)."), tile=token)
             continue
-        before = len(errors.violations)
         parsed: list[Tile] = []
         for digits, suit in _GROUP.findall(token):
             for digit in digits:
@@ -166,8 +200,6 @@ def parse_tiles(text: str, field: str, *, honours: bool) -> list[Tile]:
                     errors.add(field, _("Honour tiles are not allowed in this game: {tile}."), tile=name)
                 else:
                     parsed.append(tile)
-        if len(errors.violations) == before and len(cache) < 4096:
-            cache[token] = tuple(parsed)
         tiles += parsed
     errors.raise_if_any()
     return tiles
@@ -175,10 +207,39 @@ def parse_tiles(text: str, field: str, *, honours: bool) -> list[Tile]:
 
 # Memo of well-formed tokens ("123m" -> tiles), one per honours setting.
 _PARSED: tuple[dict[str, tuple[Tile, ...]], dict[str, tuple[Tile, ...]]] = ({}, {})
+_PARSED_LIMIT = 4096
+
+# Digit -> tile, per suit letter (no "0", no honours 8 and 9).
+_DIGITS: dict[str, dict[str, Tile]] = {
+    suit.value: {str(t.number): t for t in TILES if t.suit is suit} for suit in Suit
+}
+
+
+def _well_formed(token: str, honours: bool) -> tuple[Tile, ...] | None:
+    """The tiles of a token such as ``"1123m456p"`` when every tile in it exists (and honours are
+    allowed if present); None otherwise (the caller then reports what is wrong)."""
+    if not _TOKEN.match(token):
+        return None
+    out: list[Tile] = []
+    for digits, suit in _GROUP.findall(token):
+        if suit == "z" and not honours:
+            return None
+        table = _DIGITS.get(suit)
+        if table is None:
+            return None
+        try:
+            out += [table[d] for d in digits]
+        except KeyError:
+            return None
+    return tuple(out)
 
 
 def parse_tile(text: str, field: str, *, honours: bool) -> Tile:
     """Parse exactly one tile (``"5p"``); raises :class:`RuleViolation` otherwise."""
+    if isinstance(text, str):
+        tile = _BY_TEXT.get(text.strip().lower())
+        if tile is not None and (honours or not tile.is_honour):
+            return tile
     tiles = parse_tiles(text, field, honours=honours)
     if len(tiles) != 1:
         raise RuleViolation([Violation(field, _("Give exactly one tile here, e.g. 5p; got {text!r}."), {"text": text})])

@@ -17,7 +17,15 @@ from typing import Any
 
 from engines.errors import Collector, RuleViolation
 from engines.i18n import _
-from engines.mahjong.hand import Decomposition, check_counts, count_tiles, decompositions, is_winning_counts, waits
+from engines.mahjong.hand import (
+    Decomposition,
+    check_counts,
+    count_tiles,
+    decompositions,
+    decompositions_of_counts,
+    is_winning_counts,
+    waits,
+)
 from engines.mahjong.melds import Meld, MeldKind, parse_meld
 from engines.mahjong.tiles import TILES, Suit, Tile, format_tiles, parse_tile, parse_tiles
 from engines.sichuan.options import DEFAULT as DEFAULT_OPTIONS
@@ -34,6 +42,7 @@ HOWS = ("discard", "self", "rob_added_kong")
 VOID_SUITS = ("m", "p", "s")
 """The suits a player can declare void: m (characters), p (dots), s (bamboo)."""
 _PATTERNS = ("all_pungs", "all_258_pungs", "seven_pairs", "outside_hand", "full_flush")
+_VOID: dict[str, Suit] = {name: Suit(name) for name in VOID_SUITS}
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,7 +109,7 @@ def parse_hand(data: Any, prefix: str, *, winning: bool = True, allow_void: bool
     void_raw = data.get("void")
     void: Suit | None = None
     if void_raw in VOID_SUITS:
-        void = Suit(void_raw)
+        void = _VOID[void_raw]
     else:
         errors.add(f"{prefix}void", _("The void suit must be m (characters), p (dots) or s (bamboo), not {value!r}."), value=void_raw)
     melds: list[Meld] = []
@@ -135,8 +144,8 @@ def parse_hand(data: Any, prefix: str, *, winning: bool = True, allow_void: bool
     counted = Collector()
     check_counts(counted, concealed, melds, expected_sets=4, field_prefix=prefix, winning=winning)
     kongs = sum(1 for m in melds if m.kind is MeldKind.kong)
-    pairs_like = len(melds) == kongs and all(c in (0, 2, 4) for c in count_tiles(concealed))
     seven_with_kongs = melds and len(concealed) == 14 - 4 * kongs - (0 if winning else 1)
+    pairs_like = counted and len(melds) == kongs and all(c in (0, 2, 4) for c in count_tiles(concealed))
     for violation in counted.violations:
         if seven_with_kongs and "copies" not in violation.template:
             if (options or DEFAULT_OPTIONS)["kong_as_two_pairs"] and len(melds) == kongs:
@@ -207,6 +216,8 @@ def _parse_win(raw: Any, prefix: str, errors: Collector) -> Win | None:
 # Fan
 
 def _seven_pairs_possible(counts: list[int], melds: tuple[Meld, ...], options: dict[str, Any]) -> bool:
+    if 1 in counts or 3 in counts:  # an odd count: never pairs only
+        return False
     allowed = (0, 2, 4) if options["four_as_two_pairs"] else (0, 2)
     if melds:
         if not options["kong_as_two_pairs"] or any(m.kind is not MeldKind.kong for m in melds):
@@ -258,10 +269,14 @@ def evaluate(hand: SichuanHand, options: dict[str, Any], *, situational: bool = 
     kong and last tile (used for the ready-hand check at wall exhaustion). DESIGN.md 2.2.
     """
     melds = hand.melds
-    concealed = hand.concealed
-    counts = count_tiles(concealed, melds)
-    concealed_counts = count_tiles(concealed)
-    readings = _standard_readings(concealed, melds, options)
+    concealed_counts = count_tiles(hand.concealed)
+    counts = list(concealed_counts)
+    for meld in melds:
+        for tile in meld.tiles:
+            counts[tile.index] += 1
+    readings = decompositions_of_counts(concealed_counts, 4 - len(melds))
+    if not options["concealed_chows"]:
+        readings = [d for d in readings if all(k is not MeldKind.chow for k, _t in d.sets)]
     seven = _seven_pairs_possible(concealed_counts, melds, options)
     if not readings and not seven:
         return None
@@ -269,10 +284,11 @@ def evaluate(hand: SichuanHand, options: dict[str, Any], *, situational: bool = 
     common: dict[str, int] = {}
     if len(melds) == 4 and options["gold_hook"]:
         common["gold_hook"] = options["gold_hook"]
-    kong_kinds = {m.tile.index for m in melds if m.kind is MeldKind.kong}
-    roots = sum(1 for i, c in enumerate(counts) if c == 4 and (options["root_includes_kongs"] or i not in kong_kinds))
-    if roots:
-        common["root"] = roots
+    if 4 in counts:
+        kong_kinds = {m.tile.index for m in melds if m.kind is MeldKind.kong}
+        roots = sum(1 for i, c in enumerate(counts) if c == 4 and (options["root_includes_kongs"] or i not in kong_kinds))
+        if roots:
+            common["root"] = roots
     win = hand.win
     if situational and win is not None:
         if win.after_kong and (win.how == "self" or (win.how == "discard" and options["kong_replacement_on_discard"])):

@@ -9,7 +9,7 @@ Dragon 15. Card points (NSKT rules, "Punten"): every 5 is worth 5, every 10 and 
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from engines.errors import Collector
@@ -33,11 +33,13 @@ class Kind(enum.Enum):
     DRAGON = "Dragon"
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, slots=True)
 class Card:
     """One card. ``rank``: 2..14 for suited cards, 1 Mahjong, 15 Dragon, 0 Dog and Phoenix (the
     Phoenix's value depends on the play). ``suit``: one of :data:`SUITS`, or ``""`` for a special card.
     ``index``: position in :data:`DECK` (cards sort by rank, then suit; specials after).
+    ``is_normal``: a suited card (2..A). ``points``: card points (NSKT rules, "Punten": 5 -> 5,
+    10 and K -> 10, Dragon 25, Phoenix -25, others 0). Both are computed once, as plain attributes.
 
     There is exactly one object per card (:data:`DECK`), so equality and hashing are by identity.
     """
@@ -47,33 +49,35 @@ class Card:
     code: str
     kind: Kind
     index: int = 0
+    is_normal: bool = field(init=False)
+    points: int = field(init=False)
+
+    def __post_init__(self) -> None:
+        normal = self.kind is Kind.NORMAL
+        object.__setattr__(self, "is_normal", normal)
+        object.__setattr__(self, "points", _card_points(self.kind, self.rank))
 
     def __lt__(self, other: Card) -> bool:
         return self.index < other.index
-
-    @property
-    def is_normal(self) -> bool:
-        """A suited card (2..A)."""
-        return self.kind is Kind.NORMAL
-
-    @property
-    def points(self) -> int:
-        """Card points of this card (NSKT rules, "Punten")."""
-        if self.kind is Kind.DRAGON:
-            return 25
-        if self.kind is Kind.PHOENIX:
-            return -25
-        if self.is_normal and self.rank == 5:
-            return 5
-        if self.is_normal and self.rank in (10, 13):
-            return 10
-        return 0
 
     def __str__(self) -> str:
         return self.code
 
     def __repr__(self) -> str:
         return f"Card({self.code})"
+
+
+def _card_points(kind: Kind, rank: int) -> int:
+    """Card points of a card of ``kind`` and ``rank`` (NSKT rules, "Punten")."""
+    if kind is Kind.DRAGON:
+        return 25
+    if kind is Kind.PHOENIX:
+        return -25
+    if kind is Kind.NORMAL and rank == 5:
+        return 5
+    if kind is Kind.NORMAL and rank in (10, 13):
+        return 10
+    return 0
 
 
 def _build_deck() -> tuple[Card, ...]:

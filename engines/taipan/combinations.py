@@ -15,8 +15,9 @@ from __future__ import annotations
 import enum
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from functools import lru_cache
 
-from engines.taipan.cards import ACE_RANK, DRAGON_RANK, MAHJONG_RANK, PHOENIX, Card, Kind
+from engines.taipan.cards import ACE_RANK, DECK, DRAGON_RANK, MAHJONG_RANK, PHOENIX, Card, Kind
 
 
 class CombinationType(enum.StrEnum):
@@ -34,22 +35,24 @@ class CombinationType(enum.StrEnum):
 
 
 BOMBS = frozenset({CombinationType.FOUR_OF_A_KIND, CombinationType.STRAIGHT_FLUSH})
+_DOG = CombinationType.DOG
+_SINGLE = CombinationType.SINGLE
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Combination:
-    """One reading of a set of cards as a combination (see the module docstring for the fields)."""
+    """One reading of a set of cards as a combination (see the module docstring for the fields).
+    ``is_bomb``: four of a kind or straight flush (computed once)."""
 
     type: CombinationType
     length: int
     rank: float
     cards: tuple[Card, ...] = field(compare=False)
     phoenix_as: float | None = None
+    is_bomb: bool = field(init=False, compare=False, repr=False)
 
-    @property
-    def is_bomb(self) -> bool:
-        """Four of a kind or straight flush."""
-        return self.type in BOMBS
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "is_bomb", self.type in BOMBS)
 
     def has_rank(self, rank: int) -> bool:
         """Whether a natural (suited) card of ``rank`` is in the combination (the Phoenix does not
@@ -85,34 +88,46 @@ def _classify_natural(ranked: list[tuple[int, str]], has_phoenix: bool) -> tuple
     """Classify cards given as (rank, suit) pairs, the Phoenix already replaced by its rank with
     suit ``"*"``. Only multi-card combinations; Mahjong has rank 1 and suit ``""``."""
     n = len(ranked)
-    ranks = sorted(r for r, _ in ranked)
-    counts: dict[int, int] = {}
-    for r in ranks:
-        counts[r] = counts.get(r, 0) + 1
-    has_mahjong = MAHJONG_RANK in counts
-    if has_mahjong and (n < 5 or counts[MAHJONG_RANK] > 1):
+    ranks = sorted([r for r, _s in ranked])
+    low, top = ranks[0], ranks[-1]
+    if low == top:  # all of one rank: pair, triple, four of a kind
+        if low == MAHJONG_RANK or n > 4:
+            return None
+        if n == 4:
+            # the Phoenix cannot be part of a bomb
+            return None if has_phoenix else (CombinationType.FOUR_OF_A_KIND, low)
+        return (CombinationType.PAIR if n == 2 else CombinationType.TRIPLE), low
+    if low == MAHJONG_RANK and n < 5:  # the Mahjong (rank 1) only in a straight
         return None
-    if n == 2 and len(counts) == 1:
-        return CombinationType.PAIR, ranks[0]
-    if n == 3 and len(counts) == 1:
-        return CombinationType.TRIPLE, ranks[0]
-    if n == 4 and len(counts) == 1:
-        if has_phoenix:
-            return None  # the Phoenix cannot be part of a bomb
-        return CombinationType.FOUR_OF_A_KIND, ranks[0]
-    if n == 5 and sorted(counts.values()) == [2, 3]:
-        triple = next(r for r, c in counts.items() if c == 3)
-        return CombinationType.FULL_HOUSE, triple
-    if n >= 5 and len(counts) == n and ranks[-1] - ranks[0] == n - 1:
-        suits = {s for _, s in ranked}
-        if not has_phoenix and not has_mahjong and len(suits) == 1:
-            return CombinationType.STRAIGHT_FLUSH, ranks[-1]
-        return CombinationType.STRAIGHT, ranks[-1]
-    if n >= 4 and n % 2 == 0 and all(c == 2 for c in counts.values()):
-        keys = sorted(counts)
-        if keys[-1] - keys[0] == len(keys) - 1 and keys[0] >= 2:
-            return CombinationType.STAIRS, keys[-1]
+    distinct = len(set(ranks))
+    if n == 5 and distinct == 2 and ranks[0] == ranks[1] and ranks[3] == ranks[4]:
+        return CombinationType.FULL_HOUSE, ranks[2]  # the middle card belongs to the triple
+    if n >= 5 and distinct == n and top - low == n - 1:
+        if not has_phoenix and low != MAHJONG_RANK and len({s for _r, s in ranked}) == 1:
+            return CombinationType.STRAIGHT_FLUSH, top
+        return CombinationType.STRAIGHT, top
+    if (n >= 4 and not n % 2 and distinct * 2 == n and low >= 2 and top - low == distinct - 1
+            and ranks[0::2] == ranks[1::2]):
+        return CombinationType.STAIRS, top
     return None
+
+
+def _single_reading(card: Card) -> Combination:
+    if card.kind is Kind.DOG:
+        return Combination(CombinationType.DOG, 1, 0, (card,))
+    return Combination(CombinationType.SINGLE, 1, card.rank, (card,))
+
+
+# The one reading of each card played alone (the Phoenix's depends on the table: _PHOENIX_SINGLES).
+_SINGLES: dict[Card, Combination] = {c: _single_reading(c) for c in DECK if c is not PHOENIX}
+_PHOENIX_SINGLES: dict[float, Combination] = {}
+
+
+def _phoenix_single(value: float) -> Combination:
+    combo = _PHOENIX_SINGLES.get(value)
+    if combo is None:
+        combo = _PHOENIX_SINGLES[value] = Combination(CombinationType.SINGLE, 1, value, (PHOENIX,), value)
+    return combo
 
 
 def readings(cards: list[Card] | tuple[Card, ...], current: Combination | None = None) -> list[Combination]:
@@ -120,28 +135,37 @@ def readings(cards: list[Card] | tuple[Card, ...], current: Combination | None =
     combination). ``current`` (the combination on the table) only sets a Phoenix single's rank.
 
     The Dog is a combination only alone (type ``dog``); the Dragon only as a single; the Phoenix
-    stands for any rank 2..14 in a non-bomb combination of two or more cards.
+    stands for any rank 2..14 in a non-bomb combination of two or more cards. A single card's
+    reading is one shared (immutable) object per card.
     """
-    cards = tuple(cards)
     n = len(cards)
-    if n == 0:
-        return []
     if n == 1:
         c = cards[0]
-        if c.kind is Kind.DOG:
-            return [Combination(CombinationType.DOG, 1, 0, cards)]
-        if c.kind is Kind.PHOENIX:
-            value = phoenix_single_rank(current)
-            return [Combination(CombinationType.SINGLE, 1, value, cards, value)]
-        return [Combination(CombinationType.SINGLE, 1, c.rank, cards)]
-    if any(c.kind in (Kind.DOG, Kind.DRAGON) for c in cards):
+        if c is PHOENIX:
+            return [_phoenix_single(phoenix_single_rank(current))]
+        return [_SINGLES[c]]
+    if n == 0:
         return []
-    naturals = [(c.rank, c.suit) for c in cards if c.kind is not Kind.PHOENIX]
+    return list(_group_readings(tuple(cards)))
+
+
+@lru_cache(maxsize=1 << 14)
+def _group_readings(cards: tuple[Card, ...]) -> tuple[Combination, ...]:
+    """:func:`readings` of two or more cards (they do not depend on the table), memoised: pairs,
+    triples and the like recur from hand to hand (there are 78 pairs without the Phoenix)."""
+    n = len(cards)
+    naturals = []
+    for c in cards:
+        kind = c.kind
+        if kind is Kind.NORMAL or kind is Kind.MAHJONG:
+            naturals.append((c.rank, c.suit))
+        elif kind is not Kind.PHOENIX:  # the Dog and the Dragon are never part of a combination
+            return ()
     if len(naturals) == n:
         found = _classify_natural(naturals, False)
-        return [Combination(found[0], n, found[1], cards)] if found else []
+        return (Combination(found[0], n, found[1], cards),) if found else ()
     if n - len(naturals) > 1:
-        return []
+        return ()
     out: dict[tuple, Combination] = {}
     for value in range(2, ACE_RANK + 1):
         found = _classify_natural(naturals + [(value, "*")], True)
@@ -149,7 +173,32 @@ def readings(cards: list[Card] | tuple[Card, ...], current: Combination | None =
             key = (found[0], found[1])
             # keep one reading per (type, rank); the lowest Phoenix value is as good as any other
             out.setdefault(key, Combination(found[0], n, found[1], cards, value))
-    return sorted(out.values(), key=lambda c: -c.rank)
+    return tuple(sorted(out.values(), key=lambda c: -c.rank))
+
+
+def reading_with_phoenix(cards: list[Card] | tuple[Card, ...], phoenix_as: float) -> list[Combination]:
+    """The readings of two or more ``cards`` with the Phoenix standing for ``phoenix_as``: the
+    members of :func:`readings` whose ``phoenix_as`` is that value (at most one), found with one
+    classification instead of one per rank. Without the Phoenix: :func:`readings`."""
+    cards = tuple(cards)
+    n = len(cards)
+    if n < 2 or PHOENIX not in cards:
+        return [r for r in readings(cards) if r.phoenix_as == phoenix_as]
+    if not (isinstance(phoenix_as, int) or float(phoenix_as).is_integer()) or not 2 <= phoenix_as <= ACE_RANK:
+        return []
+    if any(c.kind is Kind.DOG or c.kind is Kind.DRAGON for c in cards):
+        return []
+    naturals = [(c.rank, c.suit) for c in cards if c is not PHOENIX]
+    if n - len(naturals) > 1:
+        return []
+    value = int(phoenix_as)
+    found = _classify_natural(naturals + [(value, "*")], True)
+    if not found:
+        return []
+    # readings() keeps, per (type, rank), the lowest Phoenix value; no two values give the same
+    # (type, rank) (the Phoenix fills a fixed place of a pair, triple, full house, straight or
+    # stairs), so this reading is the one readings() lists for this value.
+    return [Combination(found[0], n, found[1], cards, value)]
 
 
 def beats(play: Combination, current: Combination | None) -> bool:
@@ -161,21 +210,21 @@ def beats(play: Combination, current: Combination | None) -> bool:
     """
     if current is None:
         return True
-    if play.type is CombinationType.DOG or current.type is CombinationType.DOG:
+    kind = play.type
+    if kind is _DOG or current.type is _DOG:
         return False
-    if play.is_bomb and not current.is_bomb:
-        return True
-    if current.is_bomb and not play.is_bomb:
-        return False
-    if play.is_bomb:
-        if play.type is not current.type:
-            return play.type is CombinationType.STRAIGHT_FLUSH
-        if play.type is CombinationType.STRAIGHT_FLUSH and play.length != current.length:
+    bomb = play.is_bomb
+    if bomb is not current.is_bomb:
+        return bomb  # any bomb beats any non-bomb; a non-bomb never beats a bomb
+    if bomb:
+        if kind is not current.type:
+            return kind is CombinationType.STRAIGHT_FLUSH
+        if kind is CombinationType.STRAIGHT_FLUSH and play.length != current.length:
             return play.length > current.length
         return play.rank > current.rank
-    if play.type is not current.type or play.length != current.length:
+    if kind is not current.type or play.length != current.length:
         return False
-    if play.type is CombinationType.SINGLE and PHOENIX in play.cards and current.rank >= DRAGON_RANK:
+    if kind is _SINGLE and current.rank >= DRAGON_RANK and play.cards[0] is PHOENIX:
         return False
     return play.rank > current.rank
 
@@ -354,9 +403,16 @@ def plays(hand, current: Combination | None = None, *, lead_types: tuple[Combina
 def can_fulfil_wish(hand, current: Combination | None, wish: int) -> bool:
     """Whether the hand can legally play a combination containing a suited card of the wished
     rank on ``current`` (bombs included); the Phoenix is not the wished rank (NSKT rules, Mahjong)."""
-    index = hand if isinstance(hand, HandIndex) else HandIndex(hand)
-    if not index.by_rank.get(wish):
-        return False
+    if isinstance(hand, HandIndex):
+        index = hand
+        if not index.by_rank.get(wish):
+            return False
+    else:
+        if not any(c.rank == wish and c.is_normal for c in hand):
+            return False
+        if current is None:
+            return True
+        index = HandIndex(hand)
     if current is None:
         return True
     return any(combo.has_rank(wish) for combo in plays(index, current))

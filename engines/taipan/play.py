@@ -36,6 +36,7 @@ Input that cannot occur in a deal raises RuleViolation, every problem with its f
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from engines.errors import Collector
@@ -47,6 +48,7 @@ from engines.taipan.combinations import (
     beats,
     can_fulfil_wish,
     phoenix_single_rank,
+    reading_with_phoenix,
     readings,
 )
 from engines.taipan.rules import get_rules
@@ -57,24 +59,45 @@ HAND_SIZE = 14
 
 class Judgement:
     """Result of :func:`judge`: ``legal``, the chosen ``combination`` (or None), the reason as a
-    template + params, and the wish bookkeeping."""
+    ``template`` + ``params``, and the wish bookkeeping (``wish_checked``, ``wish_fulfilled``,
+    ``wish_after``: the wish standing after the play).
 
-    __slots__ = ("legal", "combination", "template", "params", "wish_checked", "wish_fulfilled", "wish_after")
+    ``params`` may be given as a dict, or as a function returning it (or a tuple ``(function,
+    *arguments)``): the reason's parameters (names and ranks for the message) are then only built
+    when ``params``, ``reason`` or ``to_json`` is used, so a caller that needs only the verdict
+    (``replay``) never builds a description.
+    """
 
-    def __init__(self, legal: bool, combination: Combination | None, template: str, params: dict | None = None, *,
+    __slots__ = ("legal", "combination", "template", "_params", "wish_checked", "wish_fulfilled", "wish_after")
+
+    def __init__(self, legal: bool, combination: Combination | None, template: str,
+                 params: dict[str, Any] | Callable[[], dict[str, Any]] | tuple[Any, ...] | None = None,
                  wish_checked: bool = True, wish_fulfilled: bool = False, wish_after: int | None = None):
         self.legal = legal
         self.combination = combination
         self.template = template
-        self.params = params or {}
+        self._params = params
         self.wish_checked = wish_checked
         self.wish_fulfilled = wish_fulfilled
         self.wish_after = wish_after
 
     @property
+    def params(self) -> dict[str, Any]:
+        """The reason's parameters (built on first use)."""
+        params = self._params
+        if params is None:
+            params = self._params = {}
+        elif type(params) is tuple:
+            params = self._params = params[0](*params[1:])
+        elif callable(params):
+            params = self._params = params()
+        return params
+
+    @property
     def reason(self) -> str:
         """The English reason."""
-        return self.template.format(**self.params) if self.params else self.template
+        params = self.params
+        return self.template.format(**params) if params else self.template
 
     def to_json(self) -> dict[str, Any]:
         """The ``play`` command output."""
@@ -94,6 +117,27 @@ def _describe(combo: Combination) -> dict[str, Any]:
     return {"type": combo.type.value.replace("_", " "), "length": combo.length, "rank": rank_name(combo.rank)}
 
 
+def _beats_params(combo: Combination, current: Combination) -> dict[str, Any]:
+    return {**_describe(combo), "current": _describe(current)["type"], "current_rank": rank_name(current.rank)}
+
+
+def _wish_params(wish: int) -> dict[str, Any]:
+    return {"wish": rank_name(wish)}
+
+
+def _rank_params(rank: float) -> dict[str, Any]:
+    return {"rank": rank_name(rank)}
+
+
+def _fulfil_params(combo: Combination, wish: int) -> dict[str, Any]:
+    return {**_describe(combo), "wish": rank_name(wish)}
+
+
+_DOG = CombinationType.DOG
+_LEAD = _("Legal: any combination may be led.")
+_BEATS = _("Legal: a {type} of rank {rank} beats the {current} of rank {current_rank}.")
+
+
 def table_reading(cards: list[Card], phoenix_as: float | None) -> Combination | None:
     """The reading of the combination on the table: a Phoenix single ranks ``phoenix_as`` (default
     1.5); otherwise the reading with that Phoenix value, or the highest reading. None: no combination."""
@@ -104,6 +148,19 @@ def table_reading(cards: list[Card], phoenix_as: float | None) -> Combination | 
     if phoenix_as is not None:
         options = [r for r in options if r.phoenix_as == phoenix_as]
     return options[0] if options else None
+
+
+def pass_refusal(current: Combination | None, hand: Iterable[Card] | None, wish: int | None) -> tuple[str, dict[str, Any]] | None:
+    """Why a player on turn may not pass, as ``(template, params)``, or None when passing is allowed.
+
+    The player who leads must play; a player who can fulfil the standing ``wish`` on ``current``
+    (bombs included, see :func:`can_fulfil_wish`) must. ``hand`` None: the wish is not checked.
+    Source: NSKT rules, Tai Pan section ("Mahjong": the wish), DESIGN.md 2.1."""
+    if current is None:
+        return _("The player who leads must play; passing is not allowed."), {}
+    if wish is not None and hand is not None and can_fulfil_wish(hand, current, wish):
+        return _("The player can fulfil the wish for {wish} and must do so; passing is not allowed."), {"wish": rank_name(wish)}
+    return None
 
 
 def judge(
@@ -118,87 +175,103 @@ def judge(
 ) -> Judgement:
     """Judge ``play`` on ``current`` (None = the player leads). ``hand`` (the player's cards
     including ``play``) enables the wish obligation check; without it ``wish_checked`` is False
-    when the play does not contain the wished rank. Rules used: ``in_turn_bomb_ignores_wish``.
+    when the play does not contain the wished rank. ``phoenix_as`` picks the reading of a Phoenix in
+    a combination (only that reading is classified). Rules used: ``in_turn_bomb_ignores_wish``.
+    The verdict's reason parameters are built only when asked for (see :class:`Judgement`).
     Source: NSKT rules ("Bommen", "Mahjong", "Hond", "Draak", "Feniks"), DESIGN.md 2.1."""
-    wish_checked = True
     if not play:
         if not in_turn:
             return Judgement(True, None, _("A player who is not on turn may always wait."), wish_after=wish)
-        if current is None:
-            return Judgement(False, None, _("The player who leads must play; passing is not allowed."), wish_after=wish)
-        if wish is not None:
-            if hand is None:
-                return Judgement(True, None, _("Passing is allowed unless the player can fulfil the wish for {wish}; without the hand this was not checked."),
-                                 {"wish": rank_name(wish)}, wish_checked=False, wish_after=wish)
-            if can_fulfil_wish(hand, current, wish):
-                return Judgement(False, None, _("The player can fulfil the wish for {wish} and must do so; passing is not allowed."),
-                                 {"wish": rank_name(wish)}, wish_after=wish)
+        if current is not None and wish is not None and hand is None:
+            return Judgement(True, None, _("Passing is allowed unless the player can fulfil the wish for {wish}; without the hand this was not checked."),
+                             (_wish_params, wish), wish_checked=False, wish_after=wish)
+        refusal = pass_refusal(current, hand, wish)
+        if refusal is not None:
+            return Judgement(False, None, refusal[0], refusal[1], wish_after=wish)
         return Judgement(True, None, _("Passing is allowed."), wish_after=wish)
 
-    options = readings(play, current)
-    if not options:
-        return Judgement(False, None, _no_combination_reason(play), wish_after=wish)
     if phoenix_as is not None and len(play) > 1:
-        chosen = [r for r in options if r.phoenix_as == phoenix_as]
-        if not chosen:
-            return Judgement(False, options[0], _("The Phoenix cannot stand for {rank} in these cards."),
-                             {"rank": rank_name(phoenix_as)}, wish_after=wish)
-        options = chosen
-    legal_options = [r for r in options if beats(r, current)]
-    combo = legal_options[0] if legal_options else options[0]
+        options = reading_with_phoenix(play, phoenix_as)
+        if not options:
+            every = readings(play, current)
+            if not every:
+                return Judgement(False, None, _no_combination_reason(play), wish_after=wish)
+            return Judgement(False, every[0], _("The Phoenix cannot stand for {rank} in these cards."),
+                             (_rank_params, phoenix_as), wish_after=wish)
+    else:
+        options = readings(play, current)
+        if not options:
+            return Judgement(False, None, _no_combination_reason(play), wish_after=wish)
+    if len(options) == 1:  # almost always: only a Phoenix gives a choice
+        combo = options[0]
+        legal = beats(combo, current)
+    else:
+        legal_options = [r for r in options if beats(r, current)]
+        legal = bool(legal_options)
+        combo = legal_options[0] if legal else options[0]
 
     if not in_turn:
         if not combo.is_bomb:
             return Judgement(False, combo, _("Only a bomb may be played out of turn."), wish_after=wish)
         if current is None:
             return Judgement(False, combo, _("A bomb out of turn needs a combination on the table to beat."), wish_after=wish)
-    if combo.type is CombinationType.DOG and current is not None:
-        return Judgement(False, combo, _("The Dog may only be played as a lead."), wish_after=wish)
-    if current is not None and current.type is CombinationType.DOG:
-        return Judgement(False, combo, _("The Dog cannot be beaten, not even by a bomb."), wish_after=wish)
-    if not legal_options:
-        if combo.type is CombinationType.SINGLE and PHOENIX in combo.cards and current.rank >= 15:
-            return Judgement(False, combo, _("The Phoenix cannot beat the Dragon."), wish_after=wish)
-        if current.is_bomb and not combo.is_bomb:
-            return Judgement(False, combo, _("Only a higher bomb beats a bomb."), wish_after=wish)
-        if combo.type is not current.type:
-            return Judgement(False, combo, _("A {type} cannot beat a {current}; play the same type of combination or a bomb."),
-                             {"type": _describe(combo)["type"], "current": _describe(current)["type"]}, wish_after=wish)
-        if combo.length != current.length and not combo.is_bomb:
-            return Judgement(False, combo, _("The play has {length} cards but must have {needed}, as many as the {current} on the table."),
-                             {"length": combo.length, "needed": current.length, "current": _describe(current)["type"]}, wish_after=wish)
-        if combo.type is CombinationType.STRAIGHT_FLUSH and combo.length < current.length:
-            # NSKT rules, bombs: a straight flush is first compared by length, then by its top card.
-            return Judgement(False, combo, _("A straight flush of {length} cards does not beat a longer straight flush ({needed} cards)."),
-                             {"length": combo.length, "needed": current.length}, wish_after=wish)
-        return Judgement(False, combo, _("A {type} of rank {rank} does not beat a {current} of rank {current_rank}."),
-                         {**_describe(combo), "current": _describe(current)["type"], "current_rank": rank_name(current.rank)},
-                         wish_after=wish)
+    if current is not None:
+        if combo.type is _DOG:
+            return Judgement(False, combo, _("The Dog may only be played as a lead."), wish_after=wish)
+        if current.type is _DOG:
+            return Judgement(False, combo, _("The Dog cannot be beaten, not even by a bomb."), wish_after=wish)
+        if not legal:
+            return _not_beating(combo, current, wish)
+    if wish is None:  # the usual case: legal, nothing to check about a wish
+        if current is None:
+            return Judgement(True, combo, _LEAD)
+        return Judgement(True, combo, _BEATS, (_beats_params, combo, current))
 
     fulfilled = wish is not None and combo.has_rank(wish)
+    wish_checked = True
     if wish is not None and not fulfilled and in_turn:
         if hand is None:
             wish_checked = False
         elif can_fulfil_wish(hand, current, wish):
             if combo.is_bomb and rules["in_turn_bomb_ignores_wish"]:
                 return Judgement(True, combo, _("A bomb may be played in turn without the wished {wish}; the wish stays."),
-                                 {"wish": rank_name(wish)}, wish_after=wish)
+                                 (_wish_params, wish), wish_after=wish)
             return Judgement(False, combo, _("The player can fulfil the wish for {wish} and must play a combination containing it."),
-                             {"wish": rank_name(wish)}, wish_after=wish)
+                             (_wish_params, wish), wish_after=wish)
     if fulfilled:
         template = _("Legal: the {type} fulfils the wish for {wish}.")
-        params = {**_describe(combo), "wish": rank_name(wish)}
+        params: tuple[Any, ...] | None = (_fulfil_params, combo, wish)
     elif not wish_checked:
         template = _("Legal if the player cannot fulfil the wish for {wish}; without the hand this was not checked.")
-        params = {"wish": rank_name(wish)}
+        params = (_wish_params, wish)
     elif current is None:
-        template = _("Legal: any combination may be led.")
-        params = {}
+        template = _LEAD
+        params = None
     else:
-        template = _("Legal: a {type} of rank {rank} beats the {current} of rank {current_rank}.")
-        params = {**_describe(combo), "current": _describe(current)["type"], "current_rank": rank_name(current.rank)}
-    return Judgement(True, combo, template, params, wish_checked=wish_checked, wish_fulfilled=fulfilled,
-                     wish_after=None if fulfilled else wish)
+        template = _BEATS
+        params = (_beats_params, combo, current)
+    return Judgement(True, combo, template, params, wish_checked, fulfilled, None if fulfilled else wish)
+
+
+def _not_beating(combo: Combination, current: Combination, wish: int | None) -> Judgement:
+    """The verdict on a combination that does not beat ``current`` (the reason says why)."""
+    if combo.type is CombinationType.SINGLE and PHOENIX in combo.cards and current.rank >= 15:
+        return Judgement(False, combo, _("The Phoenix cannot beat the Dragon."), wish_after=wish)
+    if current.is_bomb and not combo.is_bomb:
+        return Judgement(False, combo, _("Only a higher bomb beats a bomb."), wish_after=wish)
+    if combo.type is not current.type:
+        return Judgement(False, combo, _("A {type} cannot beat a {current}; play the same type of combination or a bomb."),
+                         lambda: {"type": _describe(combo)["type"], "current": _describe(current)["type"]}, wish_after=wish)
+    if combo.length != current.length and not combo.is_bomb:
+        return Judgement(False, combo, _("The play has {length} cards but must have {needed}, as many as the {current} on the table."),
+                         lambda: {"length": combo.length, "needed": current.length, "current": _describe(current)["type"]}, wish_after=wish)
+    if combo.type is CombinationType.STRAIGHT_FLUSH and combo.length < current.length:
+        # NSKT rules, bombs: a straight flush is first compared by length, then by its top card.
+        return Judgement(False, combo, _("A straight flush of {length} cards does not beat a longer straight flush ({needed} cards)."),
+                         lambda: {"length": combo.length, "needed": current.length}, wish_after=wish)
+    return Judgement(False, combo, _("A {type} of rank {rank} does not beat a {current} of rank {current_rank}."),
+                     lambda: {**_describe(combo), "current": _describe(current)["type"], "current_rank": rank_name(current.rank)},
+                     wish_after=wish)
 
 
 def _no_combination_reason(play: list[Card]) -> str:
@@ -297,4 +370,4 @@ def play(data: dict[str, Any]) -> dict[str, Any]:
     return result.to_json()
 
 
-__all__ = ["Judgement", "judge", "phoenix_single_rank", "play", "table_reading"]
+__all__ = ["HAND_SIZE", "Judgement", "judge", "pass_refusal", "phoenix_single_rank", "play", "table_reading"]

@@ -44,12 +44,34 @@ from engines.errors import Collector, RuleViolation, Violation
 from engines.i18n import _
 from engines.taipan.cards import BY_CODE, DECK, DRAGON, MAHJONG, Card, parse_cards, rank_name
 from engines.taipan.combinations import Combination, CombinationType
-from engines.taipan.play import _parse_phoenix_as, judge
+from engines.taipan.play import _parse_phoenix_as, judge, pass_refusal
 from engines.taipan.rules import get_rules
 from engines.taipan.scoring import compute_score, validate_calls
 from engines.taipan.seats import OPPONENTS, PARTNER, PLAY_ORDER, SEATS, TEAM_OF, TEAMS
 
 ACTIONS = ("play", "pass", "bomb", "call", "gift")
+_DOG = CombinationType.DOG
+
+# The three seats after each seat in play order (N, W, S, E).
+_AFTER: dict[str, tuple[str, str, str]] = {
+    seat: tuple(PLAY_ORDER[(i + k) % 4] for k in (1, 2, 3)) for i, seat in enumerate(PLAY_ORDER)  # type: ignore[misc]
+}
+
+
+def _known_cards(raw: Any) -> list[Card] | None:
+    """The cards of ``raw`` when it is a non-empty list of distinct known codes, else None (the
+    caller then reports the problem with :func:`parse_cards`)."""
+    if type(raw) is not list:
+        return None
+    try:
+        if len(raw) == 1:
+            return [BY_CODE[raw[0]]]
+        cards = [BY_CODE[code] for code in raw]
+    except (KeyError, TypeError):  # an unknown code, or not a string at all
+        return None
+    if not cards or len(set(cards)) != len(cards):
+        return None
+    return cards
 
 
 class IllegalEvent(Exception):
@@ -68,6 +90,9 @@ class HandState:
     after the end); ``table``/``owner``/``trick``: the combination to beat, who played it and every
     card of the trick so far; ``won``: seat -> cards of tricks won.
     """
+
+    __slots__ = ("rules", "hands", "calls", "out", "to_move", "table", "owner", "trick", "passes", "wish", "won",
+                 "gift_due", "ending", "finished", "double_victory", "played")
 
     def __init__(self, hands: dict[str, set[Card]], calls: dict[str, str], rules: dict[str, Any]):
         self.rules = rules
@@ -94,10 +119,9 @@ class HandState:
 
     def next_in(self, seat: str) -> str:
         """The next seat after ``seat`` in play order that still holds cards (possibly ``seat``)."""
-        i = PLAY_ORDER.index(seat)
-        for step in range(1, 5):
-            candidate = PLAY_ORDER[(i + step) % 4]
-            if self.still_in(candidate):
+        out = self.out
+        for candidate in _AFTER[seat]:
+            if candidate not in out:
                 return candidate
         return seat
 
@@ -111,6 +135,13 @@ class HandState:
         if not isinstance(event, dict):
             raise IllegalEvent(_("An event must be an object with a seat and an action."))
         seat, action = event.get("seat"), event.get("action")
+        if seat == self.to_move and seat is not None:
+            # The player on turn (so a known seat still holding cards, no gift due, the hand not
+            # over): every check below holds, go straight to the action.
+            if action == "pass":
+                return self._pass(seat)
+            if action == "play" or action == "bomb":
+                return self._play(seat, event, action)
         if seat not in SEATS:
             raise IllegalEvent(_("Unknown seat {seat!r}; seats are N, E, S and W."), seat=seat)
         if action not in ACTIONS:
@@ -130,6 +161,29 @@ class HandState:
         if action == "pass":
             return self._pass(seat)
         return self._play(seat, event, action)
+
+    def apply_all(self, events: list[Any]) -> None:
+        """Apply ``events`` in order; the first illegal one raises RuleViolation on ``events[i]``.
+
+        Same as :meth:`apply` per event; the player on turn passing or playing (nearly every event)
+        goes straight to the action, the rest through :meth:`apply`."""
+        i = 0
+        pass_, play_, apply = self._pass, self._play, self.apply
+        try:
+            for i, event in enumerate(events):  # noqa: B007 - i names the event in the error
+                if type(event) is dict:
+                    seat = event.get("seat")
+                    if seat == self.to_move and seat is not None:
+                        action = event.get("action")
+                        if action == "pass":
+                            pass_(seat)
+                            continue
+                        if action == "play" or action == "bomb":
+                            play_(seat, event, action)
+                            continue
+                apply(event)
+        except IllegalEvent as exc:
+            raise RuleViolation([Violation(f"events[{i}]", exc.template, exc.params)]) from None
 
     def _call(self, seat: str, event: dict[str, Any]) -> None:
         call = event.get("call", "tai_pan")
@@ -158,17 +212,23 @@ class HandState:
             self._finish()
 
     def _pass(self, seat: str) -> None:
+        # A pass is not judged as a play: only whether the player may pass (a lead must be played;
+        # a player who can fulfil the wish must), see engines.taipan.play.pass_refusal.
         if seat != self.to_move:
             raise IllegalEvent(_("It is {turn}'s turn, not {seat}'s."), turn=self.to_move, seat=seat)
-        verdict = judge(self.table, [], hand=self.hands[seat], wish=self.wish, in_turn=True, rules=self.rules)
-        if not verdict.legal:
-            raise IllegalEvent(verdict.template, **verdict.params)
-        self.passes += 1
-        others = [s for s in SEATS if self.still_in(s) and s != self.owner]
-        if self.passes >= len(others):
+        if self.table is None or self.wish is not None:
+            refusal = pass_refusal(self.table, self.hands[seat], self.wish)
+            if refusal is not None:
+                raise IllegalEvent(refusal[0], **refusal[1])
+        passes = self.passes = self.passes + 1
+        out = self.out
+        if passes >= 4 - len(out) - (self.owner not in out):  # every player still in but the trick's owner
             self._end_trick()
-        else:
-            self.to_move = self.next_in(seat)
+            return
+        for candidate in _AFTER[seat]:  # next_in(seat)
+            if candidate not in out:
+                self.to_move = candidate
+                return
 
     def _end_trick(self) -> None:
         winner = self.owner
@@ -180,25 +240,30 @@ class HandState:
         self._lead_after_trick(winner)
 
     def _play(self, seat: str, event: dict[str, Any], action: str) -> None:
-        errors = Collector()
-        cards = parse_cards(event.get("cards"), "cards", errors, allow_empty=False)
-        phoenix_as = _parse_phoenix_as(event.get("phoenix_as"), "phoenix_as", errors)
-        if errors:
-            raise IllegalEvent(errors.violations[0].template, **errors.violations[0].params)
-        missing = [c.code for c in cards if c not in self.hands[seat]]
-        if missing:
+        raw = event.get("cards")
+        cards = _known_cards(raw)
+        phoenix_as = event.get("phoenix_as")
+        if cards is None or phoenix_as is not None:
+            errors = Collector()
+            cards = parse_cards(raw, "cards", errors, allow_empty=False)
+            phoenix_as = _parse_phoenix_as(phoenix_as, "phoenix_as", errors)
+            if errors:
+                raise IllegalEvent(errors.violations[0].template, **errors.violations[0].params)
+        hand = self.hands[seat]
+        if not hand.issuperset(cards):
+            missing = [c.code for c in cards if c not in hand]
             raise IllegalEvent(_("{seat} does not hold {cards}."), seat=seat, cards=" ".join(missing))
+        table = self.table
         in_turn = seat == self.to_move
-        if not in_turn and self.table is None:
+        if not in_turn and table is None:
             raise IllegalEvent(_("It is {turn}'s turn to lead, not {seat}'s."), turn=self.to_move, seat=seat)
-        verdict = judge(self.table, cards, hand=self.hands[seat], wish=self.wish, in_turn=in_turn,
-                        phoenix_as=phoenix_as, rules=self.rules)
+        verdict = judge(table, cards, hand=hand, wish=self.wish, in_turn=in_turn, phoenix_as=phoenix_as, rules=self.rules)
+        combo = verdict.combination
         if not verdict.legal:
-            if not in_turn and verdict.combination is not None and not verdict.combination.is_bomb:
+            if not in_turn and combo is not None and not combo.is_bomb:
                 raise IllegalEvent(_("It is {turn}'s turn, not {seat}'s; only a bomb may be played out of turn."),
                                    turn=self.to_move, seat=seat)
             raise IllegalEvent(verdict.template, **verdict.params)
-        combo = verdict.combination
         if action == "bomb" and not combo.is_bomb:
             raise IllegalEvent(_("A bomb is four of a kind or a straight flush; these cards are a {type}."),
                                type=combo.type.value.replace("_", " "))
@@ -206,26 +271,36 @@ class HandState:
         if MAHJONG in cards:
             if wish is not None and (isinstance(wish, bool) or not isinstance(wish, int) or not 2 <= wish <= 14):
                 raise IllegalEvent(_("A wish must be a rank from 2 to 14 (J 11, Q 12, K 13, A 14), not {value!r}."), value=wish)
+            self.wish = wish
         elif wish is not None:
             raise IllegalEvent(_("Only the player of the Mahjong may make a wish."))
+        else:
+            self.wish = verdict.wish_after
         # the play stands
-        self.hands[seat] -= set(cards)
+        hand.difference_update(cards)
         self.played.add(seat)
-        self.wish = verdict.wish_after
-        if MAHJONG in cards:
-            self.wish = wish
-        self.trick.extend(cards)
-        self.table, self.owner, self.passes = combo, seat, 0
-        went_out = not self.hands[seat]
-        if went_out:
-            self.out.append(seat)
-        if combo.type is CombinationType.DOG:
-            self.won[seat].extend(self.trick)
+        self.trick += cards
+        self.table = combo
+        self.owner = seat
+        self.passes = 0
+        out = self.out
+        if hand and combo.type is not _DOG:
+            # nobody went out, so the hand goes on (it was not over before this play)
+            for candidate in _AFTER[seat]:  # next_in(seat)
+                if candidate not in out:
+                    self.to_move = candidate
+                    return
+            self.to_move = seat
+            return
+        if not hand:
+            out.append(seat)
+        if combo.type is _DOG:
+            self.won[seat] += self.trick
             partner = PARTNER[seat]
             self.table, self.owner, self.trick = None, None, []
             if self._hand_over():
                 return
-            self.to_move = partner if self.still_in(partner) else self.next_in(partner)
+            self.to_move = partner if partner not in out else self.next_in(partner)
             return
         if self._hand_over():
             return
@@ -268,8 +343,8 @@ class HandState:
             won[first_out].extend(won.pop(tailender))
             points = {team: 0 for team in TEAMS}
             for s, cs in won.items():
-                points[TEAM_OF[s]] += sum(c.points for c in cs)
-            points[TEAM_OF[OPPONENTS[tailender][0]]] += sum(c.points for c in self.hands[tailender])
+                points[TEAM_OF[s]] += sum([c.points for c in cs])
+            points[TEAM_OF[OPPONENTS[tailender][0]]] += sum([c.points for c in self.hands[tailender]])
         summary = {"calls": dict(self.calls), "first_out": first_out, "double_victory": self.double_victory,
                    "card_points": points}
         return {
@@ -284,9 +359,68 @@ class HandState:
         }
 
 
+def _dealt(deal: Any) -> dict[str, set[Card]] | None:
+    """The four hands of a well-formed ``deal`` (14 known cards per seat, all 56 dealt once), or
+    None when anything is off (then :func:`deal_hands` reports every problem)."""
+    if type(deal) is not dict or len(deal) != 4:
+        return None
+    hands: dict[str, set[Card]] = {}
+    try:
+        for seat in SEATS:
+            codes = deal[seat]
+            if type(codes) is not list or len(codes) != 14:
+                return None
+            hands[seat] = {BY_CODE[code] for code in codes}
+    except (KeyError, TypeError):
+        return None
+    if len(hands["N"] | hands["E"] | hands["S"] | hands["W"]) != len(DECK):
+        return None
+    return hands
+
+
+def _exchanged(hands: dict[str, set[Card]], exchange: Any) -> bool:
+    """Apply a well-formed ``exchange`` (each seat gives one distinct card it holds to each other
+    seat) to ``hands`` and return True; return False, changing nothing, when anything is off."""
+    if type(exchange) is not dict or len(exchange) != 4:
+        return False
+    moves: list[tuple[str, str, Card]] = []
+    try:
+        for seat in SEATS:
+            row = exchange[seat]
+            if type(row) is not dict or len(row) != 3:
+                return False
+            held = hands[seat]
+            gifts = set()
+            for other in _AFTER[seat]:
+                gift = BY_CODE[row[other]]
+                if gift not in held or gift in gifts:
+                    return False
+                gifts.add(gift)
+                moves.append((seat, other, gift))
+    except (KeyError, TypeError):
+        return False
+    for seat, _other, gift in moves:
+        hands[seat].discard(gift)
+    for _seat, other, gift in moves:
+        hands[other].add(gift)
+    return True
+
+
 def deal_hands(data: dict[str, Any], rules: dict[str, Any]) -> tuple[dict[str, set[Card]], dict[str, str]]:
     """Validate ``deal``, ``exchange`` and ``calls``; return the hands after the exchange and the
     calls. Raises RuleViolation listing every problem."""
+    hands_ok = _dealt(data.get("deal"))
+    if hands_ok is not None:
+        errors = Collector()
+        calls = validate_calls(data.get("calls"), rules, errors)
+        exchange = data.get("exchange")
+        if not errors and (exchange is None or _exchanged(hands_ok, exchange)):
+            return hands_ok, calls
+    return _deal_hands_checked(data, rules)
+
+
+def _deal_hands_checked(data: dict[str, Any], rules: dict[str, Any]) -> tuple[dict[str, set[Card]], dict[str, str]]:
+    """:func:`deal_hands` for input that is not plainly well formed: every problem reported."""
     errors = Collector()
     deal = data.get("deal")
     hands: dict[str, set[Card]] = {}
@@ -363,11 +497,7 @@ def replay(data: dict[str, Any]) -> dict[str, Any]:
     if not isinstance(events, list):
         raise RuleViolation([Violation("events", _("Events must be a list of plays, passes, bombs, calls and gifts."))])
     state = HandState(hands, calls, rules)
-    for i, event in enumerate(events):
-        try:
-            state.apply(event)
-        except IllegalEvent as exc:
-            raise RuleViolation([Violation(f"events[{i}]", exc.template, exc.params)]) from None
+    state.apply_all(events)
     if not state.finished:
         if state.gift_due is not None:
             raise RuleViolation([Violation("events", _("{seat} won the trick with the Dragon and must still give it to an opponent."),

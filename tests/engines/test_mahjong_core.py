@@ -266,3 +266,68 @@ def test_fifth_copy_or_wrong_count_is_rejected(hand, data):
         c = Collector()
         check_counts(c, bad, [], expected_sets=n_sets)
         assert any("5 copies" in v.message for v in c.violations)
+
+
+# ---------------------------------------------------------------- against the definition
+
+def _splits(counts: list[int], sets: int, pair_left: bool) -> bool:
+    """The definition, searched naively: the counts are ``sets`` pungs or chows (numbered suits
+    only) plus one pair (if ``pair_left``), taking the lowest tile first."""
+    i = next((k for k, c in enumerate(counts) if c), None)
+    if i is None:
+        return sets == 0 and not pair_left
+    if pair_left and counts[i] >= 2:
+        counts[i] -= 2
+        found = _splits(counts, sets, False)
+        counts[i] += 2
+        if found:
+            return True
+    if sets and counts[i] >= 3:
+        counts[i] -= 3
+        found = _splits(counts, sets - 1, pair_left)
+        counts[i] += 3
+        if found:
+            return True
+    if sets and i < 27 and i % 9 <= 6 and counts[i + 1] and counts[i + 2]:
+        for k in (i, i + 1, i + 2):
+            counts[k] -= 1
+        found = _splits(counts, sets - 1, pair_left)
+        for k in (i, i + 1, i + 2):
+            counts[k] += 1
+        return found
+    return False
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.large_base_example])
+@given(winning_hands(), st.data())
+def test_winning_check_and_waits_agree_with_the_definition(hand, data):
+    # The fast checks (one pass per suit, memoised per suit shape) against a naive search of the
+    # definition "sets_needed sets plus a pair", on winning hands and on hands one tile off.
+    tiles, n_sets, honours = hand
+    kinds = TILE_KINDS(honours)
+    if data.draw(st.booleans()):
+        tiles = list(tiles)
+        tiles[data.draw(st.integers(0, len(tiles) - 1))] = data.draw(st.sampled_from(kinds))
+    counts = [0] * 34
+    for tile in tiles:
+        counts[tile.index] += 1
+    assert is_winning(tiles, n_sets) == _splits(list(counts), n_sets, True)
+    assert bool(decompositions(tiles, n_sets)) == _splits(list(counts), n_sets, True)
+    before = tiles[:-1]
+    expected = []
+    for tile in kinds:
+        trial = [0] * 34
+        for t in before + [tile]:
+            trial[t.index] += 1
+        if _splits(trial, n_sets, True):
+            expected.append(tile)
+    assert waits(before, n_sets, seven_pairs=False, honours=honours, include_exhausted=True) == expected
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(TILE_KINDS(True)), min_size=14, max_size=17), st.sampled_from([4, 5]))
+def test_random_tiles_agree_with_the_definition(tiles, n_sets):
+    counts = [0] * 34
+    for tile in tiles:
+        counts[tile.index] += 1
+    assert is_winning(tiles, n_sets) == (len(tiles) == 3 * n_sets + 2 and _splits(counts, n_sets, True))

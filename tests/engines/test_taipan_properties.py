@@ -92,3 +92,30 @@ def test_a_non_bomb_out_of_turn_is_rejected(seed, pick):
     with pytest.raises(RuleViolation) as info:
         engines.run("taipan", "replay", {**data, "events": events})
     assert info.value.violations[0].field == f"events[{index}]"
+
+
+@SETTINGS
+@given(seed=seeds)
+def test_the_reading_for_a_given_phoenix_value_is_the_one_readings_lists(seed):
+    # judge() classifies a Phoenix combination only for the value the play names (phoenix_as); it
+    # must find exactly the reading that readings() (every value 2..A) lists for that value.
+    from engines.taipan.cards import DECK, PHOENIX
+    from engines.taipan.combinations import plays, reading_with_phoenix, readings
+
+    rng = random.Random(seed)
+    hand = rng.sample([c for c in DECK if c is not PHOENIX], 13) + [PHOENIX]
+    for combo in plays(hand, None):
+        if PHOENIX in combo.cards and combo.length > 1:
+            every = readings(combo.cards)
+            for value in range(2, 15):
+                assert reading_with_phoenix(combo.cards, value) == [r for r in every if r.phoenix_as == value]
+
+
+def test_a_verdict_builds_its_reason_only_when_asked():
+    from engines.taipan.cards import cards
+    from engines.taipan.combinations import readings
+    from engines.taipan.play import judge
+
+    verdict = judge(readings(cards("9s"))[0], cards("Ks"), rules=get_rules(None))
+    assert verdict.legal and not isinstance(verdict._params, dict)  # nothing described yet
+    assert verdict.reason == "Legal: a single of rank K beats the single of rank 9."
