@@ -41,8 +41,11 @@ lint: install
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/lint-imports
 
+## Every benchmarks/bench_*.py, each figure next to its baseline from the same run (benchmarks/README.md);
+## the output is also kept in var/bench/last-run.txt.
 bench: install
-	@for f in benchmarks/bench_*.py; do echo "== $$f"; $(PY) $$f || exit 1; done
+	@mkdir -p var/bench
+	@bash -o pipefail -c 'for f in benchmarks/bench_*.py; do echo "== $$f"; $(PY) $$f || exit 1; done 2>&1 | tee var/bench/last-run.txt'
 
 messages: install
 	DEBUG=1 $(PY) manage.py makemessages -l nl -l en --ignore=.venv --ignore=tests --ignore=benchmarks

@@ -73,5 +73,9 @@ def report(label: str, value: float, baseline: float, baseline_label: str, *, ta
 
 def _fmt(value: float, unit: str) -> str:
     if unit == "s":
+        if value < 0.001:
+            return f"{value * 1e6:.0f} µs"
+        if value < 0.1:
+            return f"{value * 1000:.1f} ms"
         return f"{value * 1000:.0f} ms" if value < 10 else f"{value:.1f} s"
     return f"{value:,.0f} {unit}"
