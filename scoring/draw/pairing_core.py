@@ -30,12 +30,15 @@ Rules implemented:
   met, and two pairs that both cross a boundary between ranks could be uncrossed into a strictly
   better pairing unless a rematch forbids it. So only a small, provably sufficient set of
   candidate pairs is kept, the ranking splits into short chunks at every boundary no optimal
-  pairing can cross, and each chunk is matched on its own (networkx ``max_weight_matching`` on a
-  few dozen teams); the union has the weight of the full graph's optimum. The bye goes to the
+  pairing can cross, and each chunk is matched on its own (up to 8 teams by trying every perfect
+  matching, larger ones by networkx ``max_weight_matching``); the union has the weight of the full
+  graph's optimum. The bye goes to the
   lowest-ranked eligible team whose absence leaves every chunk matchable. Whenever that fails
   (no such team among the lowest few, or no pairing at all) the whole graph is matched as before,
-  which also names the blocking teams. 1,000 teams in round 9 take a few hundredths of a second
-  (``benchmarks/bench_pairing.py``).
+  which also names the blocking teams. ``benchmarks/bench_pairing.py`` times it against the
+  earlier single matching over the k nearest opponents (which found the same optimum in practice
+  but could not prove it) and checks that both reach the same weight;
+  ``tests/draw/test_pairing_optimum.py`` compares it with the full graph's optimum.
 - **Impossible**: if even the full graph has no perfect matching, :class:`NoPairing` names the
   blocking teams (Gallai-Edmonds: the teams some maximum matching must leave unpaired, plus their
   only possible opponents) and no pairing is made - never a rematch.
