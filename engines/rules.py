@@ -53,8 +53,14 @@ def resolve_rules(
 
 
 def _same_kind(expected: Any, value: Any) -> bool:
-    if expected is None or value is None:
-        return value is None or isinstance(value, (int, float, str)) and not isinstance(value, bool)
+    """True if override ``value`` may replace the preset's ``expected`` value: the same kind (a bool
+    stays a bool, a number a number, text text). ``null`` replaces only a number or ``null`` (a
+    limit that may be switched off, such as a cap; each engine checks its own options further),
+    never a bool or a text option; a ``null`` preset value also takes a number or text."""
+    if value is None:
+        return expected is None or isinstance(expected, (int, float)) and not isinstance(expected, bool)
+    if expected is None:
+        return isinstance(value, (int, float, str)) and not isinstance(value, bool)
     if isinstance(expected, bool):
         return isinstance(value, bool)
     if isinstance(expected, (int, float)):

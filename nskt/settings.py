@@ -16,6 +16,11 @@ Variables (all optional for the embedded default):
   and not under tests).
 - ``SECURE_COOKIES``: ``0`` sends session and CSRF cookies over plain http in production mode (only
   for loopback benchmarks; default on).
+- ``BEHIND_PROXY``: ``1`` when a reverse proxy terminates TLS in front of the app (the production
+  default): only then are its ``X-Forwarded-Proto`` and ``X-Forwarded-For`` headers trusted.
+- ``EMAIL_HOST`` (with ``EMAIL_PORT``, ``EMAIL_HOST_USER``, ``EMAIL_HOST_PASSWORD``,
+  ``EMAIL_USE_TLS``, ``DEFAULT_FROM_EMAIL``): the SMTP server for password reset mails. Without it
+  password reset is not offered (in development, ``DEBUG=1``, mails go to the console).
 """
 import os
 import sys
@@ -70,6 +75,10 @@ INSTALLED_APPS = [
     "django_htmx",
     "axes",
     "csp",
+    "rest_framework",
+    "rest_framework.authtoken",
+    "drf_spectacular",
+    "drf_spectacular_sidecar",
     "scoring",
 ]
 
@@ -174,9 +183,27 @@ MEDIA_ROOT = Path(os.environ.get("MEDIA_ROOT", BASE_DIR / "var" / "media"))
 MEDIA_URL = "media/"
 
 # Cache and Celery: Redis when REDIS_URL is set, otherwise in-process and eager.
+# A Redis that is down or hangs must never hold a page up: the cache answers or fails within a
+# second (no retries; a failure is a miss, scoring.standings.cache), and the broker connection
+# gives up after a second without publish retries (the job is then marked failed with a
+# message, scoring.tasks.dispatch).
 REDIS_URL = os.environ.get("REDIS_URL", "")
+
+
+def redis_cache(url: str) -> dict:
+    """The Django cache settings for Redis at ``url``: one-second socket timeouts, no retries."""
+    from redis.backoff import NoBackoff
+    from redis.retry import Retry
+
+    return {"default": {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": url,
+        "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1, "retry": Retry(NoBackoff(), 0)},
+    }}
+
+
 if REDIS_URL:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
+    CACHES = redis_cache(REDIS_URL)
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
@@ -184,8 +211,29 @@ CELERY_BROKER_URL = REDIS_URL or "memory://"
 CELERY_RESULT_BACKEND = REDIS_URL or "cache+memory://"
 CELERY_TASK_ALWAYS_EAGER = not REDIS_URL
 CELERY_TASK_EAGER_PROPAGATES = True
+# A worker killed mid-task leaves its message unacknowledged: Redis hands it to another worker
+# after the visibility timeout (seconds; CELERY_VISIBILITY_TIMEOUT, default 5 minutes, longer
+# than any round pack takes). Tasks are idempotent (scoring.tasks).
 CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_BROKER_CONNECTION_TIMEOUT = 1
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_TASK_PUBLISH_RETRY = False
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": int(os.environ.get("CELERY_VISIBILITY_TIMEOUT", "300")),
+    "unacked_restore_interval": int(os.environ.get("CELERY_RESTORE_INTERVAL", "10")),
+    "unacked_restore_throttle": int(os.environ.get("CELERY_RESTORE_THROTTLE", "3")),
+    "socket_connect_timeout": 1,
+    "socket_timeout": 2,
+}
+CELERY_REDIS_SOCKET_CONNECT_TIMEOUT = 1
+CELERY_REDIS_SOCKET_TIMEOUT = 2
+# A pending or running job without progress for this long is shown as failed and can be started
+# again (scoring.tasks.settle); longer than the visibility timeout.
+TASK_STALE_SECONDS = int(os.environ.get("TASK_STALE_SECONDS", "360"))
+# A CSV import of more rows than this runs as a background job with progress.
+IMPORT_INLINE_ROWS = int(os.environ.get("IMPORT_INLINE_ROWS", "500"))
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
@@ -206,7 +254,6 @@ if PRODUCTION:
     SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "31536000"))
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = True
-    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 
 # Login throttling (django-axes): lock a username+IP pair after repeated failures.
 AXES_ENABLED = env_bool("AXES_ENABLED", not TESTING)
@@ -220,6 +267,27 @@ AXES_RESET_ON_SUCCESS = True
 BEHIND_PROXY = env_bool("BEHIND_PROXY", PRODUCTION)
 AXES_IPWARE_PROXY_ORDER = "right-most"
 AXES_IPWARE_META_PRECEDENCE_ORDER = ["HTTP_X_FORWARDED_FOR", "REMOTE_ADDR"] if BEHIND_PROXY else ["REMOTE_ADDR"]
+# The proxy's X-Forwarded-Proto says whether the client used https; without a proxy anyone could
+# send it, so it is trusted only behind one.
+if BEHIND_PROXY:
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+
+# Mail (password reset). SMTP when EMAIL_HOST is set; the console in development; otherwise no
+# mail, and the password reset pages are not offered (MAIL_CONFIGURED, nskt.urls).
+EMAIL_HOST = os.environ.get("EMAIL_HOST", "")
+if EMAIL_HOST:
+    EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "587"))
+    EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+    EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+    EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", True)
+    EMAIL_TIMEOUT = 10
+elif DEBUG:
+    EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
+else:
+    EMAIL_BACKEND = "django.core.mail.backends.dummy.EmailBackend"
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "webmaster@localhost")
+MAIL_CONFIGURED = bool(EMAIL_HOST) or DEBUG
 
 # Content security policy (django-csp): only our own scripts (plus per-request nonces for the few
 # inline ones), no framing, forms post only to us.
@@ -237,6 +305,46 @@ CONTENT_SECURITY_POLICY = {
         "form-action": [SELF],
         "base-uri": [SELF],
         "object-src": [NONE],
+    },
+}
+
+# The REST API (scoring/api, docs/api.md). Its views set their own authentication, parser,
+# renderer and throttle classes; these defaults also serve the schema and docs views.
+API_THROTTLE_RATES = {
+    "anon": os.environ.get("API_RATE_ANON", "300/minute"),
+    "user": os.environ.get("API_RATE_USER", "600/minute"),
+    "engines": os.environ.get("API_RATE_ENGINES", "60/minute"),
+}
+REST_FRAMEWORK = {
+    "DEFAULT_AUTHENTICATION_CLASSES": ["scoring.api.auth.TokenAuthentication", "rest_framework.authentication.SessionAuthentication"],
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    "DEFAULT_PARSER_CLASSES": ["scoring.api.parsers.JSONParser"],
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_THROTTLE_CLASSES": ["scoring.api.throttling.AnonThrottle", "scoring.api.throttling.ActorThrottle"],
+    "DEFAULT_THROTTLE_RATES": API_THROTTLE_RATES,
+    "EXCEPTION_HANDLER": "scoring.api.errors.exception_handler",
+    # The client address for rate limits: behind the proxy the one it appended last to
+    # X-Forwarded-For (as for the login throttling), otherwise the connection's own.
+    "NUM_PROXIES": 1 if BEHIND_PROXY else 0,
+    "TEST_REQUEST_DEFAULT_FORMAT": "json",
+}
+SPECTACULAR_SETTINGS = {
+    "TITLE": "NSKT tournaments API",
+    "DESCRIPTION": "Tournaments, rounds, standings and results of Tai Pan and the four-player games; result entry "
+                   "with an API token; the rule engines' commands. See docs/api.md.",
+    "VERSION": "1",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "SCHEMA_PATH_PREFIX": r"/api/v1",
+    "COMPONENT_SPLIT_REQUEST": True,
+    # Swagger UI from our own static files (the CSP allows scripts from 'self' only).
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+    "ENUM_NAME_OVERRIDES": {
+        "RoundStatusEnum": "scoring.models.rounds.Round.Status",
+        "ResultStatusEnum": "scoring.models.results.ResultContainer.Status",
+        "TournamentStatusEnum": "scoring.models.tournaments.Tournament.Status",
     },
 }
 

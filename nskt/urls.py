@@ -1,10 +1,42 @@
-"""Root URL configuration: the scoring app, auth views, admin, language switching."""
+"""Root URL configuration: the scoring app, its REST API, auth views, admin, language switching.
+
+The password reset pages exist only when mail is configured (``settings.MAIL_CONFIGURED``): without
+a way to send the mail they would say "sent" and send nothing (404 instead, and the login page
+offers no reset link)."""
+from functools import wraps
+
+from django.conf import settings
 from django.contrib import admin
+from django.contrib.auth import views as auth_views
+from django.http import Http404
 from django.urls import include, path
+
+
+def mail_required(view):
+    """404 unless mail is configured (checked per request, so tests can switch it)."""
+
+    @wraps(view)
+    def wrapped(request, *args, **kwargs):
+        if not getattr(settings, "MAIL_CONFIGURED", False):
+            raise Http404("Password reset is not available: no mail is configured.")
+        return view(request, *args, **kwargs)
+
+    return wrapped
+
+
+password_reset = [
+    path("accounts/password_reset/", mail_required(auth_views.PasswordResetView.as_view()), name="password_reset"),
+    path("accounts/password_reset/done/", mail_required(auth_views.PasswordResetDoneView.as_view()), name="password_reset_done"),
+    path("accounts/reset/<uidb64>/<token>/", mail_required(auth_views.PasswordResetConfirmView.as_view()),
+         name="password_reset_confirm"),
+    path("accounts/reset/done/", mail_required(auth_views.PasswordResetCompleteView.as_view()), name="password_reset_complete"),
+]
 
 urlpatterns = [
     path("admin/", admin.site.urls),
+    *password_reset,
     path("accounts/", include("django.contrib.auth.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
+    path("api/", include("scoring.api.urls")),
     path("", include("scoring.urls")),
 ]

@@ -1,29 +1,57 @@
-"""Celery tasks of the scoring app.
+"""Celery tasks of the scoring app: round packs and large CSV imports.
 
 :func:`build_round_pack` writes a round's score sheets as one PDF to ``MEDIA_ROOT`` in the
 background and stores its progress (tables done / total) in :class:`scoring.models.TaskState`.
 It is idempotent by key: the key names the round and a fingerprint of its matches (ids, tables,
 teams, versions), so the same state of a round is built once and a changed round gets a new pack.
-Without ``REDIS_URL`` Celery runs it eagerly in the request (settings).
+:func:`import_entrants` imports a large CSV of teams or players (:mod:`scoring.io.entrants_csv`)
+with progress; it marks itself done in the import's own transaction, so a re-delivered job never
+imports twice. Without ``REDIS_URL`` Celery runs tasks eagerly in the request (settings).
+
+Failing services (issue 12 item 4):
+
+- Tasks acknowledge late and are rejected when their worker is lost (``acks_late``,
+  ``reject_on_worker_lost``): a worker killed mid-task leaves the message in the broker, which
+  hands it to another worker after the visibility timeout (``CELERY_BROKER_TRANSPORT_OPTIONS``).
+- A job whose :class:`TaskState` has not moved for :func:`stale_after` seconds while pending or
+  running is treated as failed (:func:`settle`): its page stops polling and says so, and building
+  again starts it anew.
+- When the broker cannot be reached the job is not queued: its state is marked failed with a
+  message the page shows (:func:`dispatch`), after a short connection timeout (settings).
 """
 from __future__ import annotations
 
 import hashlib
+import json
 import logging
 import threading
+import uuid
+from datetime import timedelta
 from pathlib import Path
 
 from celery import shared_task
 from django.conf import settings
-from django.db import DatabaseError
+from django.db import DatabaseError, transaction
+from django.utils import timezone
+from django.utils.translation import gettext_noop
 
 from scoring.draw.lifecycle import containers
-from scoring.models import Round, TaskState
+from scoring.io import entrants_csv
+from scoring.models import Round, TaskState, Tournament
 from scoring.printing import sheets
 
 log = logging.getLogger(__name__)
 
 KIND_ROUND_PACK = "round_pack"
+KIND_IMPORT = "import"
+
+#: States of a job that is not over yet.
+ACTIVE = ("pending", "running")
+
+#: Shown when the broker cannot be reached (the job is not queued).
+QUEUE_DOWN = gettext_noop("The background worker cannot be reached right now, so the job was not started. Try again in a minute.")
+#: Shown when a job stopped moving (its worker died and nobody took it over).
+STOPPED = gettext_noop("The background job stopped without finishing (its worker was lost). Start it again.")
 
 try:  # the cache is Redis in production: its connection errors are worth a retry too
     from redis.exceptions import RedisError
@@ -53,6 +81,49 @@ def apply_eagerly(task, args: tuple = (), kwargs: dict | None = None):
             conf.task_eager_propagates = old
 
 
+def stale_after() -> timedelta:
+    """How long a pending or running job may go without progress before it counts as failed
+    (``settings.TASK_STALE_SECONDS``, default 360: longer than the broker's visibility timeout, so a
+    re-delivered job gets its chance first)."""
+    return timedelta(seconds=int(getattr(settings, "TASK_STALE_SECONDS", 360)))
+
+
+def update_state(state_id: int, **fields) -> None:
+    """Update a :class:`TaskState` row (``updated_at`` too: it is the job's heartbeat)."""
+    TaskState.objects.filter(pk=state_id).update(updated_at=timezone.now(), **fields)
+
+
+def is_stale(state: TaskState) -> bool:
+    """True for a pending or running job that has not moved for :func:`stale_after`."""
+    return state.status in ACTIVE and state.updated_at is not None and state.updated_at < timezone.now() - stale_after()
+
+
+def settle(state: TaskState) -> TaskState:
+    """``state``, marked failed (with :data:`STOPPED`) when it is stale. Returns it refreshed."""
+    if is_stale(state):
+        TaskState.objects.filter(pk=state.pk, status__in=ACTIVE, updated_at=state.updated_at).update(
+            status="failed", error=STOPPED, updated_at=timezone.now())
+        state.refresh_from_db()
+    return state
+
+
+def dispatch(task, state: TaskState, args: tuple = (), kwargs: dict | None = None) -> None:
+    """Run ``task`` for ``state``: in-process when Celery is eager (no ``REDIS_URL``), otherwise
+    queued to a worker. A broker that cannot be reached (after its short connection timeout) marks
+    the state failed with :data:`QUEUE_DOWN` instead of raising into the request."""
+    if task.app.conf.task_always_eager:
+        apply_eagerly(task, args, kwargs)
+        return
+    try:
+        # A connection of its own that tries the broker once (kombu would otherwise retry for
+        # seconds inside the request), and no publish retries.
+        with task.app.connection_for_write(transport_options={"max_retries": 0}) as connection:
+            task.apply_async(args=args, kwargs=kwargs or {}, retry=False, connection=connection)
+    except Exception as exc:  # noqa: BLE001 - kombu raises several kinds when Redis is down
+        log.warning("could not queue %s for %s: %s", task.name, state.key, exc)
+        update_state(state.pk, status="failed", error=QUEUE_DOWN)
+
+
 def round_pack_key(rnd: Round) -> str:
     """``"round_pack:<round id>:<fingerprint>"``; the fingerprint changes whenever a result of the
     round changes (its ``version``) or a table is added or removed (a draft drawn again)."""
@@ -70,19 +141,25 @@ def _is_done(state: TaskState) -> bool:
     return state.status == "done" and bool(state.result_path) and (Path(settings.MEDIA_ROOT) / state.result_path).is_file()
 
 
+def current_round_pack(rnd: Round) -> TaskState | None:
+    """The :class:`TaskState` of the round's current pack (settled), or ``None`` if never started."""
+    state = TaskState.objects.filter(key=round_pack_key(rnd)).first()
+    return settle(state) if state is not None else None
+
+
 def start_round_pack(rnd: Round, *, base_url: str = "") -> TaskState:
     """Create (or reuse) the :class:`TaskState` of the round's current pack and queue
-    :func:`build_round_pack` unless that pack is already done or being built."""
+    :func:`build_round_pack` unless that pack is already done or being built (a stale job, see
+    :func:`settle`, counts as failed and is started again)."""
     key = round_pack_key(rnd)
     state, created = TaskState.objects.get_or_create(key=key, defaults={"kind": KIND_ROUND_PACK})
-    if _is_done(state) or (not created and state.status == "running"):
+    if not created:
+        state = settle(state)
+    if _is_done(state) or (not created and state.status in ACTIVE):
         return state
     if not created:
-        TaskState.objects.filter(pk=state.pk).update(status="pending", error="")
-    if build_round_pack.app.conf.task_always_eager:
-        run_round_pack_eagerly(rnd.pk, base_url=base_url)
-    else:
-        build_round_pack.delay(rnd.pk, base_url=base_url)
+        update_state(state.pk, status="pending", error="", progress=0)
+    dispatch(build_round_pack, state, (rnd.pk,), {"base_url": base_url})
     state.refresh_from_db()
     return state
 
@@ -96,36 +173,113 @@ def run_round_pack_eagerly(round_id: int, *, base_url: str = ""):
     return apply_eagerly(build_round_pack, (round_id,), {"base_url": base_url})
 
 
-@shared_task(bind=True, autoretry_for=RETRY_ON, retry_backoff=2, retry_jitter=False, max_retries=3)
+@shared_task(bind=True, autoretry_for=RETRY_ON, retry_backoff=2, retry_jitter=False, max_retries=3,
+             acks_late=True, reject_on_worker_lost=True, ignore_result=True)
 def build_round_pack(self, round_id: int, base_url: str = "") -> str:
     """Build the round pack PDF of round ``round_id`` into ``MEDIA_ROOT/packs/`` and return its
     path relative to ``MEDIA_ROOT``. Progress (``progress``/``total`` = tables) is saved after
     every table; an already built pack with the same key is returned at once (idempotent).
     Retried (``autoretry_for`` database and file errors, at most 3 retries) with the state set
-    back to ``pending``; after the last failure the state is ``failed`` with the error."""
+    back to ``pending``; after the last failure the state is ``failed`` with the error. A
+    re-delivered message (its first worker died) builds the pack again from the start; the file is
+    written under a temporary name and renamed, so a reader never sees half a pack."""
     rnd = Round.objects.select_related("tournament").get(pk=round_id)
     key = round_pack_key(rnd)
     state, _ = TaskState.objects.get_or_create(key=key, defaults={"kind": KIND_ROUND_PACK})
     if _is_done(state):
         return state.result_path
     total = containers(rnd).count()
-    TaskState.objects.filter(pk=state.pk).update(status="running", progress=0, total=total, error="")
+    update_state(state.pk, status="running", progress=0, total=total, error="")
 
     def progress(done: int, count: int) -> None:
-        TaskState.objects.filter(pk=state.pk).update(progress=done, total=count)
+        update_state(state.pk, progress=done, total=count)
 
     try:
         data = sheets.round_pack_pdf(rnd, base_url=base_url, progress=progress)
         relative = _pack_path(key)
         target = Path(settings.MEDIA_ROOT) / relative
         target.parent.mkdir(parents=True, exist_ok=True)
-        tmp = target.with_suffix(".part")
+        tmp = target.with_name(f"{target.name}.{uuid.uuid4().hex}.part")
         tmp.write_bytes(data)
         tmp.replace(target)
     except Exception as exc:
         last = not isinstance(exc, RETRY_ON) or self.request.retries >= (self.max_retries or 0)
-        TaskState.objects.filter(pk=state.pk).update(status="failed" if last else "pending", error=f"{type(exc).__name__}: {exc}")
+        update_state(state.pk, status="failed" if last else "pending", error=f"{type(exc).__name__}: {exc}")
         log.warning("round pack %s failed (try %s): %s", key, self.request.retries + 1, exc)
         raise
-    TaskState.objects.filter(pk=state.pk).update(status="done", progress=total, total=total, result_path=relative, error="")
+    update_state(state.pk, status="done", progress=total, total=total, result_path=relative, error="")
+    return relative
+
+
+# --------------------------------------------------------------------------- CSV imports
+
+
+def _import_dir() -> Path:
+    return Path(settings.MEDIA_ROOT) / "imports"
+
+
+def start_import(tournament: Tournament, kind: str, file_bytes: bytes) -> TaskState:
+    """Keep the uploaded file and start :func:`import_entrants` for it (``kind``: ``"teams"`` or
+    ``"players"``); returns the job's :class:`TaskState` (``kind`` ``"import"``, key
+    ``import:<tournament>:<kind>:<uuid>``), whose progress counts rows checked."""
+    key = f"{KIND_IMPORT}:{tournament.pk}:{kind}:{uuid.uuid4().hex}"
+    folder = _import_dir()
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / f"{key.replace(':', '-')}.csv").write_bytes(file_bytes)
+    state = TaskState.objects.create(key=key, kind=KIND_IMPORT, total=min(entrants_csv.count_rows(file_bytes), 32767))
+    dispatch(import_entrants, state, (state.pk,))
+    state.refresh_from_db()
+    return state
+
+
+def import_report(state: TaskState) -> entrants_csv.ImportReport | None:
+    """The report of a finished import job (``None`` while it runs or when it failed)."""
+    if state.status != "done" or not state.result_path:
+        return None
+    path = Path(settings.MEDIA_ROOT) / state.result_path
+    try:
+        return entrants_csv.ImportReport.from_dict(json.loads(path.read_text(encoding="utf-8")))
+    except (OSError, ValueError):
+        return None
+
+
+@shared_task(bind=True, autoretry_for=RETRY_ON, retry_backoff=2, retry_jitter=False, max_retries=3,
+             acks_late=True, reject_on_worker_lost=True, ignore_result=True)
+def import_entrants(self, state_id: int) -> str:
+    """Import the CSV kept for job ``state_id`` (:func:`start_import`): validate every row with
+    progress, then save all rows in one transaction that also marks the job done, so a re-delivered
+    job finds it done and imports nothing twice. The report (created, errors by line and column) is
+    written next to the file. Returns the report's path relative to ``MEDIA_ROOT``."""
+    state = TaskState.objects.get(pk=state_id)
+    if state.status == "done":
+        return state.result_path
+    _prefix, tournament_id, kind, _token = state.key.split(":")
+    tournament = Tournament.objects.get(pk=int(tournament_id))
+    base = state.key.replace(":", "-")
+    source = _import_dir() / f"{base}.csv"
+    relative = f"imports/{base}.json"
+    update_state(state.pk, status="running", progress=0, error="")
+
+    def progress(done: int, count: int) -> None:
+        update_state(state.pk, progress=min(done, 32767), total=min(count, 32767))
+
+    def write(report: entrants_csv.ImportReport) -> None:
+        target = Path(settings.MEDIA_ROOT) / relative
+        target.write_text(json.dumps(report.as_dict(), ensure_ascii=False), encoding="utf-8")
+
+    def saved(report: entrants_csv.ImportReport) -> None:
+        write(report)
+        update_state(state.pk, status="done", result_path=relative, error="")
+
+    try:
+        report = entrants_csv.import_entrants(entrants_csv.KINDS[kind], tournament, source.read_bytes(),
+                                              progress=progress, on_saved=saved)
+        if not report.ok:
+            with transaction.atomic():
+                saved(report)
+    except Exception as exc:
+        last = not isinstance(exc, RETRY_ON) or self.request.retries >= (self.max_retries or 0)
+        update_state(state.pk, status="failed" if last else "pending", error=f"{type(exc).__name__}: {exc}")
+        log.warning("import %s failed (try %s): %s", state.key, self.request.retries + 1, exc)
+        raise
     return relative

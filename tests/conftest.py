@@ -105,3 +105,14 @@ def _eager_celery_unless_services(request):
     app.conf.task_always_eager = True
     yield
     app.conf.task_always_eager = previous
+
+
+@pytest.fixture(autouse=True)
+def _media_root_per_test(request, settings, tmp_path_factory):
+    """Files written by tests (round packs, kept CSV imports) go to a folder of their own, not the
+    project's ``var/media``; tests marked ``services`` share ``MEDIA_ROOT`` with the worker."""
+    if request.node.get_closest_marker("services"):
+        yield
+        return
+    settings.MEDIA_ROOT = tmp_path_factory.mktemp("media")
+    yield

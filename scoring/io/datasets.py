@@ -1,8 +1,20 @@
-"""Exports as tablib Datasets (``.export("csv")`` / ``.export("xlsx")``) for the download views
-and the ``standings`` command: the standings and a round's tables, for every game."""
+"""Exports as tablib Datasets for the download views and the ``standings`` command: the
+standings and a round's tables, for every game, and the example files of the CSV imports.
+
+Every export is written by :func:`export` (or :func:`export_csv`), never by ``Dataset.export``
+directly: a name such as ``=HYPERLINK("http://x","y")`` must never become a live formula in a
+spreadsheet (CSV injection, OWASP). A text cell that starts with ``= + - @``, a tab or a carriage
+return is written as text: in CSV with the OWASP prefix ``'`` (tablib 3.10 has no escaping for
+CSV), in XLSX as a string cell marked "quote prefix" holding the exact text (tablib's own XLSX
+``escape=True`` only drops a leading ``=``, which changes the name and misses the others).
+Numbers stay numbers (a negative total is a number, not text).
+"""
 from __future__ import annotations
 
+import io
+
 import tablib
+from django.utils.functional import Promise
 from django.utils.translation import gettext as _t
 from django.utils.translation import gettext_lazy as _
 
@@ -11,6 +23,92 @@ from scoring.models import Round, Tournament
 from scoring.results.storage import storage_for
 from scoring.standings import player_standings, team_standings
 from scoring.standings.tiebreaks import REGISTRY
+
+#: What a spreadsheet reads as the start of a formula (OWASP "CSV injection").
+FORMULA_PREFIXES = ("=", "+", "-", "@", "\t", "\r")
+
+#: Export formats: name -> (content type, file extension).
+FORMATS = {
+    "csv": ("text/csv; charset=utf-8", "csv"),
+    "xlsx": ("application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", "xlsx"),
+}
+
+
+def _plain(value):
+    return str(value) if isinstance(value, Promise) else value
+
+
+def is_formula_like(value) -> bool:
+    """True for text a spreadsheet would evaluate (starts with ``= + - @``, tab or CR)."""
+    value = _plain(value)
+    return isinstance(value, str) and value.startswith(FORMULA_PREFIXES)
+
+
+def safe_cell(value):
+    """``value`` for a CSV cell: formula-like text gets the OWASP prefix ``'``; numbers and other
+    text are unchanged."""
+    value = _plain(value)
+    return "'" + value if is_formula_like(value) else value
+
+
+def unescape_cell(text: str) -> str:
+    """The text :func:`safe_cell` escaped (a CSV read back by an import): ``'=1+1`` -> ``=1+1``."""
+    return text[1:] if text.startswith("'") and is_formula_like(text[1:]) else text
+
+
+def export_csv(dataset: tablib.Dataset) -> str:
+    """The dataset as CSV text (tablib's CSV writer) with every formula-like text cell escaped
+    (:func:`safe_cell`), headers included."""
+    safe = tablib.Dataset(headers=[safe_cell(h) for h in dataset.headers] if dataset.headers else None,
+                          title=dataset.title)
+    for row in dataset:
+        safe.append([safe_cell(v) for v in row])
+    return safe.export("csv")
+
+
+def export_xlsx(dataset: tablib.Dataset) -> bytes:
+    """The dataset as an XLSX workbook (one sheet, bold frozen header row). Text is always a
+    string cell, never a formula: formula-like text is kept exactly and marked quote-prefixed
+    (Excel shows it as text and keeps it text when edited). Numbers are number cells. Control
+    characters XLSX cannot hold are dropped."""
+    from openpyxl import Workbook
+    from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
+    from openpyxl.styles import Font
+
+    wb = Workbook()
+    ws = wb.active
+    ws.title = (dataset.title or "Sheet")[:31]
+    bold = Font(bold=True)
+    rows = ([list(dataset.headers)] if dataset.headers else []) + [list(r) for r in dataset]
+    for r, row in enumerate(rows, start=1):
+        for c, value in enumerate(row, start=1):
+            value = _plain(value)
+            cell = ws.cell(row=r, column=c)
+            if isinstance(value, str):
+                value = ILLEGAL_CHARACTERS_RE.sub("", value)
+                cell.value = value
+                cell.data_type = "s"  # never "f": text stays text
+                if is_formula_like(value):
+                    cell.quotePrefix = True
+            else:
+                cell.value = value
+            if r == 1 and dataset.headers:
+                cell.font = bold
+    if dataset.headers:
+        ws.freeze_panes = "A2"
+    out = io.BytesIO()
+    wb.save(out)
+    return out.getvalue()
+
+
+def export(dataset: tablib.Dataset, fmt: str) -> bytes:
+    """The dataset as a download in ``fmt`` (:data:`FORMATS`): CSV as UTF-8 with a BOM (so
+    spreadsheet programs read UTF-8), or XLSX; formula-like text is always written as text."""
+    if fmt == "csv":
+        return ("\ufeff" + export_csv(dataset)).encode("utf-8")
+    if fmt == "xlsx":
+        return export_xlsx(dataset)
+    raise ValueError(f"unknown export format {fmt!r}")
 
 
 def standings_dataset(t: Tournament, *, through_round: int | None = None) -> tablib.Dataset:

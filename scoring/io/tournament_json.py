@@ -1,77 +1,110 @@
-"""Import and export (issue 4 item 6, DESIGN.md 3 Tournament JSON).
+"""Tournament JSON: export and import of a whole tournament, for every game (issue 4 item 6,
+DESIGN.md 3; issue 12 item 3).
 
-- :func:`export_tournament` / :func:`import_tournament`: the whole Tai Pan tournament as JSON
-  (``{"name", "slug", "game", "rules", "teams": [{"name", "players": [...]}], "rounds":
-  [{"number", "matches": [{"table", "ns", "ew", "hands": [engine records], "ended"}]}]}`` plus
-  the extra fields listed in :func:`export_tournament`). Export -> import -> export gives the same
-  data, so :func:`dumps` gives byte-identical text.
+- :func:`export_tournament` / :func:`dumps`: the tournament as JSON in the layout declared by
+  :mod:`scoring.io.schema` (Tai Pan: teams and matches with hands; four-player games: players and
+  tables with seats and deals), with its members and the confirmations. Export -> import ->
+  export gives byte-identical text (the slug aside, when the import takes another one).
+- :func:`load_tournament` / :func:`import_tournament`: a file is read against the declared schema
+  (pydantic: every field typed and bounded, unknown fields refused), then every rule that needs
+  more than one field is checked (:func:`check`): a known game and preset, known tie-breaks, unique
+  team and player names, no team or player twice in a round and no team against itself, only
+  registered entrants within their rounds, every record checked by its game's adapter, statuses
+  consistent (a closed round holds only confirmed results, a confirmation only on a finished
+  result, ...). Every problem is listed with its JSON path; nothing is saved unless there is none
+  (:class:`ImportRefused`), and then everything is saved in one transaction.
+- Accounts are never created and never given a role from the file alone: ``members`` are added
+  only for existing accounts that are not superusers; ``confirmed_by`` is kept only for a member of
+  the imported tournament (``organiser=`` adds one), otherwise the confirmation is dropped with a
+  warning (and a closed round goes back to in progress).
 """
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass, field
+from types import SimpleNamespace
+from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db import transaction
-from django.utils.dateparse import parse_date
+from django.db import IntegrityError, transaction
 from django.utils.translation import gettext_lazy as _
 
 from scoring.errors import ServiceError
-from scoring.models import Confirmation, Hand, Match, Player, Round, Team, Tournament
+from scoring.games import registry
+from scoring.games.base import EntrantKind, GameAdapter, RuleViolation
+from scoring.games.entry import violation_message
+from scoring.io import schema
+from scoring.io.schema import FORMAT_VERSION, TournamentFile
+from scoring.models import (
+    Confirmation,
+    Deal,
+    Hand,
+    Match,
+    Membership,
+    Player,
+    Round,
+    Table,
+    TableSeat,
+    Team,
+    Tournament,
+)
+from scoring.participants.entrants import name_key
 from scoring.results.sheet import recompute
+from scoring.results.storage import storage_of
+from scoring.standings.tiebreaks import REGISTRY
 
-FORMAT_VERSION = 1
+__all__ = ["FORMAT_VERSION", "ImportRefused", "Imported", "check", "delete_tournament", "dumps", "export_tournament",
+           "import_tournament", "load_tournament"]
 
 
-# --------------------------------------------------------------------------- JSON
+class ImportRefused(ServiceError):
+    """A tournament file that cannot be imported: ``errors`` lists ``(JSON path, message)``."""
+
+    def __init__(self, errors: list[tuple[str, str]]):
+        self.errors = errors
+        lines = "\n".join(f"{path}: {message}" for path, message in errors)
+        super().__init__(f"{len(errors)} problem(s) in the tournament file:\n{lines}")
 
 
-def export_tournament(t: Tournament) -> dict:
-    """The tournament as a JSON-ready dict (DESIGN.md 3). Besides the design's fields it keeps
-    ``format`` (this layout's version), ``round_format``, ``hands_per_round``, ``tiebreaks``,
-    ``seed``, ``blind_confirmation``, ``status``, ``venue``, ``starts_on``; per team
-    ``affiliation``, ``seed``, ``joined_round``, ``withdrawn_after_round``; per round ``status``
-    and ``seed``; per match ``pairing_note`` and ``confirmed_by`` (username of the active
-    confirmation or ``null``). ``ended``: ``"target"``, ``"time"`` or ``null`` (not finished,
-    or a bye: ``"ew": null`` and no hands)."""
+@dataclass
+class Imported:
+    """An imported tournament and the warnings of its import (members or confirmations dropped)."""
+
+    tournament: Tournament
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def entrants(self) -> str:
+        """``"12 teams"`` or ``"40 players"``."""
+        name = FILE_KINDS[self.tournament.adapter.entrants].entrants
+        return f"{getattr(self.tournament, name).count()} {name}"
+
+
+# --------------------------------------------------------------------------- export
+
+
+def _confirmers(t: Tournament, link: str) -> dict[int, str]:
+    return dict(Confirmation.objects.filter(**{f"{link}__round__tournament": t, "active": True})
+                .values_list(f"{link}_id", "confirmed_by__username"))
+
+
+def _export_teams(t: Tournament) -> dict[str, Any]:
     teams = list(t.teams.select_related("first_player", "second_player").order_by("name", "pk"))
     names = {tm.pk: tm.name for tm in teams}
-    matches = (Match.objects.filter(round__tournament=t).select_related("round")
-               .prefetch_related("hands").order_by("round__number", "table"))
-    confirmed = dict(Confirmation.objects.filter(match__round__tournament=t, active=True)
-                     .values_list("match_id", "confirmed_by__username"))
+    matches = Match.objects.filter(round__tournament=t).prefetch_related("hands").order_by("round__number", "table")
+    confirmed = _confirmers(t, "match")
     by_round: dict[int, list] = {}
     for m in matches:
-        by_round.setdefault(m.round_id, []).append(m)
-    rounds = []
-    for rnd in t.rounds.order_by("number"):
-        rounds.append({
-            "number": rnd.number,
-            "status": rnd.status,
-            "seed": rnd.seed,
-            "matches": [{
-                "table": m.table,
-                "ns": names[m.team_ns_id],
-                "ew": names[m.team_ew_id] if m.team_ew_id else None,
-                "hands": [t.adapter.clean_record(h.record) for h in sorted(m.hands.all(), key=lambda h: h.number)],
-                "ended": m.ended or None,
-                "pairing_note": m.pairing_note,
-                "confirmed_by": confirmed.get(m.pk),
-            } for m in by_round.get(rnd.pk, [])],
+        by_round.setdefault(m.round_id, []).append({
+            "table": m.table,
+            "ns": names[m.team_ns_id],
+            "ew": names[m.team_ew_id] if m.team_ew_id else None,
+            "hands": [t.adapter.clean_record(h.record) for h in sorted(m.hands.all(), key=lambda h: h.number)],
+            "ended": m.ended or None,
+            "pairing_note": m.pairing_note,
+            "confirmed_by": confirmed.get(m.pk),
         })
     return {
-        "format": FORMAT_VERSION,
-        "name": t.name,
-        "slug": t.slug,
-        "game": t.game,
-        "rules": t.rules,
-        "round_format": t.round_format,
-        "hands_per_round": t.hands_per_round,
-        "tiebreaks": list(t.tiebreaks or []),
-        "seed": t.seed,
-        "blind_confirmation": t.blind_confirmation,
-        "status": t.status,
-        "venue": t.venue,
-        "starts_on": t.starts_on.isoformat() if t.starts_on else None,
         "teams": [{
             "name": tm.name,
             "players": [tm.first_player.name, tm.second_player.name],
@@ -80,15 +113,78 @@ def export_tournament(t: Tournament) -> dict:
             "joined_round": tm.joined_round,
             "withdrawn_after_round": tm.withdrawn_after_round,
         } for tm in teams],
-        "rounds": rounds,
+        "rounds": [{"number": r.number, "status": r.status, "seed": r.seed, "matches": by_round.get(r.pk, [])}
+                   for r in t.rounds.order_by("number")],
     }
 
 
+def _export_players(t: Tournament) -> dict[str, Any]:
+    players = list(t.players.order_by("name", "pk"))
+    tables = (Table.objects.filter(round__tournament=t).prefetch_related("deals", "seats__player")
+              .order_by("round__number", "number"))
+    confirmed = _confirmers(t, "table")
+    by_round: dict[int, list] = {}
+    for tb in tables:
+        by_round.setdefault(tb.round_id, []).append({
+            "table": tb.number,
+            "seats": [s.player.name for s in sorted(tb.seats.all(), key=lambda s: s.seat)],
+            "deals": [t.adapter.clean_record(d.record) for d in sorted(tb.deals.all(), key=lambda d: d.number)],
+            "ended": tb.ended or None,
+            "seating_note": tb.seating_note,
+            "confirmed_by": confirmed.get(tb.pk),
+        })
+    return {
+        "players": [{
+            "name": p.name,
+            "affiliation": p.affiliation,
+            "seed": p.seed,
+            "joined_round": p.joined_round,
+            "withdrawn_after_round": p.withdrawn_after_round,
+            "substitute": p.is_substitute,
+        } for p in players],
+        "rounds": [{"number": r.number, "status": r.status, "seed": r.seed, "tables": by_round.get(r.pk, [])}
+                   for r in t.rounds.order_by("number")],
+    }
+
+
+EXPORT_ENTRANTS = {EntrantKind.TEAMS: _export_teams, EntrantKind.PLAYERS: _export_players}
+
+
+def export_tournament(t: Tournament) -> dict:
+    """The tournament as a JSON-ready dict in the layout of :mod:`scoring.io.schema`: its settings
+    (``format``, ``name``, ``slug``, ``game``, ``rules``, ``round_format``, ``hands_per_round``,
+    ``tiebreaks``, ``seed``, ``blind_confirmation``, ``status``, ``venue``, ``starts_on``), its
+    ``members`` (username and role), and its entrants and rounds (Tai Pan: ``teams`` and
+    ``matches``; four-player: ``players`` and ``tables``). ``ended``: ``"target"``, ``"time"`` or
+    ``null`` (not finished, or a bye: ``"ew": null`` and no hands); ``confirmed_by``: the username of
+    the active confirmation or ``null``."""
+    data = {
+        "format": FORMAT_VERSION,
+        "name": t.name,
+        "slug": t.slug,
+        "game": t.game,
+        "rules": t.rules,
+        "round_format": str(t.round_format),
+        "hands_per_round": t.hands_per_round,
+        "tiebreaks": list(t.tiebreaks or []),
+        "seed": t.seed,
+        "blind_confirmation": t.blind_confirmation,
+        "status": t.status,
+        "venue": t.venue,
+        "starts_on": t.starts_on.isoformat() if t.starts_on else None,
+        "members": [{"username": u, "role": r} for u, r in
+                    t.memberships.order_by("user__username").values_list("user__username", "role")],
+    }
+    data.update(EXPORT_ENTRANTS[t.adapter.entrants](t))
+    return data
+
+
 def delete_tournament(t: Tournament) -> None:
-    """Delete a tournament with everything in it (matches and teams first: their foreign keys
-    are protected so that nothing disappears by accident elsewhere)."""
+    """Delete a tournament with everything in it (matches, tables and teams first: their foreign
+    keys are protected so that nothing disappears by accident elsewhere)."""
     with transaction.atomic():
         Match.objects.filter(round__tournament=t).delete()
+        Table.objects.filter(round__tournament=t).delete()
         Team.objects.filter(tournament=t).delete()
         t.delete()
 
@@ -98,90 +194,372 @@ def dumps(data: dict) -> str:
     return json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
 
 
-def _confirmer(username: str):
-    """The user named ``username``; created inactive without a usable password if missing."""
-    User = get_user_model()
-    user, created = User.objects.get_or_create(username=username, defaults={"is_active": False})
-    if created:
-        user.set_unusable_password()
-        user.save(update_fields=["password"])
-    return user
+# --------------------------------------------------------------------------- per kind of entrants
 
 
-def import_tournament(data: dict, *, slug: str | None = None) -> Tournament:
-    """Create a tournament from an export (:func:`export_tournament` layout; only the design's
-    fields are required). ``slug`` overrides the file's slug. Every hand is checked by the engine
-    while the matches are recomputed; any problem (unknown team, duplicate slug, a hand breaking
-    the rules) raises :class:`ServiceError` or :class:`engines.errors.RuleViolation` and nothing
-    is created. Confirmations are restored for ``confirmed_by`` users (missing users are created
-    inactive, without a password)."""
-    if not isinstance(data, dict):
-        raise ServiceError(_("The file is not a tournament export."))
+@dataclass(frozen=True)
+class FileKind:
+    """What differs in the file between the two kinds of entrants: the names of the lists, the
+    sides of a result (with where they stand in the file), a bye, and how entrants and results are
+    created."""
+
+    entrants: str
+    other_entrants: str
+    containers: str
+    other_containers: str
+    records: str
+    noun: str
+
+    def sides(self, c) -> list[tuple[str, str]]:
+        """``[(field, name)]`` of a match or table (a bye's missing side left out)."""
+        if self.entrants == "teams":
+            return [(where, name) for where, name in (("ns", c.ns), ("ew", c.ew)) if name is not None]
+        return [(f"seats[{k}]", name) for k, name in enumerate(c.seats)]
+
+    def records_of(self, c) -> list[dict[str, Any]]:
+        return getattr(c, self.records)
+
+
+TEAMS_FILE = FileKind("teams", "players", "matches", "tables", "hands", "team")
+PLAYERS_FILE = FileKind("players", "teams", "tables", "matches", "deals", "player")
+FILE_KINDS = {EntrantKind.TEAMS: TEAMS_FILE, EntrantKind.PLAYERS: PLAYERS_FILE}
+
+
+def _create_teams(t: Tournament, entries) -> dict[str, Any]:
+    out = {}
+    for e in entries or []:
+        first = Player.objects.create(tournament=t, name=e.players[0], affiliation=e.affiliation)
+        second = Player.objects.create(tournament=t, name=e.players[1], affiliation=e.affiliation)
+        out[name_key(e.name)] = Team.objects.create(
+            tournament=t, name=e.name, affiliation=e.affiliation, first_player=first, second_player=second,
+            seed=e.seed, joined_round=e.joined_round, withdrawn_after_round=e.withdrawn_after_round)
+    return out
+
+
+def _create_players(t: Tournament, entries) -> dict[str, Any]:
+    return {name_key(e.name): Player.objects.create(
+        tournament=t, name=e.name, affiliation=e.affiliation, seed=e.seed, joined_round=e.joined_round,
+        withdrawn_after_round=e.withdrawn_after_round, is_substitute=e.substitute) for e in entries or []}
+
+
+def _create_match(rnd: Round, c, records, entrants, adapter, ended) -> Match:
+    match = Match.objects.create(round=rnd, table=c.table, team_ns=entrants[name_key(c.ns)],
+                                 team_ew=entrants[name_key(c.ew)] if c.ew is not None else None, ended=ended,
+                                 pairing_note=c.pairing_note)
+    Hand.objects.bulk_create([Hand(match=match, number=n, record=rec) for n, rec in enumerate(records, start=1)])
+    return match
+
+
+def _create_table(rnd: Round, c, records, entrants, adapter, ended) -> Table:
+    table = Table.objects.create(round=rnd, number=c.table, ended=ended, seating_note=c.seating_note,
+                                 state=adapter.initial_state())
+    TableSeat.objects.bulk_create([TableSeat(table=table, seat=k, player=entrants[name_key(n)]) for k, n in enumerate(c.seats)])
+    Deal.objects.bulk_create([Deal(table=table, number=n, record=rec) for n, rec in enumerate(records, start=1)])
+    return table
+
+
+CREATE_ENTRANTS = {EntrantKind.TEAMS: _create_teams, EntrantKind.PLAYERS: _create_players}
+CREATE_CONTAINER = {EntrantKind.TEAMS: _create_match, EntrantKind.PLAYERS: _create_table}
+
+
+# --------------------------------------------------------------------------- checks
+
+
+@dataclass
+class _Result:
+    """One match or table of the file, as checked: where it is, its entrants and records, and what
+    its records give."""
+
+    path: str
+    round_index: int
+    data: Any
+    records: list[dict[str, Any]]
+    bye: bool
+    finished: bool | None
+
+
+@dataclass
+class Plan:
+    """What :func:`check` found: the file, its adapter and the results with their evaluation."""
+
+    file: TournamentFile
+    adapter: GameAdapter
+    results: list[_Result]
+
+
+class _Errors(list):
+    def add(self, path: str, message: str) -> None:
+        self.append((path, message))
+
+
+def _violations(errors: _Errors, exc: RuleViolation, base: str, list_name: str) -> None:
+    for v in exc.violations:
+        where = v.field or ""
+        for prefix in ("hands", "records", "deals"):
+            if where.startswith(prefix + "["):
+                where = list_name + where[len(prefix):]
+                break
+        else:
+            where = f"{list_name}.{where}" if where else list_name
+        errors.add(f"{base}.{where}", str(violation_message(v)))
+
+
+def check(data: TournamentFile) -> tuple[Plan | None, list[tuple[str, str]]]:
+    """Every rule of a tournament file that needs more than one field; ``(plan, [])`` when the file
+    can be imported, else ``(None, [(JSON path, message), ...])``."""
+    errors = _Errors()
     try:
-        slug = slug or data["slug"]
-        name = data["name"]
-    except KeyError as exc:
-        raise ServiceError(_("The tournament export misses the field {field}.").format(field=exc.args[0])) from None
-    if Tournament.objects.filter(slug=slug).exists():
-        raise ServiceError(_("A tournament with the slug {slug!r} already exists.").format(slug=slug), field="slug")
-    with transaction.atomic():
-        t = Tournament.objects.create(
-            name=name, slug=slug, game=data.get("game", "taipan"), rules=data.get("rules") or {},
-            round_format=data.get("round_format") or "target", hands_per_round=data.get("hands_per_round"),
-            tiebreaks=list(data.get("tiebreaks") or []), seed=int(data.get("seed") or 0),
-            blind_confirmation=bool(data.get("blind_confirmation", False)),
-            status=data.get("status") or Tournament.Status.SETUP, venue=data.get("venue") or "",
-            starts_on=parse_date(data["starts_on"]) if data.get("starts_on") else None,
-        )
-        teams: dict[str, Team] = {}
-        for entry in data.get("teams", []):
-            players = list(entry.get("players") or [])
-            if len(players) != 2:
-                raise ServiceError(_("Team {name!r} must have exactly two players.").format(name=entry.get("name")))
-            if entry["name"] in teams:
-                raise ServiceError(_("Team {name!r} appears twice.").format(name=entry["name"]))
-            first = Player.objects.create(tournament=t, name=players[0], affiliation=entry.get("affiliation") or "")
-            second = Player.objects.create(tournament=t, name=players[1], affiliation=entry.get("affiliation") or "")
-            teams[entry["name"]] = Team.objects.create(
-                tournament=t, name=entry["name"], affiliation=entry.get("affiliation") or "",
-                first_player=first, second_player=second, seed=entry.get("seed"),
-                joined_round=entry.get("joined_round") or 1, withdrawn_after_round=entry.get("withdrawn_after_round"),
-            )
+        adapter = registry.get(data.game)
+    except registry.UnknownGame:
+        known = ", ".join(a.key for a in registry.all_games())
+        return None, [("$.game", f"unknown game {data.game!r}; known: {known}")]
+    rules_ok = True
+    try:
+        adapter.resolve_rules(data.rules)
+    except RuleViolation as exc:
+        rules_ok = False
+        for v in exc.violations:
+            errors.add("$.rules" + (f".{v.field.removeprefix('rules').lstrip('.')}" if v.field.removeprefix("rules").lstrip(".") else ""),
+                       str(violation_message(v)))
+    if data.round_format == "fixed_hands" and not data.hands_per_round:
+        errors.add("$.hands_per_round", "the fixed-hands format needs the number of hands per round")
+    seen_tb = set()
+    for i, key in enumerate(data.tiebreaks):
+        if key not in REGISTRY:
+            errors.add(f"$.tiebreaks[{i}]", f"unknown tie-break {key!r}; known: {', '.join(REGISTRY)}")
+        elif key in seen_tb:
+            errors.add(f"$.tiebreaks[{i}]", f"tie-break {key!r} is listed twice")
+        seen_tb.add(key)
+    usernames = set()
+    for i, m in enumerate(data.members):
+        if m.username.casefold() in usernames:
+            errors.add(f"$.members[{i}].username", f"{m.username!r} is listed twice")
+        usernames.add(m.username.casefold())
 
-        def team(name_):
-            if name_ is None:
-                return None
-            if name_ not in teams:
-                raise ServiceError(_("Unknown team {name!r} in a match.").format(name=name_))
-            return teams[name_]
+    kind = FILE_KINDS[adapter.entrants]
+    entrant_list, wrong_list = kind.entrants, kind.other_entrants
+    container_list, wrong_container = kind.containers, kind.other_containers
+    if getattr(data, wrong_list):
+        errors.add(f"$.{wrong_list}", f"a {data.game} tournament has {entrant_list}, not {wrong_list}")
+    entrants: dict[str, Any] = {}
+    for i, e in enumerate(getattr(data, entrant_list) or []):
+        key = name_key(e.name)
+        if key in entrants:
+            errors.add(f"$.{entrant_list}[{i}].name", f"{e.name!r} is listed twice (names are compared ignoring case)")
+        entrants[key] = e
+        if len(getattr(e, "players", ())) == 2 and name_key(e.players[0]) == name_key(e.players[1]):
+            errors.add(f"$.teams[{i}].players[1]", "the two players of a team must be different people")
+        if e.withdrawn_after_round and e.withdrawn_after_round < e.joined_round:
+            errors.add(f"$.{entrant_list}[{i}].withdrawn_after_round", "withdrawn before the round it joins")
 
-        for rdata in data.get("rounds", []):
-            rnd = Round.objects.create(tournament=t, number=rdata["number"],
-                                       status=rdata.get("status") or Round.Status.CLOSED, seed=rdata.get("seed") or 0)
-            for mdata in rdata.get("matches", []):
-                ew = team(mdata.get("ew"))
-                match = Match.objects.create(
-                    round=rnd, table=mdata["table"], team_ns=team(mdata["ns"]), team_ew=ew,
-                    ended=Match.Ended.TIME if mdata.get("ended") == "time" else "",
-                    pairing_note=mdata.get("pairing_note") or "",
-                )
-                if ew is None and mdata.get("hands"):
-                    raise ServiceError(_("A bye cannot have hands (round {number}, table {table}).").format(
-                        number=rnd.number, table=mdata["table"]))
-                Hand.objects.bulk_create([
-                    Hand(match=match, number=i, record=t.adapter.clean_record(rec)) for i, rec in enumerate(mdata.get("hands", []), start=1)
-                ])
-                if mdata.get("confirmed_by"):
-                    Confirmation.objects.create(match=match, confirmed_by=_confirmer(mdata["confirmed_by"]),
-                                                totals={})
-                match.round = rnd
-                recompute(match)
-                if mdata.get("confirmed_by") and match.status == Match.Status.FINISHED:
-                    match.confirm()
-                    match.save(update_fields=["status"])
-                if mdata.get("confirmed_by"):
-                    Confirmation.objects.filter(match=match, active=True).update(
-                        totals={"NS": match.total_ns, "EW": match.total_ew})
+    results: list[_Result] = []
+    numbers: dict[int, int] = {}
+    last = max((r.number for r in data.rounds), default=0)
+    settings = SimpleNamespace(rules=data.rules, round_format=data.round_format, hands_per_round=data.hands_per_round)
+    for r_i, rnd in enumerate(data.rounds):
+        rpath = f"$.rounds[{r_i}]"
+        if rnd.number in numbers:
+            errors.add(f"{rpath}.number", f"round {rnd.number} appears twice (also $.rounds[{numbers[rnd.number]}])")
+        numbers[rnd.number] = r_i
+        if getattr(rnd, wrong_container) is not None:
+            errors.add(f"{rpath}.{wrong_container}", f"a {data.game} round has {container_list}, not {wrong_container}")
+        if rnd.status == "draft" and rnd.number != last:
+            errors.add(f"{rpath}.status", "only the last round can be a draft")
+        tables_seen: set[int] = set()
+        playing: dict[str, str] = {}
+        for c_i, c in enumerate(getattr(rnd, container_list) or []):
+            cpath = f"{rpath}.{container_list}[{c_i}]"
+            if c.table in tables_seen:
+                errors.add(f"{cpath}.table", f"table {c.table} appears twice in round {rnd.number}")
+            tables_seen.add(c.table)
+            sides = kind.sides(c)
+            if len(sides) == 2 and name_key(sides[0][1]) == name_key(sides[1][1]):
+                errors.add(f"{cpath}.{sides[1][0]}", f"{sides[0][1]!r} cannot play itself")
+                sides = sides[:1]
+            for where, name in sides:
+                key = name_key(name)
+                entrant = entrants.get(key)
+                if entrant is None:
+                    errors.add(f"{cpath}.{where}", f"unknown {kind.noun} {name!r}")
+                    continue
+                if key in playing:
+                    errors.add(f"{cpath}.{where}", f"{name!r} plays twice in round {rnd.number} (also at {playing[key]})")
+                playing.setdefault(key, f"{cpath}.{where}")
+                if rnd.number < entrant.joined_round or (entrant.withdrawn_after_round is not None
+                                                          and rnd.number > entrant.withdrawn_after_round):
+                    errors.add(f"{cpath}.{where}", f"{name!r} does not play in round {rnd.number} "
+                                                   f"(joined in round {entrant.joined_round}, withdrawn after "
+                                                   f"{entrant.withdrawn_after_round if entrant.withdrawn_after_round is not None else '-'})")
+            records = kind.records_of(c)
+            list_name = kind.records
+            bye = len(sides) == 1 and getattr(c, "ew", "") is None
+            finished = bye
+            if bye:
+                if records:
+                    errors.add(f"{cpath}.{list_name}", f"a bye has no {list_name}")
+                if c.ended is not None:
+                    errors.add(f"{cpath}.ended", "a bye is not ended")
+                if c.confirmed_by is not None:
+                    errors.add(f"{cpath}.confirmed_by", "a bye needs no confirmation")
+            elif not rules_ok:
+                finished = None  # the records cannot be judged under rules that do not exist
+            else:
+                try:
+                    cleaned = [adapter.clean_record(rec) for rec in records]
+                    evaluation = adapter.evaluate(cleaned, settings, ended_at_time=c.ended == "time")
+                except RuleViolation as exc:
+                    _violations(errors, exc, cpath, list_name)
+                    cleaned, evaluation = [], None
+                except Exception as exc:  # noqa: BLE001 - an engine must never turn a bad record into a traceback
+                    errors.add(f"{cpath}.{list_name}", f"a record cannot be read ({type(exc).__name__})")
+                    cleaned, evaluation = [], None
+                finished = None  # unknown when the records break the rules (reported above)
+                if evaluation is not None:
+                    finished = evaluation.finished
+                    if (c.ended or "") != evaluation.ended:
+                        given = {"target": "finished by the rules", "time": "ended at the time limit", "": "not finished"}
+                        errors.add(f"{cpath}.ended", f"ended is {c.ended!r} but by its {list_name} the result is "
+                                                     f"{given[evaluation.ended]}")
+                records = cleaned
+            if c.confirmed_by is not None and not bye and finished is False:
+                errors.add(f"{cpath}.confirmed_by", "only a finished result can be confirmed")
+            if rnd.status == "closed" and not bye and c.confirmed_by is None:
+                errors.add(f"{cpath}.confirmed_by", f"round {rnd.number} is closed, so this result must be confirmed")
+            if rnd.status == "draft" and (records or c.ended or c.confirmed_by):
+                errors.add(cpath, "a draft round has no results yet")
+            if rnd.status == "published" and records:
+                errors.add(f"{rpath}.status", f"round {rnd.number} has results, so it is in progress (not published)")
+            results.append(_Result(cpath, r_i, c, records, bye, finished))
+
+    statuses = [r.status for r in data.rounds]
+    if data.status == "setup" and any(s != "draft" for s in statuses):
+        errors.add("$.status", "a tournament in registration has no published rounds")
+    if data.status in ("running", "finished") and not any(s != "draft" for s in statuses):
+        errors.add("$.status", f"a {data.status} tournament has a published round")
+    if data.status == "finished" and any(s != "closed" for s in statuses):
+        errors.add("$.status", "a finished tournament has every round closed")
+    if errors:
+        return None, list(dict.fromkeys(errors))
+    return Plan(data, adapter, results), []
+
+
+# --------------------------------------------------------------------------- import
+
+
+def _members(data: TournamentFile, organiser) -> tuple[dict[str, tuple[Any, str]], list[str]]:
+    """``{username: (user, role)}`` of the members the import adds, and the warnings."""
+    User = get_user_model()
+    out: dict[str, tuple[Any, str]] = {}
+    warnings = []
+    for m in data.members:
+        user = User.objects.filter(username=m.username).first()
+        if user is None:
+            warnings.append(f"member {m.username!r} not added: there is no such account (an import never creates accounts)")
+        elif user.is_superuser:
+            warnings.append(f"member {m.username!r} not added: a superuser gets no role from a file")
+        elif not user.is_active:
+            warnings.append(f"member {m.username!r} not added: the account is inactive")
+        else:
+            out[user.get_username()] = (user, m.role)
+    if organiser is not None:
+        out[organiser.get_username()] = (organiser, Membership.Role.ORGANISER)
+    if not any(role == Membership.Role.ORGANISER for _u, role in out.values()):
+        warnings.append("the imported tournament has no organiser: give --organiser USERNAME, or add one in the admin")
+    return out, warnings
+
+
+def _create(plan: Plan, slug: str, members: dict[str, tuple[Any, str]], warnings: list[str]) -> Tournament:
+    data, adapter = plan.file, plan.adapter
+    dropped_rounds: set[int] = set()
+    keep: dict[int, Any] = {}
+    for i, res in enumerate(plan.results):
+        who = res.data.confirmed_by
+        if who is None:
+            continue
+        if who in members:
+            keep[i] = members[who][0]
+        else:
+            warnings.append(f"{res.path}.confirmed_by: confirmation by {who!r} dropped (not a member of the imported "
+                            "tournament); the result stays finished, to be confirmed again")
+            dropped_rounds.add(res.round_index)
+    round_status = {}
+    for r_i, rnd in enumerate(data.rounds):
+        status = rnd.status
+        if r_i in dropped_rounds and status == Round.Status.CLOSED:
+            status = Round.Status.IN_PROGRESS
+            warnings.append(f"$.rounds[{r_i}].status: round {rnd.number} imported as in progress (a confirmation was dropped)")
+        round_status[r_i] = status
+    t_status = data.status
+    if t_status == Tournament.Status.FINISHED and any(s != Round.Status.CLOSED for s in round_status.values()):
+        t_status = Tournament.Status.RUNNING
+        warnings.append("$.status: the tournament is imported as running (a round is no longer closed)")
+
+    t = Tournament.objects.create(
+        name=data.name, slug=slug, game=data.game, rules=data.rules if data.rules is not None else {},
+        round_format=data.round_format, hands_per_round=data.hands_per_round, tiebreaks=list(data.tiebreaks),
+        seed=data.seed, blind_confirmation=data.blind_confirmation, status=t_status, venue=data.venue,
+        starts_on=data.starts_on,
+    )
+    Membership.objects.bulk_create([Membership(tournament=t, user=user, role=role) for user, role in members.values()])
+    kind = FILE_KINDS[adapter.entrants]
+    entrants = CREATE_ENTRANTS[adapter.entrants](t, getattr(data, kind.entrants))
+    rounds = {r_i: Round.objects.create(tournament=t, number=rnd.number, status=round_status[r_i], seed=rnd.seed)
+              for r_i, rnd in enumerate(data.rounds)}
+    for i, res in enumerate(plan.results):
+        rnd = rounds[res.round_index]
+        ended = Match.Ended.TIME if res.data.ended == "time" else ""
+        container = CREATE_CONTAINER[adapter.entrants](rnd, res.data, res.records, entrants, adapter, ended)
+        container.round = rnd
+        recompute(container)
+        if i in keep:
+            container.confirm()
+            container.save(update_fields=["status"])
+            storage = storage_of(container)
+            Confirmation.objects.create(confirmed_by=keep[i], totals=storage.confirmation_totals(container),
+                                        **storage.audit_link(container))
     return t
 
 
+def load_tournament(text: str | bytes, *, slug: str | None = None, organiser: str | None = None) -> Imported:
+    """Import a tournament file's text (see the module): refused with every problem listed
+    (:class:`ImportRefused`) or created in one transaction; returns it with the warnings.
+    ``slug`` replaces the file's slug; ``organiser`` (a username) makes that existing account the
+    organiser of the imported tournament."""
+    data, errors = schema.parse(text)
+    if data is None:
+        raise ImportRefused(errors)
+    errors = []
+    if slug is not None:
+        _slug_ok, slug_errors = schema.parse(json.dumps({"name": "x", "slug": slug}))
+        if slug_errors:
+            errors += [("--slug", message) for _path, message in slug_errors]
+    slug = slug or data.slug
+    if Tournament.objects.filter(slug=slug).exists():
+        errors.append(("$.slug" if slug == data.slug else "--slug", f"a tournament with the slug {slug!r} already exists"))
+    user = None
+    if organiser is not None:
+        user = get_user_model().objects.filter(username=organiser).first()
+        if user is None:
+            errors.append(("--organiser", f"there is no account {organiser!r} (an import never creates accounts)"))
+    plan, check_errors = check(data)
+    errors += check_errors
+    if errors:
+        raise ImportRefused(errors)
+    members, warnings = _members(data, user)
+    try:
+        with transaction.atomic():
+            tournament = _create(plan, slug, members, warnings)
+    except IntegrityError as exc:
+        raise ImportRefused([("$", f"the tournament could not be saved ({exc})")]) from None
+    except RuleViolation as exc:  # the records were checked above; this is a safety net
+        raise ImportRefused([("$", str(violation_message(v))) for v in exc.violations]) from None
+    return Imported(tournament, warnings)
+
+
+def import_tournament(data: Any, *, slug: str | None = None, organiser: str | None = None) -> Tournament:
+    """:func:`load_tournament` of an already parsed export (a dict). Raises :class:`ImportRefused`."""
+    try:
+        text = json.dumps(data)
+    except (TypeError, ValueError, RecursionError):
+        raise ImportRefused([("$", str(_("The file is not a tournament export.")))]) from None
+    return load_tournament(text, slug=slug, organiser=organiser).tournament

@@ -4,6 +4,7 @@ there (:mod:`scoring.policy`) and the navigation, which is the one place the pag
 registered, rounds seated)."""
 from __future__ import annotations
 
+from django.conf import settings
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
@@ -29,7 +30,7 @@ ENTRANT_PAGES = {
     EntrantKind.PLAYERS: {
         "entrants_url": "scoring:players", "entrants_label": _("Players"),
         "draw_url": "scoring:round_seat", "draw_label": _("Seat the next round"),
-        "actions": (),
+        "actions": (("scoring:players_import", _("Import players (CSV)")),),
         "created": _("Tournament created. Register the players next."),
         "ranking_template": "standings/_player_ranking.html",
         "count": lambda t: t.players.count(),
@@ -70,6 +71,8 @@ def tournament_context(request, tournament: Tournament, **extra) -> dict:
 
 
 def site(request) -> dict:
-    """Context processor: the rules check pages of the games that have one (site navigation)."""
+    """Context processor: the rules check pages of the games that have one (site navigation), and
+    ``mail_configured`` (the login page offers password reset only then)."""
     return {"rules_checks": [(adapter.label, reverse("scoring:rules_check", args=[adapter.key]))
-                             for adapter in registry.all_games() if adapter.rules_check is not None]}
+                             for adapter in registry.all_games() if adapter.rules_check is not None],
+            "mail_configured": getattr(settings, "MAIL_CONFIGURED", False)}

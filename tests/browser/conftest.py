@@ -17,10 +17,6 @@ from pathlib import Path
 
 import pytest
 
-# Playwright's sync API runs an event loop in the test's thread; the ORM calls the tests make
-# between browser steps are ordinary synchronous ones.
-os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
         "--disable-component-update", "--disable-sync"]
@@ -65,13 +61,24 @@ def _fail_missing_browser():
 
 @pytest.fixture(scope="session")
 def browser():
-    """One Chromium for the session."""
+    """One Chromium for the session. Playwright's sync API runs an event loop in the test's thread;
+    the ORM calls the tests make between browser steps are ordinary synchronous ones, so Django's
+    async-safety check is switched off while the browser runs (and restored after, so commands the
+    other tests start never inherit it)."""
     from playwright.sync_api import sync_playwright
 
-    with sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield chromium
-        chromium.close()
+    previous = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    try:
+        with sync_playwright() as p:
+            chromium = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+            yield chromium
+            chromium.close()
+    finally:
+        if previous is None:
+            os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+        else:
+            os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = previous
 
 
 @pytest.fixture

@@ -14,11 +14,10 @@ import pytest
 import tablib
 from django.utils import translation
 
-from engines.errors import RuleViolation
 from scoring.errors import ServiceError
 from scoring.io.datasets import round_dataset, standings_dataset
 from scoring.io.teams_csv import import_teams_csv
-from scoring.io.tournament_json import delete_tournament, dumps, export_tournament, import_tournament
+from scoring.io.tournament_json import ImportRefused, delete_tournament, dumps, export_tournament, import_tournament
 from scoring.models import Confirmation, Match, Membership, Round, Team, Tournament
 from scoring.results import sheet
 from tests.factories import (
@@ -96,12 +95,16 @@ def test_export_import_export_is_byte_identical(played):
 
 
 def test_import_refuses_bad_data_and_saves_nothing(played):
+    """Changed on purpose (issue 12 item 3): every problem is reported with its JSON path in one
+    :class:`ImportRefused` (a ServiceError), a hand breaking the rules included (was: the engine's
+    RuleViolation on the first bad hand)."""
     data = export_tournament(played)
     with pytest.raises(ServiceError):
         import_tournament(data)  # slug exists
     data["rounds"][0]["matches"][0]["hands"][0]["card_points"] = {"NS": 55, "EW": 55}
-    with pytest.raises(RuleViolation):
+    with pytest.raises(ImportRefused) as refused:
         import_tournament(data, slug="other")
+    assert [path for path, _msg in refused.value.errors] == ["$.rounds[0].matches[0].hands[0].card_points"]
     data = export_tournament(played)
     data["rounds"][1]["matches"][0]["ew"] = "Nobody"
     with pytest.raises(ServiceError):

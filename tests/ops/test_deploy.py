@@ -12,10 +12,10 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def _production_env(**extra):
-    # DJANGO_ALLOW_ASYNC_UNSAFE: set by the browser tests' conftest for the whole session when they
-    # are collected with the rest; a production environment never has it (check --deploy refuses it).
-    env = {k: v for k, v in os.environ.items()
-           if k not in {"DEBUG", "DJANGO_SETTINGS_MODULE", "REDIS_URL", "DJANGO_ALLOW_ASYNC_UNSAFE"}}
+    # DJANGO_ALLOW_ASYNC_UNSAFE: set while the browser tests run (Playwright's loop in the test
+    # thread), never in production; check --deploy rightly refuses it.
+    drop = {"DEBUG", "DJANGO_SETTINGS_MODULE", "REDIS_URL", "DJANGO_ALLOW_ASYNC_UNSAFE"}
+    env = {k: v for k, v in os.environ.items() if k not in drop}
     env.update(
         DEBUG="0",
         SECRET_KEY=secrets.token_urlsafe(64),

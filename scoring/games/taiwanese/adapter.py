@@ -49,9 +49,10 @@ class Taiwanese(FourPlayerGame):
         if not isinstance(record, dict):
             raise RuleViolation([Violation("", "The deal record must be an object.")])
         carried = {k: state[k] for k in CARRIED}
+        keeps = bool(self.resolve_rules(settings.rules).get("draw_keeps_dealer", True))
         if record.get("draw"):
             return RecordOutcome({"draw": True, **carried}, (0, 0, 0, 0), {"draw": True, "pay": {}},
-                                 next_hand_state(state, None))
+                                 next_hand_state(state, None, draw_keeps_dealer=keeps))
         data = {k: v for k, v in record.items() if k != "rules"}
         data.update(carried)
         out = engines.run("taiwanese", "score", self.with_rules(data, settings.rules))
@@ -60,7 +61,7 @@ class Taiwanese(FourPlayerGame):
         for label, amount in (out.get("pay") or {}).items():
             net[SEATS.index(label)] -= int(amount)
             net[SEATS.index(winner)] += int(amount)
-        return RecordOutcome(data, tuple(net), out, next_hand_state(state, winner))
+        return RecordOutcome(data, tuple(net), out, next_hand_state(state, winner, draw_keeps_dealer=keeps))
 
     def summary(self, record) -> str:
         """``"East self-draw 5p"`` or ``"draw"``, in the active language."""

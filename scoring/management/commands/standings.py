@@ -5,7 +5,7 @@ import json
 
 from django.core.management.base import BaseCommand, CommandError
 
-from scoring.io.datasets import standings_dataset
+from scoring.io.datasets import export_csv, standings_dataset
 from scoring.models import Tournament
 from scoring.standings import standings_for
 
@@ -23,7 +23,7 @@ class Command(BaseCommand):
         if t is None:
             raise CommandError(f"No tournament with slug {opts['slug']!r}.")
         if opts["format"] == "csv":
-            self.stdout.write(standings_dataset(t, through_round=opts["round"]).export("csv"), ending="")
+            self.stdout.write(export_csv(standings_dataset(t, through_round=opts["round"])), ending="")
             return
         rows = [dataclasses.asdict(r) for r in standings_for(t, through_round=opts["round"])]
         self.stdout.write(json.dumps(rows, indent=2, ensure_ascii=False))

@@ -14,7 +14,6 @@ import json
 from django import forms
 from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import UserCreationForm
-from django.core.validators import MinValueValidator
 from django.db import transaction
 from django.db.models import Q
 from django.utils.translation import gettext
@@ -23,7 +22,17 @@ from django.utils.translation import gettext_lazy as _
 from scoring.games import registry
 from scoring.games.base import RuleViolation
 from scoring.games.entry import violation_message
+from scoring.io import entrants_csv
 from scoring.models import Match, Membership, Player, RoundFormat, Team, Tournament
+from scoring.participants.entrants import (
+    MAX_SEED,
+    TextField,
+    WholeNumberField,
+    duplicate_of,
+    name_key,
+    round_field,
+    seed_field,
+)
 from scoring.standings.tiebreaks import NSKT_DEFAULT, REGISTRY
 
 
@@ -183,37 +192,38 @@ class NewMemberForm(UserCreationForm):
 
 class TeamForm(forms.ModelForm):
     """Register or edit a Tai Pan team: two players (by name), name, affiliation, seed, late entry
-    (``joined_round``) and withdrawal (``withdrawn_after_round``; results are kept)."""
+    (``joined_round``) and withdrawal (``withdrawn_after_round``; results are kept). The fields and
+    rules are those of a CSV row (:mod:`scoring.participants.entrants`): no invisible or control
+    characters, whole numbers in ASCII digits within bounds, names compared after NFKC and case
+    folding."""
 
-    first_player_name = forms.CharField(label=_("First player"), max_length=120)
-    second_player_name = forms.CharField(label=_("Second player"), max_length=120)
+    name = TextField(label=_("name"))
+    affiliation = TextField(label=_("affiliation"), required=False)
+    first_player_name = TextField(label=_("First player"))
+    second_player_name = TextField(label=_("Second player"))
+    seed = seed_field()
+    joined_round = round_field(label=_("joined in round"), required=False,
+                               help_text=_("Late entry: the first round this team may be paired."))
+    withdrawn_after_round = round_field(0, label=_("withdrawn after round"), required=False,
+                                        help_text=_("The team is not paired after this round; its results are kept. 0: before round 1."))
 
     class Meta:
         model = Team
         fields = ["name", "affiliation", "first_player_name", "second_player_name", "seed", "joined_round", "withdrawn_after_round"]
-        help_texts = {
-            "joined_round": _("Late entry: the first round this team may be paired."),
-            "withdrawn_after_round": _("The team is not paired after this round; its results are kept. 0: before round 1."),
-        }
 
     def __init__(self, *args, tournament: Tournament, **kwargs):
         super().__init__(*args, **kwargs)
         self.tournament = tournament
-        # Seeds and rounds are numbered from 1 (as in the CSV import); 0 is refused.
-        for name, low in (("seed", 1), ("joined_round", 1), ("withdrawn_after_round", 0)):
-            field = self.fields[name]
-            field.min_value = low
-            field.validators = [v for v in field.validators if not isinstance(v, MinValueValidator)] + [MinValueValidator(low)]
-            field.widget.attrs["min"] = low
         if self.instance.pk:
             self.fields["first_player_name"].initial = self.instance.first_player.name
             self.fields["second_player_name"].initial = self.instance.second_player.name
 
     def clean_name(self):
-        name = self.cleaned_data["name"].strip()
-        clash = Team.objects.filter(tournament=self.tournament, name__iexact=name).exclude(pk=self.instance.pk)
-        if clash.exists():
-            raise forms.ValidationError(_("There is already a team called %(name)s.") % {"name": name})
+        name = self.cleaned_data["name"]
+        others = Team.objects.filter(tournament=self.tournament).exclude(pk=self.instance.pk).values_list("name", flat=True)
+        clash = duplicate_of(name, others)
+        if clash is not None:
+            raise forms.ValidationError(_("There is already a team called %(name)s.") % {"name": clash})
         return name
 
     def next_unpaired_round(self) -> int:
@@ -242,9 +252,9 @@ class TeamForm(forms.ModelForm):
 
     def clean(self):
         data = super().clean()
-        first = (data.get("first_player_name") or "").strip()
-        second = (data.get("second_player_name") or "").strip()
-        if first and second and first.casefold() == second.casefold():
+        first = data.get("first_player_name") or ""
+        second = data.get("second_player_name") or ""
+        if first and second and name_key(first) == name_key(second):
             self.add_error("second_player_name", _("The two players must be different people."))
         joined, withdrawn = data.get("joined_round"), data.get("withdrawn_after_round")
         if joined and withdrawn is not None and withdrawn and withdrawn < joined:
@@ -270,18 +280,25 @@ class TeamForm(forms.ModelForm):
         return team
 
 
-class TeamsImportForm(forms.Form):
-    """Upload a CSV of teams (columns as ``scoring.io.teams_csv.import_teams_csv`` reads them)."""
+class EntrantsImportForm(forms.Form):
+    """Upload a CSV of teams or players (columns as :mod:`scoring.io.entrants_csv` reads them);
+    at most :data:`scoring.io.entrants_csv.MAX_BYTES`."""
 
     file = forms.FileField(label=_("CSV file"))
 
-    MAX_BYTES = 1_000_000
+    MAX_BYTES = entrants_csv.MAX_BYTES
 
     def clean_file(self):
         upload = self.cleaned_data["file"]
         if upload.size > self.MAX_BYTES:
-            raise forms.ValidationError(_("The file is too large (at most 1 MB)."))
+            raise forms.ValidationError(
+                _("The file is too large (%(size)s MB): at most %(limit)s MB. Split it into smaller files.")
+                % {"size": f"{upload.size / 1_000_000:.1f}", "limit": f"{self.MAX_BYTES / 1_000_000:g}"})
         return upload
+
+
+#: The teams import form (the same form for players).
+TeamsImportForm = EntrantsImportForm
 
 
 class DraftPairingRowForm(forms.Form):
@@ -344,42 +361,39 @@ DraftPairingFormSet = forms.formset_factory(DraftPairingRowForm, formset=BaseDra
 
 # --- players of four-player tournaments ----------------------------------------------------
 
-#: Highest round number a player form accepts (sane bound; a tournament has a handful of rounds).
-MAX_ROUND = 999
-
-#: Highest seating seed (a signed 32-bit integer: fits every database's integer column and
-#: ``random.Random``; larger values used to overflow into a server error).
-MAX_SEED = 2**31 - 1
-
-
 def same_name_exists(tournament, name: str, exclude_pk: int | None = None) -> bool:
-    """True if another player of ``tournament`` has ``name`` (case and surrounding spaces ignored)."""
+    """True if another player of ``tournament`` has ``name`` (compared after NFKC, case folding and
+    collapsing spaces: :func:`scoring.participants.entrants.name_key`)."""
     if tournament is None or not name:
         return False
-    qs = Player.objects.filter(tournament=tournament, name__iexact=name.strip())
+    qs = Player.objects.filter(tournament=tournament)
     if exclude_pk is not None:
         qs = qs.exclude(pk=exclude_pk)
-    return qs.exists()
+    return duplicate_of(name, qs.values_list("name", flat=True)) is not None
 
 
 class PlayerForm(forms.ModelForm):
     """Register or edit an individual player (organiser).
 
-    Bounds: the name is unique within the tournament (case-insensitive), so that standings,
-    seatings and score sheets are unambiguous; ``joined_round`` is 1..:data:`MAX_ROUND` (round 1
-    is the first round; there is no round 0); when the player is already withdrawn after round
-    W, ``joined_round`` is at most W + 1 (joining after the withdrawal would never seat them).
+    The fields and rules are those of a CSV row (:mod:`scoring.participants.entrants`). Bounds: the
+    name is unique within the tournament (after NFKC and case folding), so that standings, seatings
+    and score sheets are unambiguous; ``joined_round`` is 1..:data:`MAX_ROUND` (round 1 is the first
+    round; there is no round 0); when the player is already withdrawn after round W,
+    ``joined_round`` is at most W + 1 (joining after the withdrawal would never seat them).
     Pass the player's tournament as ``instance=Player(tournament=...)`` when registering.
     """
 
-    joined_round = forms.IntegerField(label=_("joined in round"), min_value=1, max_value=MAX_ROUND, initial=1)
+    name = TextField(label=_("name"))
+    affiliation = TextField(label=_("affiliation"), required=False)
+    seed = seed_field()
+    joined_round = round_field(label=_("joined in round"), initial=1)
 
     class Meta:
         model = Player
         fields = ["name", "affiliation", "seed", "joined_round", "is_substitute"]
 
     def clean_name(self):
-        name = (self.cleaned_data.get("name") or "").strip()
+        name = self.cleaned_data.get("name") or ""
         tournament = getattr(self.instance, "tournament", None) if self.instance.tournament_id else None
         if same_name_exists(tournament, name, exclude_pk=self.instance.pk):
             raise forms.ValidationError(gettext("A player named {name} is already registered in this tournament.").format(name=name))
@@ -402,7 +416,7 @@ class WithdrawForm(forms.Form):
     :data:`MAX_ROUND`. When ``reinstate`` is ticked the round is not checked.
     """
 
-    after_round = forms.IntegerField(label=_("withdrawn after round"), min_value=1, max_value=MAX_ROUND)
+    after_round = round_field(label=_("withdrawn after round"))
     reinstate = forms.BooleanField(label=_("reinstate instead"), required=False)
 
     def __init__(self, *args, player: Player | None = None, **kwargs):
@@ -429,4 +443,4 @@ class SeatRoundForm(forms.Form):
     """Seat the next round; an empty seed uses the tournament's seed and the round number. The
     seed is bounded to 0..:data:`MAX_SEED`."""
 
-    seed = forms.IntegerField(label=_("seed"), required=False, min_value=0, max_value=MAX_SEED)
+    seed = WholeNumberField(label=_("seed"), required=False, min_value=0, max_value=MAX_SEED)

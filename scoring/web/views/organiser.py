@@ -12,37 +12,39 @@ from __future__ import annotations
 
 from functools import wraps
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.db.models import Q
-from django.http import HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _t
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
+from scoring import tasks
 from scoring.draw import pairing, rounds, seating
 from scoring.draw.lifecycle import next_round_number
 from scoring.errors import NotAllowed, PairingImpossible, ServiceError
 from scoring.games.base import EntrantKind
-from scoring.io import teams_csv, tournament_json
-from scoring.models import Match, Membership, Player, Round, Team
+from scoring.io import datasets, entrants_csv, tournament_json
+from scoring.models import Match, Membership, Player, Round, TaskState, Team
 from scoring.participants import members as members_service
 from scoring.policy import Perm
 from scoring.web.context import ENTRANT_PAGES, tournament_context
 from scoring.web.decorators import tournament_view
 from scoring.web.forms.organiser import (
     DraftPairingFormSet,
+    EntrantsImportForm,
     MembershipForm,
     NewMemberForm,
     PlayerForm,
     SeatRoundForm,
     TeamForm,
-    TeamsImportForm,
     TournamentForm,
     WithdrawForm,
 )
@@ -178,7 +180,9 @@ def tournament_export(request, *, tournament):
 def team_list(request, *, tournament):
     """All teams with players, affiliation, seed, late entry and withdrawal."""
     teams = tournament.teams.select_related("first_player", "second_player").order_by("name")
-    table = TeamTable(teams, slug=tournament.slug, order_by=request.GET.get("sort"))
+    sort = request.GET.get("sort", "")
+    # Only a column of the listing (``-`` for descending); anything else keeps the default order.
+    table = TeamTable(teams, slug=tournament.slug, order_by=sort if sort.removeprefix("-") in TeamTable.base_columns else None)
     return render(request, "participants/teams.html", tournament_context(request, tournament, table=table, team_count=len(teams)))
 
 
@@ -238,22 +242,120 @@ def team_edit(request, pk, *, tournament):
     return render(request, "participants/team_form.html", tournament_context(request, tournament, form=form, team=team))
 
 
+#: What the import pages of each kind of entrant show.
+IMPORT_PAGES = {
+    "teams": {"title": _("Import teams (CSV)"), "list_url": "scoring:team_list", "example_url": "scoring:teams_import_example",
+              "import_url": "scoring:teams_import",
+              "done": _("%(count)d teams imported."),
+              "columns": _("Columns: name, player1, player2 (required), affiliation, seed, joined_round (optional).")},
+    "players": {"title": _("Import players (CSV)"), "list_url": "scoring:players", "example_url": "scoring:players_import_example",
+                "import_url": "scoring:players_import",
+                "done": _("%(count)d players imported."),
+                "columns": _("Columns: name (required), affiliation, seed, joined_round, substitute (yes or no) (optional).")},
+}
+
+
+def _import_page(request, tournament, kind: entrants_csv.EntrantKind):
+    """Upload a CSV of entrants: a small file is imported here (every row validated like the
+    form, errors by line and column, nothing saved unless every row is good); a large one
+    (``settings.IMPORT_INLINE_ROWS``) by a background job with progress (:func:`import_status`)."""
+    form = EntrantsImportForm(request.POST or None, request.FILES or None)
+    page = IMPORT_PAGES[kind.key]
+    report = None
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data["file"].read()
+        if entrants_csv.count_rows(data) > settings.IMPORT_INLINE_ROWS:
+            state = tasks.start_import(tournament, kind.key, data)
+            return redirect("scoring:import_status", tournament.slug, state.pk)
+        report = entrants_csv.import_entrants(kind, tournament, data)
+        if report.ok:
+            messages.success(request, page["done"] % {"count": report.created})
+            return redirect(page["list_url"], tournament.slug)
+    errors = [{"row": row, "field": field, "message": message} for row, field, message in (report.errors if report else [])]
+    ctx = tournament_context(request, tournament, form=form, report=report, report_errors=errors, page=page, kind=kind.key,
+                             inline_rows=settings.IMPORT_INLINE_ROWS, max_rows=entrants_csv.MAX_ROWS,
+                             max_mb=f"{entrants_csv.MAX_BYTES / 1_000_000:g}")
+    return render(request, "participants/import.html", ctx)
+
+
 @require_http_methods(["GET", "POST"])
 @tournament_view(Perm.MANAGE)
 @entrants(EntrantKind.TEAMS)
 def teams_import(request, *, tournament):
-    """Import teams from CSV: a row-by-row error report, and nothing imported when any row is
-    wrong (:func:`scoring.io.teams_csv.import_teams_csv`)."""
-    form = TeamsImportForm(request.POST or None, request.FILES or None)
-    report = None
-    if request.method == "POST" and form.is_valid():
-        report = teams_csv.import_teams_csv(tournament, form.cleaned_data["file"].read())
-        if report.ok:
-            messages.success(request, _t("%(count)d teams imported.") % {"count": report.created})
-            return redirect("scoring:team_list", tournament.slug)
+    """Import teams from CSV (:func:`_import_page`, :mod:`scoring.io.entrants_csv`)."""
+    return _import_page(request, tournament, entrants_csv.TEAMS)
+
+
+@require_http_methods(["GET", "POST"])
+@tournament_view(Perm.MANAGE)
+@entrants(EntrantKind.PLAYERS)
+def players_import(request, *, tournament):
+    """Import players of a four-player tournament from CSV (:func:`_import_page`)."""
+    return _import_page(request, tournament, entrants_csv.PLAYERS)
+
+
+def _csv_download(dataset, filename: str, fmt: str = "csv") -> HttpResponse:
+    content_type, ext = datasets.FORMATS[fmt]
+    response = HttpResponse(datasets.export(dataset, fmt), content_type=content_type)
+    response["Content-Disposition"] = f'attachment; filename="{filename}.{ext}"'
+    return response
+
+
+@require_safe
+@tournament_view(Perm.MANAGE)
+@entrants(EntrantKind.TEAMS)
+def teams_import_example(request, *, tournament):
+    """An example CSV of the teams import: the header row with every column and two teams."""
+    return _csv_download(entrants_csv.example_dataset(entrants_csv.TEAMS), "teams-example")
+
+
+@require_safe
+@tournament_view(Perm.MANAGE)
+@entrants(EntrantKind.PLAYERS)
+def players_import_example(request, *, tournament):
+    """An example CSV of the players import: the header row with every column and three players."""
+    return _csv_download(entrants_csv.example_dataset(entrants_csv.PLAYERS), "players-example")
+
+
+def _export_format(request) -> str:
+    fmt = request.GET.get("format", "csv")
+    if fmt not in datasets.FORMATS:
+        raise Http404(_t("Unknown export format."))
+    return fmt
+
+
+@require_safe
+@tournament_view(Perm.MANAGE)
+@entrants(EntrantKind.TEAMS)
+def teams_export(request, *, tournament):
+    """The teams as CSV or XLSX in the import's columns (formula-like names written as text)."""
+    ds = entrants_csv.entrants_dataset(tournament, entrants_csv.TEAMS)
+    return _csv_download(ds, f"{tournament.slug}-teams", _export_format(request))
+
+
+@require_safe
+@tournament_view(Perm.MANAGE)
+@entrants(EntrantKind.PLAYERS)
+def players_export(request, *, tournament):
+    """The players as CSV or XLSX in the import's columns (formula-like names written as text)."""
+    ds = entrants_csv.entrants_dataset(tournament, entrants_csv.PLAYERS)
+    return _csv_download(ds, f"{tournament.slug}-players", _export_format(request))
+
+
+@require_safe
+@tournament_view(Perm.MANAGE)
+def import_status(request, task_id, *, tournament):
+    """Progress of a background CSV import (polled every second with htmx until it is done or
+    failed; a job that stopped moving counts as failed), then its report: the number imported, or
+    every error by line and column (nothing imported)."""
+    state = get_object_or_404(TaskState, pk=task_id, kind=tasks.KIND_IMPORT, key__startswith=f"{tasks.KIND_IMPORT}:{tournament.pk}:")
+    state = tasks.settle(state)
+    kind = state.key.split(":")[2]
+    report = tasks.import_report(state)
     errors = [{"row": row, "field": field, "message": message} for row, field, message in (report.errors if report else [])]
-    return render(request, "participants/teams_import.html",
-                  tournament_context(request, tournament, form=form, report=report, report_errors=errors))
+    ctx = tournament_context(request, tournament, state=state, report=report, report_errors=errors, page=IMPORT_PAGES[kind], kind=kind)
+    template = "participants/_import_progress.html" if request.htmx else "participants/import_status.html"
+    return render(request, template, ctx)
 
 
 # --- players ----------------------------------------------------------------------------------
@@ -414,7 +516,12 @@ def round_publish(request, number, *, tournament):
     booking, an absent or missing team is refused; one with a rematch or a second bye only with
     the "publish anyway" box ticked (``publish_anyway``)."""
     accept = request.POST.get("publish_anyway") in ("1", "on", "true")
-    return _round_action(request, tournament, number, rounds.publish_round, _t("Round %(number)d published."), accept_warnings=accept)
+    response = _round_action(request, tournament, number, rounds.publish_round, _t("Round %(number)d published."), accept_warnings=accept)
+    rnd = Round.objects.filter(tournament=tournament, number=number).first()
+    if rnd is not None and rnd.is_public and not tasks.build_round_pack.app.conf.task_always_eager:
+        # With a worker, the round pack is built now, so pack.pdf serves a stored file.
+        tasks.start_round_pack(rnd, base_url=request.build_absolute_uri("/"))
+    return response
 
 
 @require_POST

@@ -5,13 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from django.conf import settings
-from django.core.cache import cache
 from django.http import FileResponse, Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.utils.translation import get_language
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_GET, require_POST, require_safe
 
-from scoring import tasks
+from scoring import policy, tasks
 from scoring.models import Round, TaskState
 from scoring.policy import Perm
 from scoring.printing import sheets
@@ -41,25 +39,22 @@ def score_sheet(request, pk, *, tournament, kind):
     return pdf_response(data, f"{tournament.slug}-r{container.round.number}-t{number}.pdf")
 
 
-@require_GET
+@require_safe
 @tournament_view()
 def round_pack(request, number, *, tournament):
-    """Every score sheet of a round in one PDF (public download), built once per state of the
-    round and kept in the cache, so repeated downloads do not rebuild it."""
+    """Every score sheet of a round in one PDF (public download). Never built inside this request:
+    the file the background job built for the round's current state is served; otherwise the job
+    is started (or found running, or failed) and the visitor goes to its progress page, which links
+    to the PDF when it is ready. (Without a worker, ``REDIS_URL`` unset, Celery is eager and the
+    job runs in-process: the embedded default for small events.)"""
     rnd = visible_round(request, tournament, number)
-    base_url = _base_url(request)
-    key = f"{tasks.round_pack_key(rnd)}:{base_url}:{get_language()}"
-    try:
-        data = cache.get(key)
-    except Exception:  # noqa: BLE001 - a cache that is down is a miss
-        data = None
-    if data is None:
-        data = sheets.round_pack_pdf(rnd, base_url=base_url)
-        try:
-            cache.set(key, data, 6 * 3600)
-        except Exception:  # noqa: BLE001
-            pass
-    return pdf_response(data, f"{tournament.slug}-round-{rnd.number}.pdf")
+    state = tasks.current_round_pack(rnd)
+    if state is None:
+        state = tasks.start_round_pack(rnd, base_url=_base_url(request))
+    path = Path(settings.MEDIA_ROOT) / state.result_path if state.result_path else None
+    if state.status == "done" and path is not None and path.is_file():
+        return pdf_response(path.read_bytes(), f"{tournament.slug}-round-{rnd.number}.pdf")
+    return redirect("scoring:round_pack_status", tournament.slug, rnd.number, state.pk)
 
 
 @require_GET
@@ -89,10 +84,12 @@ def _task_state(rnd: Round, task_id: int) -> TaskState:
 @tournament_view()
 def round_pack_status(request, number, task_id, *, tournament):
     """Progress page of a background round pack; the progress part polls every second (htmx)
-    until the pack is done, then shows the download link."""
+    until the pack is done (then the download link) or failed (then why, and "build again" for
+    referees and organisers); a job that stopped moving counts as failed (:func:`scoring.tasks.settle`)."""
     rnd = visible_round(request, tournament, number)
-    state = _task_state(rnd, task_id)
-    context = {"tournament": tournament, "round": rnd, "state": state}
+    state = tasks.settle(_task_state(rnd, task_id))
+    context = {"tournament": tournament, "round": rnd, "state": state,
+               "can_build": policy.has_perm(request.user, Perm.ENTER_RESULTS, tournament)}
     template = "printing/_pack_progress.html" if request.htmx else "printing/pack.html"
     return render(request, template, context)
 

@@ -27,11 +27,8 @@ from scoring.web.decorators import tournament_view, visible_round
 from scoring.web.listings import PlayerStandingsTable, standings_listing
 from scoring.web.views.results import urls_of
 
-#: Export formats: ``?format=`` value -> (tablib format, content type, file extension).
-EXPORT_FORMATS = {
-    "csv": ("csv", "text/csv; charset=utf-8", "csv"),
-    "xlsx": ("xlsx", "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", "xlsx"),
-}
+#: Export formats: ``?format=`` value -> (content type, file extension).
+EXPORT_FORMATS = datasets.FORMATS
 
 #: Projector view: rows per screen (``?rows=N`` overrides, 5..200) and seconds per screen.
 PROJECTOR_ROWS = 20
@@ -182,12 +179,10 @@ def team_breakdown(request, pk, *, tournament):
 
 
 def export_response(dataset, fmt: str, filename: str) -> HttpResponse:
-    """A tablib dataset as a CSV (with a BOM, so spreadsheet programs read UTF-8) or XLSX download."""
-    tablib_format, content_type, ext = EXPORT_FORMATS[fmt]
-    body = dataset.export(tablib_format)
-    if isinstance(body, str):
-        body = ("\ufeff" + body).encode("utf-8")
-    response = HttpResponse(body, content_type=content_type)
+    """A tablib dataset as a CSV (with a BOM, so spreadsheet programs read UTF-8) or XLSX download,
+    formula-like text written as text (:func:`scoring.io.datasets.export`)."""
+    content_type, ext = EXPORT_FORMATS[fmt]
+    response = HttpResponse(datasets.export(dataset, fmt), content_type=content_type)
     response["Content-Disposition"] = f'attachment; filename="{filename}.{ext}"'
     return response
 

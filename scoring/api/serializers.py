@@ -1,0 +1,260 @@
+"""What the API reads and writes, as DRF serializers: they document every field in the OpenAPI
+schema and keep the output to the documented fields (the data itself is built by
+:mod:`scoring.api.representation`).
+
+Never in any output: usernames, who entered or confirmed what, the audit trail.
+"""
+from __future__ import annotations
+
+from django.utils.translation import gettext_lazy as _
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_field
+from rest_framework import serializers
+
+from scoring.models import ResultContainer, Round, Tournament
+
+KINDS = [("match", "match"), ("table", "table")]
+ENTRANTS = [("teams", "teams"), ("players", "players")]
+
+
+@extend_schema_field(OpenApiTypes.NUMBER)
+class NumberField(serializers.Field):
+    """An int or a float, as it is (a tie-break value: Sonneborn-Berger may be a half)."""
+
+    def to_representation(self, value):
+        return value
+
+
+# --------------------------------------------------------------------------- errors
+
+
+class ErrorItemSerializer(serializers.Serializer):
+    field = serializers.CharField(help_text="The request field the error is about (`record.card_points.NS`, "
+                                            "`version`, `reason`, `totals`), or empty for the whole request.")
+    message = serializers.CharField(help_text="The same translated message the pages show.")
+
+
+class ErrorSerializer(serializers.Serializer):
+    code = serializers.CharField(help_text="invalid, not_authenticated, authentication_failed, permission_denied, "
+                                           "not_found, method_not_allowed, stale_version, conflict, too_large, "
+                                           "unsupported_media_type, throttled")
+    errors = ErrorItemSerializer(many=True)
+
+
+# --------------------------------------------------------------------------- tournaments and rounds
+
+
+class TieBreakSerializer(serializers.Serializer):
+    key = serializers.CharField()
+    label = serializers.CharField()
+
+
+class RoundSummarySerializer(serializers.Serializer):
+    number = serializers.IntegerField()
+    status = serializers.ChoiceField(choices=Round.Status.choices)
+    tables = serializers.IntegerField(help_text="Tables (matches or four-player tables) in the round.")
+    url = serializers.URLField()
+
+
+class TournamentSummarySerializer(serializers.Serializer):
+    slug = serializers.SlugField()
+    name = serializers.CharField()
+    game = serializers.CharField(help_text="Key of the game (`taipan`, `sichuan`, `taiwanese`, `tiengow`).")
+    game_label = serializers.CharField()
+    entrants = serializers.ChoiceField(choices=ENTRANTS, help_text="Teams of two paired at tables (Tai Pan) or "
+                                                                    "players seated four to a table.")
+    kind = serializers.ChoiceField(choices=KINDS, help_text="What a table's result is: a `match` (Tai Pan: hands) "
+                                                             "or a `table` (four players: deals).")
+    status = serializers.ChoiceField(choices=Tournament.Status.choices)
+    venue = serializers.CharField(allow_blank=True)
+    starts_on = serializers.DateField(allow_null=True)
+    url = serializers.URLField()
+    page = serializers.URLField(help_text="The tournament's page on the site.")
+
+
+class TournamentSerializer(TournamentSummarySerializer):
+    rules = serializers.JSONField(help_text="The engine's `rules` value (a preset name or an object).")
+    round_format = serializers.CharField()
+    hands_per_round = serializers.IntegerField(allow_null=True)
+    blind_confirmation = serializers.BooleanField()
+    sides = serializers.ListField(child=serializers.CharField(), help_text="Side keys of a result, in order "
+                                                                           "(`NS`, `EW` or `E`, `S`, `W`, `N`).")
+    side_labels = serializers.ListField(child=serializers.CharField())
+    record_noun = serializers.CharField(help_text="What one record is called (hand, deal).")
+    tiebreaks = TieBreakSerializer(many=True, help_text="Tie-breaks in order (Tai Pan).")
+    rounds = RoundSummarySerializer(many=True, help_text="Rounds the caller may see (drafts: organisers only).")
+    standings = serializers.URLField()
+
+
+# --------------------------------------------------------------------------- results
+
+
+class SeatSerializer(serializers.Serializer):
+    seat = serializers.CharField()
+    name = serializers.CharField()
+
+
+class SideSerializer(serializers.Serializer):
+    key = serializers.CharField()
+    label = serializers.CharField()
+    entrant_id = serializers.IntegerField(allow_null=True, help_text="The team's or player's id (standings rows), "
+                                                                     "`null` for the empty side of a bye.")
+    name = serializers.CharField(allow_blank=True)
+    affiliation = serializers.CharField(allow_blank=True)
+    players = SeatSerializer(many=True, help_text="A team's two players with their seats (Tai Pan).")
+    total = serializers.IntegerField()
+
+
+class TableSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    kind = serializers.ChoiceField(choices=KINDS)
+    round = serializers.IntegerField()
+    number = serializers.IntegerField(help_text="Table number in the round.")
+    status = serializers.ChoiceField(choices=ResultContainer.Status.choices)
+    ended = serializers.CharField(allow_blank=True, help_text="`target`, `time` (ended at the time limit) or empty.")
+    version = serializers.IntegerField(help_text="Send it back with every write (optimistic concurrency).")
+    bye = serializers.BooleanField()
+    sides = SideSerializer(many=True)
+    totals = serializers.ListField(child=serializers.IntegerField(), help_text="Totals per side, in side order.")
+    note = serializers.CharField(allow_blank=True, help_text="Why the table was drawn like this.")
+    url = serializers.URLField()
+
+
+class RoundSerializer(serializers.Serializer):
+    number = serializers.IntegerField()
+    status = serializers.ChoiceField(choices=Round.Status.choices)
+    tables = TableSerializer(many=True, help_text="The round's pairings or seatings with their results so far.")
+    url = serializers.URLField()
+
+
+class RecordSerializer(serializers.Serializer):
+    number = serializers.IntegerField()
+    record = serializers.JSONField(help_text="The record as the engine reads it (Tai Pan: the `score` input).")
+    summary = serializers.CharField(allow_blank=True)
+    scores = serializers.ListField(child=serializers.IntegerField(), help_text="Points per side of this record.")
+    running = serializers.ListField(child=serializers.IntegerField(), help_text="Totals per side after it.")
+    url = serializers.URLField()
+
+
+class ResultSerializer(TableSerializer):
+    winner = serializers.CharField(allow_null=True, help_text="Side key of the winner (Tai Pan), `null` for a draw, "
+                                                              "an unfinished result or a four-player table.")
+    points = serializers.ListField(child=serializers.IntegerField(), allow_null=True,
+                                   help_text="Ranking points per side once finished (Tai Pan match or victory "
+                                             "points); `null` for four-player tables (their totals count).")
+    outcome = serializers.CharField(allow_blank=True)
+    state = serializers.JSONField(allow_null=True, help_text="The carried game state (dealer, banker), four-player.")
+    limit = serializers.IntegerField(allow_null=True, help_text="Records per result in the fixed-hands format.")
+    records = RecordSerializer(many=True)
+
+
+# --------------------------------------------------------------------------- standings
+
+
+class TeamRowSerializer(serializers.Serializer):
+    rank = serializers.IntegerField()
+    team_id = serializers.IntegerField()
+    name = serializers.CharField()
+    players = serializers.CharField()
+    affiliation = serializers.CharField(allow_blank=True)
+    played = serializers.IntegerField()
+    won = serializers.IntegerField()
+    drawn = serializers.IntegerField()
+    lost = serializers.IntegerField()
+    byes = serializers.IntegerField()
+    match_points = serializers.IntegerField()
+    point_difference = serializers.IntegerField()
+    points_scored = serializers.IntegerField()
+    buchholz = serializers.IntegerField()
+    tiebreaks = serializers.DictField(child=NumberField(), help_text="Tie-break key -> value, in the "
+                                                                                 "tournament's order.")
+    withdrawn = serializers.BooleanField()
+
+
+class PlayerRowSerializer(serializers.Serializer):
+    rank = serializers.IntegerField(allow_null=True, help_text="`null` for a player without a counted table yet.")
+    player_id = serializers.IntegerField()
+    name = serializers.CharField()
+    affiliation = serializers.CharField(allow_blank=True)
+    played = serializers.IntegerField()
+    total = serializers.IntegerField()
+    substitute = serializers.BooleanField()
+    withdrawn = serializers.BooleanField()
+
+
+ROW_SERIALIZERS = {"teams": TeamRowSerializer, "players": PlayerRowSerializer}
+
+
+@extend_schema_field(PolymorphicProxySerializer(
+    component_name="StandingRow", serializers=[TeamRowSerializer, PlayerRowSerializer], resource_type_field_name=None))
+class StandingRowField(serializers.Field):
+    """A standings row of either kind (the response's ``entrants`` says which)."""
+
+    def to_representation(self, value):
+        return value
+
+
+class StandingsSerializer(serializers.Serializer):
+    tournament = serializers.SlugField()
+    entrants = serializers.ChoiceField(choices=ENTRANTS, help_text="`teams`: team rows; `players`: player rows.")
+    through_round = serializers.IntegerField(allow_null=True)
+    tiebreaks = TieBreakSerializer(many=True)
+    rows = serializers.ListField(child=StandingRowField())
+
+
+# --------------------------------------------------------------------------- writes
+
+
+class _Version(serializers.Serializer):
+    version = serializers.IntegerField(min_value=0, max_value=999_999_999,
+                                       help_text="The result's `version` the client read; a change since refuses "
+                                                 "the write (409 `stale_version`).")
+
+
+class ReasonField(serializers.CharField):
+    """A required reason (kept in the audit trail), 1-500 characters after trimming."""
+
+    default_error_messages = {"blank": _("Give a reason."), "required": _("Give a reason.")}
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault("max_length", 500)
+        kwargs.setdefault("help_text", "Why (kept in the audit trail).")
+        super().__init__(**kwargs)
+
+
+class RecordCreateSerializer(_Version):
+    record = serializers.JSONField(help_text="The record as the engine reads it (see the engine commands: "
+                                             "Tai Pan `score` input without `rules`).")
+
+
+class RecordEditSerializer(RecordCreateSerializer):
+    reason = ReasonField()
+
+
+class ReasonSerializer(_Version):
+    reason = ReasonField()
+
+
+class ConfirmSerializer(_Version):
+    totals = serializers.JSONField(required=False, allow_null=True,
+                                   help_text="The final totals re-typed from the score sheet: one whole number per "
+                                             "side in side order, or `{\"NS\": .., \"EW\": ..}` (Tai Pan); required "
+                                             "with blind confirmation.")
+
+
+# --------------------------------------------------------------------------- engines
+
+
+class EngineGameSerializer(serializers.Serializer):
+    game = serializers.CharField()
+    label = serializers.CharField()
+    commands = serializers.ListField(child=serializers.CharField())
+    presets = serializers.ListField(child=serializers.CharField())
+    default_preset = serializers.CharField()
+
+
+class IndexSerializer(serializers.Serializer):
+    tournaments = serializers.URLField()
+    engines = serializers.URLField()
+    schema = serializers.URLField()
+    docs = serializers.URLField()

@@ -1,0 +1,39 @@
+"""Rate limits of the API (DRF throttling, counted in the Django cache).
+
+Rates are read from ``REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]`` at every request (not once at
+import as DRF's own classes do), so a deployment or a test can change them in the settings:
+
+- ``anon``: requests without credentials, per client address;
+- ``user``: requests of an authenticated actor, per actor;
+- ``engines``: the engine commands (public computation), per client address, whoever asks.
+
+The client address is the one the reverse proxy appended last to ``X-Forwarded-For`` behind
+the proxy (``NUM_PROXIES`` = 1, the same rule as the login throttling) and the connection's own
+address otherwise.
+"""
+from __future__ import annotations
+
+from rest_framework.settings import api_settings
+from rest_framework.throttling import AnonRateThrottle, SimpleRateThrottle, UserRateThrottle
+
+
+class _LiveRate:
+    def get_rate(self):
+        return api_settings.DEFAULT_THROTTLE_RATES.get(self.scope)
+
+
+class AnonThrottle(_LiveRate, AnonRateThrottle):
+    """Requests without credentials, per client address."""
+
+
+class ActorThrottle(_LiveRate, UserRateThrottle):
+    """Requests of an authenticated actor, per actor."""
+
+
+class EngineThrottle(_LiveRate, SimpleRateThrottle):
+    """The engine commands, per client address (authenticated or not)."""
+
+    scope = "engines"
+
+    def get_cache_key(self, request, view):
+        return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}

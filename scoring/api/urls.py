@@ -1,0 +1,47 @@
+"""URLs of the API, included under ``/api/`` (namespace ``api``): the version 1 endpoints under
+``v1/`` (no trailing slashes below the index), the OpenAPI schema at ``schema/`` and the
+browsable docs (Swagger UI, served from our own static files) at ``docs/``.
+
+A match (Tai Pan) and a four-player table have the same endpoints under ``matches/`` and
+``tables/``; the tournament's game decides which one it has (the other is 404)."""
+from django.urls import include, path
+from drf_spectacular.views import SpectacularSwaggerSplitView
+
+from scoring.api.views import engines, reads, results
+from scoring.api.views.base import SchemaView
+
+app_name = "api"
+
+
+def result_urls(kind: str, prefix: str) -> list:
+    k = {"kind": kind}
+    return [
+        path(f"tournaments/<slug:slug>/{prefix}/<int:pk>", reads.ResultDetailView.as_view(**k), name=f"{kind}-detail"),
+        path(f"tournaments/<slug:slug>/{prefix}/<int:pk>/records", results.RecordsView.as_view(**k), name=f"{kind}-records"),
+        path(f"tournaments/<slug:slug>/{prefix}/<int:pk>/records/<int:number>", results.RecordView.as_view(**k),
+             name=f"{kind}-record"),
+        path(f"tournaments/<slug:slug>/{prefix}/<int:pk>/end", results.EndView.as_view(**k), name=f"{kind}-end"),
+        path(f"tournaments/<slug:slug>/{prefix}/<int:pk>/resume", results.ResumeView.as_view(**k), name=f"{kind}-resume"),
+        path(f"tournaments/<slug:slug>/{prefix}/<int:pk>/confirm", results.ConfirmView.as_view(**k), name=f"{kind}-confirm"),
+        path(f"tournaments/<slug:slug>/{prefix}/<int:pk>/reopen", results.ReopenView.as_view(**k), name=f"{kind}-reopen"),
+    ]
+
+
+v1 = [
+    path("", reads.IndexView.as_view(), name="index"),
+    path("tournaments", reads.TournamentListView.as_view(), name="tournament-list"),
+    path("tournaments/<slug:slug>", reads.TournamentDetailView.as_view(), name="tournament-detail"),
+    path("tournaments/<slug:slug>/rounds", reads.RoundListView.as_view(), name="round-list"),
+    path("tournaments/<slug:slug>/rounds/<int:number>", reads.RoundDetailView.as_view(), name="round-detail"),
+    path("tournaments/<slug:slug>/standings", reads.StandingsView.as_view(), name="standings"),
+    *result_urls("match", "matches"),
+    *result_urls("table", "tables"),
+    path("engines", engines.EngineListView.as_view(), name="engine-list"),
+    path("engines/<slug:game>/<slug:command>", engines.EngineCommandView.as_view(), name="engine-command"),
+]
+
+urlpatterns = [
+    path("v1/", include(v1)),
+    path("schema/", SchemaView.as_view(), name="schema"),
+    path("docs/", SpectacularSwaggerSplitView.as_view(url_name="api:schema"), name="docs"),
+]

@@ -1,0 +1,101 @@
+"""The API's base view and the lookups every endpoint shares (a tournament, a round or a result
+the actor may see, else 404: the same rules as the pages, :mod:`scoring.policy`)."""
+from __future__ import annotations
+
+from django.http import Http404
+from django.shortcuts import get_object_or_404
+from django.utils.cache import patch_vary_headers
+from drf_spectacular.views import SpectacularAPIView
+from rest_framework.permissions import SAFE_METHODS, BasePermission
+from rest_framework.renderers import JSONRenderer
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from scoring import policy
+from scoring.api import etags
+from scoring.api.auth import AUTHENTICATION_CLASSES, actor
+from scoring.api.parsers import JSONParser
+from scoring.api.representation import KINDS
+from scoring.api.schema import ApiSchema
+from scoring.api.throttling import ActorThrottle, AnonThrottle
+from scoring.models import ResultContainer, Round, Tournament
+from scoring.results.storage import storage_for
+
+
+class WritesNeedCredentials(BasePermission):
+    """Reads are open to everyone; a write needs a request that one of the authentication
+    classes accepted (401 otherwise). What the actor may then do is the policy's decision
+    (:mod:`scoring.policy`, checked by the result sheet), never this class's."""
+
+    def has_permission(self, request, view) -> bool:
+        return request.method in SAFE_METHODS or request.successful_authenticator is not None
+
+
+def conditional(request, response, finalize):
+    """``ETag``/304 and the caching headers of an API answer (``finalize``: DRF's own
+    ``finalize_response`` of the view)."""
+    if request.method in SAFE_METHODS and isinstance(response, Response) and response.status_code == 200:
+        etag = response.headers.get("ETag") or etags.of_data(response.data, getattr(request, "accepted_media_type", ""))
+        if etags.matches(request, etag):
+            response = etags.not_modified(etag)
+        else:
+            response["ETag"] = etag
+    response = finalize(response)
+    if request.method in SAFE_METHODS:
+        response.setdefault("Cache-Control", "no-cache")
+    patch_vary_headers(response, ("Accept-Language", "Authorization", "Cookie"))
+    return response
+
+
+class ApiView(APIView):
+    """Base of every API endpoint: JSON in (size- and depth-limited) and out, the API's
+    authentication (an actor, :mod:`scoring.api.auth`), throttling, and on reads an ``ETag``
+    with ``304 Not Modified`` for a matching ``If-None-Match`` (:mod:`scoring.api.etags`; a view
+    may set its own cheaper ``ETag`` header first)."""
+
+    authentication_classes = AUTHENTICATION_CLASSES
+    permission_classes = [WritesNeedCredentials]
+    parser_classes = [JSONParser]
+    renderer_classes = [JSONRenderer]
+    throttle_classes = [AnonThrottle, ActorThrottle]
+    schema = ApiSchema()
+
+    def actor(self):
+        return actor(self.request)
+
+    def finalize_response(self, request, response, *args, **kwargs):
+        return conditional(request, response, lambda r: super(ApiView, self).finalize_response(request, r, *args, **kwargs))
+
+
+# --------------------------------------------------------------------------- lookups
+
+
+def tournament_or_404(slug: str) -> Tournament:
+    return get_object_or_404(Tournament, slug=slug)
+
+
+def visible_round(actor, tournament: Tournament, number: int) -> Round:
+    """Round ``number`` if the actor may see it (drafts: organisers only), else 404."""
+    rnd = get_object_or_404(Round.objects.select_related("tournament"), tournament=tournament, number=number)
+    if not policy.round_visible(actor, rnd):
+        raise Http404
+    return rnd
+
+
+def visible_result(actor, tournament: Tournament, kind: str, pk: int) -> ResultContainer:
+    """The match or table ``pk`` of ``tournament`` (``kind``: ``match`` or ``table``, the
+    tournament's own kind) if its round is visible to the actor, else 404."""
+    storage = KINDS.get(kind)
+    if storage is None or storage is not storage_for(tournament.adapter):
+        raise Http404
+    container = get_object_or_404(storage.queryset(), pk=pk, round__tournament=tournament)
+    if not policy.round_visible(actor, container.round):
+        raise Http404
+    return container
+
+
+class SchemaView(SpectacularAPIView):
+    """The OpenAPI schema (drf-spectacular), with the same ``ETag``/304 as every read."""
+
+    def finalize_response(self, request, response, *args, **kwargs):
+        return conditional(request, response, lambda r: super(SchemaView, self).finalize_response(request, r, *args, **kwargs))

@@ -1,0 +1,83 @@
+"""The engine commands over HTTP: ``POST /api/v1/engines/{game}/{command}`` takes the same JSON
+object as ``python -m engines GAME COMMAND`` reads and answers with the same JSON it prints:
+200 with the output, 400 with ``{"errors": [{"field", "message"}]}`` where the CLI exits 1 (the
+input breaks the rules), 404 where it exits 2 for an unknown game or command, 400 for input that
+is not a JSON object.
+
+Public and stateless (no credentials are read, so no CSRF either), and limited: a body of at
+most 64 KiB nested at most 32 levels deep (:mod:`scoring.api.parsers`), and a rate per client
+address (:class:`scoring.api.throttling.EngineThrottle`)."""
+from __future__ import annotations
+
+from django.utils.translation import gettext as _
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema
+from rest_framework import status
+from rest_framework.exceptions import ParseError
+from rest_framework.response import Response
+
+from scoring.api.errors import body, error
+from scoring.api.parsers import loads, read_limited
+from scoring.api.serializers import EngineGameSerializer, ErrorSerializer
+from scoring.api.throttling import EngineThrottle
+from scoring.api.views.base import ApiView
+from scoring.api.views.reads import read_schema
+from scoring.games import all_games
+from scoring.games import commands as engine_commands
+
+
+class EngineListView(ApiView):
+    """``/api/v1/engines``: every game with its engine's commands and rules presets."""
+
+    authentication_classes = []
+    permission_classes = []
+
+    @read_schema(EngineGameSerializer(many=True), tags=["engines"], summary="The games and their engine commands")
+    def get(self, request):
+        data = []
+        for adapter in all_games():
+            try:
+                names = engine_commands.commands(adapter.key)
+            except engine_commands.NoSuchCommand:
+                continue
+            data.append({"game": adapter.key, "label": str(adapter.label), "commands": names,
+                         "presets": sorted(adapter.presets()), "default_preset": adapter.default_preset()})
+        return Response(EngineGameSerializer(data, many=True).data)
+
+
+class EngineCommandView(ApiView):
+    """``POST /api/v1/engines/{game}/{command}``."""
+
+    authentication_classes = []
+    permission_classes = []
+    throttle_classes = [EngineThrottle]
+
+    @extend_schema(
+        tags=["engines"], summary="Run an engine command (the same JSON as the command line)",
+        description="The body is the command's JSON input, as `python -m engines GAME COMMAND` reads it on stdin; "
+                    "the answer is what the command line prints. Rule violations: 400 with the command line's "
+                    "`{\"errors\": [{\"field\", \"message\"}]}` (English messages, the engine's field paths). At most "
+                    "64 KiB, 32 levels of nesting; rate-limited per client address (429 with `Retry-After`).",
+        request=OpenApiTypes.OBJECT,
+        responses={200: OpenApiTypes.OBJECT,
+                   400: OpenApiResponse(ErrorSerializer, description="Not a JSON object, or the input breaks the rules."),
+                   404: OpenApiResponse(ErrorSerializer, description="Unknown game or command."),
+                   413: OpenApiResponse(ErrorSerializer, description="Body over 64 KiB."),
+                   429: OpenApiResponse(ErrorSerializer, description="Too many requests.")},
+        examples=[OpenApiExample("Tai Pan: score one hand", request_only=True,
+                                 value={"calls": {"N": "tai_pan"}, "first_out": "N", "double_victory": None,
+                                        "card_points": {"NS": 75, "EW": 25}})],
+    )
+    def post(self, request, game, command):
+        raw = read_limited(request.stream, request.META.get("CONTENT_LENGTH"))
+        if not raw.strip():
+            raise ParseError(_("The request body must be a JSON object."))
+        data = loads(raw)
+        try:
+            output = engine_commands.run(game, command, data)
+        except engine_commands.NoSuchCommand as exc:
+            return Response(body("not_found", [error("", str(exc))]), status=status.HTTP_404_NOT_FOUND)
+        except engine_commands.RuleViolation as exc:
+            return Response(exc.to_json(), status=status.HTTP_400_BAD_REQUEST)
+        return Response(output)
+

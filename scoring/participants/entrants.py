@@ -1,0 +1,178 @@
+"""How an entrant (a Tai Pan team of two, or a player of a four-player game) is validated, the same
+way whether it is typed into the organiser's form or read from a CSV row (issue 12 item 2): the
+organiser forms (:mod:`scoring.web.forms.organiser`) declare their fields with :class:`TextField`
+and :class:`WholeNumberField` and check duplicates with :func:`name_key`; the CSV imports
+(:mod:`scoring.io.entrants_csv`) validate every row with :class:`TeamEntry` / :class:`PlayerEntry`,
+built from the same fields and rules.
+
+- Text: at most 120 characters (the model's column); no control characters (NUL, tab, line
+  breaks), no zero-width or bidirectional control characters (invisible look-alikes, reversed
+  text), no unassigned or private-use code points; surrounding spaces are stripped.
+- Whole numbers: ASCII digits only (``²``, ``٣`` or ``１`` are refused, not read as 2, 3, 1), within
+  bounds: a seed 1..:data:`MAX_SEED` (a signed 32-bit integer, every database's integer column), a
+  round 1..:data:`MAX_ROUND`.
+- Names are the same when they are the same after Unicode NFKC normalisation, case folding and
+  collapsing spaces (``Draken``, ``DRAKEN``, ``Ｄｒａｋｅｎ`` are one team).
+"""
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable
+
+from django import forms
+from django.core.validators import ProhibitNullCharactersValidator
+from django.utils.translation import gettext_lazy as _
+
+#: Longest name or affiliation (the models' ``max_length``).
+MAX_TEXT = 120
+#: Highest seed: a signed 32-bit integer (larger values overflowed into a server error).
+MAX_SEED = 2**31 - 1
+#: Highest round number (a tournament has a handful of rounds).
+MAX_ROUND = 999
+
+#: Unicode categories refused in names: controls, format characters (zero-width space and joiners,
+#: bidirectional controls, the BOM, soft hyphen), surrogates, private use, unassigned, line and
+#: paragraph separators.
+REFUSED_CATEGORIES = {"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"}
+
+_SPACES = re.compile(r"\s+")
+_DIGITS = re.compile(r"[0-9]+")
+
+
+def refused_character(text: str) -> tuple[int, str] | None:
+    """``(position, character)`` (1-based) of the first character a name may not hold, or ``None``."""
+    for i, ch in enumerate(text, start=1):
+        if unicodedata.category(ch) in REFUSED_CATEGORIES:
+            return i, ch
+    return None
+
+
+def validate_text(value: str) -> None:
+    """Raise ``ValidationError`` when ``value`` holds a refused character (see the module)."""
+    found = refused_character(value or "")
+    if found is not None:
+        position, ch = found
+        raise forms.ValidationError(
+            _("Character %(position)d is an invisible or control character (U+%(code)04X), which a name may not hold."),
+            code="refused_character", params={"position": position, "code": ord(ch)})
+
+
+def name_key(name: str) -> str:
+    """The comparison key of a name: NFKC, case-folded, inner spaces collapsed, trimmed."""
+    return _SPACES.sub(" ", unicodedata.normalize("NFKC", name or "").casefold()).strip()
+
+
+class TextField(forms.CharField):
+    """A name or affiliation: stripped, at most :data:`MAX_TEXT` characters, no refused characters."""
+
+    def __init__(self, *, max_length: int = MAX_TEXT, **kwargs):
+        super().__init__(max_length=max_length, strip=True, **kwargs)
+        # validate_text names the NUL byte with its position like every other control character.
+        self.validators = [v for v in self.validators if not isinstance(v, ProhibitNullCharactersValidator)] + [validate_text]
+
+
+class WholeNumberField(forms.IntegerField):
+    """A whole number written with the ASCII digits 0-9 only, within ``min_value..max_value``."""
+
+    default_error_messages = {"invalid": _("Enter a whole number written with the digits 0-9.")}
+
+    def to_python(self, value):
+        if value in self.empty_values:
+            return None
+        if isinstance(value, bool):
+            raise forms.ValidationError(self.error_messages["invalid"], code="invalid")
+        if isinstance(value, int):
+            return value
+        text = str(value).strip()
+        if not _DIGITS.fullmatch(text) or len(text) > 12:
+            raise forms.ValidationError(self.error_messages["invalid"], code="invalid")
+        return int(text)
+
+
+def seed_field(**kwargs) -> WholeNumberField:
+    """A seed: 1..:data:`MAX_SEED`, optional."""
+    return WholeNumberField(label=kwargs.pop("label", _("seed")), required=False, min_value=1, max_value=MAX_SEED, **kwargs)
+
+
+def round_field(low: int = 1, **kwargs) -> WholeNumberField:
+    """A round number ``low``..:data:`MAX_ROUND`."""
+    return WholeNumberField(min_value=low, max_value=MAX_ROUND, **kwargs)
+
+
+def duplicate_of(name: str, names: Iterable[str]) -> str | None:
+    """The first of ``names`` that is the same name as ``name`` (:func:`name_key`), or ``None``."""
+    key = name_key(name)
+    return next((other for other in names if name_key(other) == key), None)
+
+
+class TeamEntry(forms.Form):
+    """A team as one CSV row gives it (the same fields and rules as the organiser's team form):
+    ``name``, ``player1``, ``player2`` (required), ``affiliation``, ``seed``, ``joined_round``
+    (at least ``first_open``, the first round not drawn yet; empty: that round)."""
+
+    name = TextField(label=_("name"))
+    player1 = TextField(label=_("First player"))
+    player2 = TextField(label=_("Second player"))
+    affiliation = TextField(label=_("affiliation"), required=False)
+    seed = seed_field()
+    joined_round = round_field(label=_("joined in round"), required=False)
+
+    def __init__(self, *args, first_open: int = 1, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.first_open = first_open
+
+    def clean_joined_round(self):
+        value = self.cleaned_data.get("joined_round")
+        if value is None:
+            return self.first_open
+        if value < self.first_open:
+            raise forms.ValidationError(
+                _("Round %(round)d is already paired or played: a team can join round %(first)d at the earliest.")
+                % {"round": value, "first": self.first_open})
+        return value
+
+    def clean(self):
+        data = super().clean()
+        first, second = data.get("player1"), data.get("player2")
+        if first and second and name_key(first) == name_key(second):
+            self.add_error("player2", _("The two players must be different people."))
+        return data
+
+
+TRUE_WORDS = {"1", "yes", "y", "true", "ja", "j", "x", "waar"}
+FALSE_WORDS = {"", "0", "no", "n", "false", "nee", "onwaar"}
+
+
+class YesNoField(forms.Field):
+    """``yes``/``no`` in a CSV cell (also 1/0, true/false, ja/nee, x); anything else is refused."""
+
+    default_error_messages = {"invalid": _("Write yes or no.")}
+
+    def to_python(self, value):
+        text = str(value or "").strip().casefold()
+        if text in TRUE_WORDS:
+            return True
+        if text in FALSE_WORDS:
+            return False
+        raise forms.ValidationError(self.error_messages["invalid"], code="invalid")
+
+
+class PlayerEntry(forms.Form):
+    """A player of a four-player tournament as one CSV row gives it (the same fields and rules as
+    the organiser's player form): ``name`` (required), ``affiliation``, ``seed``, ``joined_round``
+    (1..:data:`MAX_ROUND`; empty: ``first_open``, the first round not seated yet), ``substitute``."""
+
+    name = TextField(label=_("name"))
+    affiliation = TextField(label=_("affiliation"), required=False)
+    seed = seed_field()
+    joined_round = round_field(label=_("joined in round"), required=False)
+    substitute = YesNoField(label=_("substitute"), required=False)
+
+    def __init__(self, *args, first_open: int = 1, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.first_open = first_open
+
+    def clean_joined_round(self):
+        value = self.cleaned_data.get("joined_round")
+        return self.first_open if value is None else value

@@ -1,0 +1,154 @@
+"""The engine commands over HTTP (``POST /api/v1/engines/{game}/{command}``): the same JSON in and
+out as the command line (``python -m engines GAME COMMAND``), shown on a sample of the acceptance
+cases of every game (``tests/cases/``: the first case of each command and the first case whose
+input breaks the rules); size- and depth-limited, rate-limited and public."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from rest_framework.test import APIClient
+
+from scoring.api.parsers import MAX_BYTES, MAX_DEPTH
+from tests.api.conftest import api_url
+from tests.conftest import load_cases, subset_mismatch
+
+pytestmark = pytest.mark.django_db
+ROOT = Path(__file__).resolve().parents[2]
+GAMES = ("taipan", "sichuan", "taiwanese", "tiengow")
+
+
+def sample(game: str) -> list[dict]:
+    """The first case of each command of ``game`` and its first case with ``errors``."""
+    picked, commands = [], set()
+    cases = load_cases(game)
+    for case in cases:
+        if case["command"] not in commands:
+            commands.add(case["command"])
+            picked.append(case)
+    bad = next((c for c in cases if c["expect"].get("errors") is True), None)
+    if bad is not None and bad not in picked:
+        picked.append(bad)
+    return picked
+
+
+SAMPLE = [pytest.param(game, case, id=f"{game}-{case['id']}") for game in GAMES for case in sample(game)]
+
+
+def cli(game: str, command: str, text: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "engines", game, command], input=text, capture_output=True,
+                          text=True, cwd=ROOT, timeout=60)
+
+
+@pytest.mark.parametrize(("game", "case"), SAMPLE)
+def test_engine_endpoint_equals_the_command_line(game, case):
+    text = json.dumps(case["input"])
+    proc = cli(game, case["command"], text)
+    r = APIClient().post(api_url("engine-command", game, case["command"]), text, content_type="application/json")
+    if case["expect"].get("errors") is True:
+        assert proc.returncode == 1 and r.status_code == 400, (proc.stderr, r.content)
+    else:
+        assert proc.returncode == 0 and r.status_code == 200, (proc.stderr, r.content)
+        assert subset_mismatch(case["expect"], r.json()) is None
+    assert r.json() == json.loads(proc.stdout)
+
+
+def test_every_game_is_sampled():
+    assert {p.values[0] for p in SAMPLE} == set(GAMES)
+    assert any(p.values[1]["expect"].get("errors") is True for p in SAMPLE)
+
+
+def test_a_non_object_is_refused_like_the_command_line():
+    proc = cli("taipan", "score", "[1, 2]")
+    r = APIClient().post(api_url("engine-command", "taipan", "score"), "[1, 2]", content_type="application/json")
+    assert proc.returncode == 1 and r.status_code == 400
+    assert r.json() == json.loads(proc.stdout) == {"errors": [{"field": "", "message": "The input must be a JSON object."}]}
+
+
+def test_unknown_game_or_command_is_404_with_the_command_lines_message():
+    c = APIClient()
+    r = c.post(api_url("engine-command", "chess", "score"), {}, format="json")
+    assert r.status_code == 404 and r.json()["code"] == "not_found"
+    assert "unknown game 'chess'" in r.json()["errors"][0]["message"]
+    r = c.post(api_url("engine-command", "taipan", "nope"), {}, format="json")
+    proc = cli("taipan", "nope", "{}")
+    assert r.status_code == 404 and proc.returncode == 2
+    assert r.json()["errors"][0]["message"] == proc.stderr.strip()
+
+
+@pytest.mark.parametrize("body,message", [
+    ("", "must be a JSON object"),
+    ("{not json", "not valid JSON"),
+    ('{"x": NaN}', "not valid JSON"),
+    ("[" * (MAX_DEPTH + 1) + "]" * (MAX_DEPTH + 1), "nested deeper"),
+    ("[" * 20_000 + "]" * 20_000, "nested deeper"),
+])
+def test_unreadable_input_is_400(body, message):
+    r = APIClient().post(api_url("engine-command", "taipan", "score"), body, content_type="application/json")
+    assert r.status_code == 400
+    assert r.json()["code"] == "parse_error" and message in r.json()["errors"][0]["message"]
+
+
+def test_nesting_up_to_the_limit_is_read():
+    def body(levels):
+        deep: object = "x"
+        for _ in range(levels - 1):
+            deep = [deep]
+        # the object is one level, the list inside it the rest; the engine ignores the extra key
+        return {"calls": {}, "first_out": "N", "double_victory": None, "card_points": {"NS": 75, "EW": 25}, "extra": deep}
+
+    url = api_url("engine-command", "taipan", "score")
+    r = APIClient().post(url, body(MAX_DEPTH), format="json")
+    assert r.status_code == 200 and r.json()["NS"]["total"] == 75
+    r = APIClient().post(url, body(MAX_DEPTH + 1), format="json")
+    assert r.status_code == 400 and "nested deeper" in r.json()["errors"][0]["message"]
+
+
+def test_a_body_over_64_kib_is_413():
+    padding = "x" * MAX_BYTES
+    r = APIClient().post(api_url("engine-command", "taipan", "score"), json.dumps({"pad": padding}),
+                         content_type="application/json")
+    assert r.status_code == 413
+    assert r.json()["code"] == "too_large" and str(MAX_BYTES) in r.json()["errors"][0]["message"]
+
+
+def test_result_writes_share_the_size_limit(api_world):
+    w = api_world
+    r = w.client("referee").post(api_url("match-records", "tp", w.match.pk),
+                                 json.dumps({"version": 0, "record": {"pad": "x" * MAX_BYTES}}), content_type="application/json")
+    assert r.status_code == 413
+
+
+def test_engine_commands_are_rate_limited(settings):
+    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK,
+                               "DEFAULT_THROTTLE_RATES": {**settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"], "engines": "3/minute"}}
+    c = APIClient()
+    url = api_url("engine-command", "taipan", "score")
+    body = {"calls": {}, "first_out": "N", "double_victory": None, "card_points": {"NS": 75, "EW": 25}}
+    assert [c.post(url, body, format="json").status_code for _ in range(3)] == [200, 200, 200]
+    r = c.post(url, body, format="json")
+    assert r.status_code == 429 and r.json()["code"] == "throttled" and int(r["Retry-After"]) > 0
+    # another client address has its own allowance
+    assert c.post(url, body, format="json", REMOTE_ADDR="10.0.0.9").status_code == 200
+
+
+def test_the_engine_list(api_world):
+    r = APIClient().get(api_url("engine-list"))
+    assert r.status_code == 200
+    games = {g["game"]: g for g in r.json()}
+    assert set(games) == set(GAMES)
+    assert games["taipan"]["commands"] == ["check-totals", "match", "play", "replay", "score"]
+    assert games["taipan"]["default_preset"] == "nskt" and "nskt" in games["taipan"]["presets"]
+
+
+def test_engine_commands_are_public_and_need_no_csrf(api_world):
+    """A logged-in browser may call them without a CSRF token: they write nothing and read no
+    credentials."""
+    c = APIClient(enforce_csrf_checks=True)
+    c.force_login(api_world.referee)
+    r = c.post(api_url("engine-command", "taipan", "score"),
+               {"calls": {}, "first_out": "N", "double_victory": None, "card_points": {"NS": 75, "EW": 25}}, format="json")
+    assert r.status_code == 200 and r.json()["NS"]["total"] == 75

@@ -1,0 +1,226 @@
+"""Failing services (issue 12 item 4): with Redis unreachable (a closed port on this machine) or
+hanging (a local server that accepts connections and never answers), as the cache and as the
+Celery broker of a production-like process (no eager tasks), no page answers 500 and no request
+waits long: the cache is a miss after at most a second, a job that cannot be queued is marked
+failed with a message its page shows (and building again works once Redis is back), and a job
+whose worker died (no progress for longer than ``TASK_STALE_SECONDS``) is shown as failed, stops
+polling and can be built again.
+
+Only this test process is pointed at the dead Redis (settings and the Celery app's broker for the
+duration of each test); the shared Redis is left alone."""
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from datetime import timedelta
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.urls import reverse
+from django.utils import timezone, translation
+
+from nskt.celery import app
+from nskt.settings import redis_cache
+from scoring import tasks
+from scoring.models import Round, TaskState, Team
+from tests.factories import (
+    GRAND_DOUBLE_VICTORY_NS,
+    MatchFactory,
+    RoundFactory,
+    TeamFactory,
+    TournamentFactory,
+    play,
+    staff,
+)
+from tests.web.world import all_urls, build_world
+
+pytestmark = pytest.mark.django_db
+
+#: The slowest any request may be with Redis down (the broker's connect timeout is 2 s).
+LIMIT = 4.0
+
+
+def closed_port() -> int:
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    return port
+
+
+class HungServer:
+    """A TCP server on 127.0.0.1 that accepts every connection and never answers (a Redis that
+    hangs); stopped by :meth:`close`."""
+
+    def __init__(self):
+        self.sock = socket.socket()
+        self.sock.bind(("127.0.0.1", 0))
+        self.sock.listen(100)
+        self.sock.settimeout(0.2)
+        self.port = self.sock.getsockname()[1]
+        self.conns: list[socket.socket] = []
+        self.running = True
+        self.thread = threading.Thread(target=self._accept, daemon=True)
+        self.thread.start()
+
+    def _accept(self):
+        while self.running:
+            try:
+                conn, _ = self.sock.accept()
+            except OSError:
+                continue
+            self.conns.append(conn)
+
+    def close(self):
+        self.running = False
+        self.thread.join(timeout=2)
+        for c in self.conns:
+            c.close()
+        self.sock.close()
+
+
+def _use_broker(url: str | None):
+    """Point the Celery app (this process only) at ``url`` and drop its pooled connections."""
+    app.conf.broker_url = url
+    app.conf.task_always_eager = False
+    app._pool = None
+    app.amqp._producer_pool = None
+
+
+@pytest.fixture(params=["closed", "hung"])
+def redis_down(request, settings):
+    """Redis as cache and broker unreachable (``closed``) or hanging (``hung``)."""
+    server = HungServer() if request.param == "hung" else None
+    url = f"redis://127.0.0.1:{server.port if server else closed_port()}/0"
+    settings.CACHES = redis_cache(url)
+    settings.LANGUAGE_CODE = "en"
+    old = (app.conf.broker_url, app.conf.task_always_eager)
+    _use_broker(url)
+    with translation.override("en"):
+        yield request.param
+    app.conf.broker_url, app.conf.task_always_eager = old
+    app._pool = None
+    app.amqp._producer_pool = None
+    if server:
+        server.close()
+
+
+def timed(call):
+    start = time.monotonic()
+    response = call()
+    return response, time.monotonic() - start
+
+
+def test_no_page_answers_500_and_none_is_slow(client, redis_down):
+    world = build_world()
+    slow, errors = [], []
+    for who in (None, world.organiser):
+        if who is not None:
+            client.force_login(who)
+        for name, url in all_urls(world):
+            response, seconds = timed(lambda url=url: client.get(url))
+            if response.status_code >= 500:
+                errors.append(f"GET {name}: {response.status_code}")
+            if seconds > LIMIT:
+                slow.append(f"GET {name}: {seconds:.1f} s")
+    assert errors == [] and slow == []
+
+
+def test_confirming_is_quick_with_redis_down(client, redis_down):
+    match = MatchFactory(round=RoundFactory(number=1))
+    t = match.round.tournament
+    referee, confirmer = staff(t)["referees"][:2]
+    play(match, [GRAND_DOUBLE_VICTORY_NS] * 2, referee)  # 800 : 0, finished
+    client.force_login(confirmer)
+    url = reverse("scoring:match_confirm", args=[t.slug, match.pk])
+    response, seconds = timed(lambda: client.post(url, {"version": match.version}))
+    assert response.status_code == 302 and seconds < LIMIT
+    standings, seconds = timed(lambda: client.get(reverse("scoring:standings", args=[t.slug])))
+    assert standings.status_code == 200 and seconds < LIMIT
+
+
+def test_round_pack_with_the_broker_down_is_refused_with_a_message(client, redis_down):
+    rnd = RoundFactory(number=1)
+    MatchFactory(round=rnd, table=1)
+    t = rnd.tournament
+    response, seconds = timed(lambda: client.get(reverse("scoring:round_pack_pdf", args=[t.slug, 1])))
+    print(f"pack.pdf with the broker {redis_down}: {seconds:.2f} s")
+    assert seconds < LIMIT and response.status_code == 302
+    state = TaskState.objects.get(kind=tasks.KIND_ROUND_PACK)
+    assert state.status == "failed" and state.error == tasks.QUEUE_DOWN
+    page = client.get(response["Location"]).content.decode()
+    assert "cannot be reached" in page and "hx-get" not in page
+    # a referee's "build again" while the broker is still down: refused the same way, quickly
+    client.force_login(staff(t)["referee"])
+    response, seconds = timed(lambda: client.post(reverse("scoring:round_pack_build", args=[t.slug, 1])))
+    print(f"build again with the broker {redis_down}: {seconds:.2f} s")
+    assert response.status_code == 302 and seconds < LIMIT
+    state.refresh_from_db()
+    assert state.status == "failed" and state.error == tasks.QUEUE_DOWN
+    assert "Build again" in client.get(response["Location"]).content.decode()
+    # Redis is back (eager, as on the embedded default): building again works
+    app.conf.task_always_eager = True
+    again = client.post(reverse("scoring:round_pack_build", args=[t.slug, 1]))
+    assert again.status_code == 302
+    state.refresh_from_db()
+    assert state.status == "done"
+    assert client.get(reverse("scoring:round_pack_pdf", args=[t.slug, 1])).content.startswith(b"%PDF")
+
+
+def test_publishing_and_a_large_import_with_the_broker_down(client, redis_down, settings):
+    settings.IMPORT_INLINE_ROWS = 2
+    t = TournamentFactory(slug="down")
+    organiser = staff(t)["organiser"]
+    client.force_login(organiser)
+    teams = [TeamFactory(tournament=t) for _ in range(2)]
+    rnd = Round.objects.create(tournament=t, number=1)
+    MatchFactory(round=rnd, table=1, team_ns=teams[0], team_ew=teams[1])
+    response, seconds = timed(lambda: client.post(reverse("scoring:round_publish", args=[t.slug, 1])))
+    assert response.status_code == 302 and seconds < LIMIT
+    assert Round.objects.get(pk=rnd.pk).status == "published"
+    csv = "name,player1,player2\n" + "".join(f"T{i},A{i},B{i}\n" for i in range(5))
+    response, seconds = timed(lambda: client.post(reverse("scoring:teams_import", args=[t.slug]),
+                                                  {"file": SimpleUploadedFile("t.csv", csv.encode())}))
+    assert response.status_code == 302 and seconds < LIMIT
+    page = client.get(response["Location"]).content.decode()
+    assert "cannot be reached" in page and "hx-get" not in page
+    assert Team.objects.filter(tournament=t).count() == 2
+
+
+def test_a_job_whose_worker_died_is_failed_and_can_be_built_again(client, settings):
+    """What a killed worker leaves behind (the issue: "running 55/300" polled for an hour): a
+    running state that no longer moves. After TASK_STALE_SECONDS it is shown as failed, the page
+    stops polling, and "build again" builds the pack."""
+    settings.LANGUAGE_CODE = "en"
+    rnd = RoundFactory(number=1)
+    for table in range(1, 4):
+        MatchFactory(round=rnd, table=table)
+    t = rnd.tournament
+    key = tasks.round_pack_key(rnd)
+    state = TaskState.objects.create(key=key, kind=tasks.KIND_ROUND_PACK, status="running", progress=1, total=3)
+    url = reverse("scoring:round_pack_status", args=[t.slug, 1, state.pk])
+    assert "hx-get" in client.get(url).content.decode()  # still moving as far as anyone knows
+    assert tasks.start_round_pack(rnd).status == "running"  # not started twice while alive
+    TaskState.objects.filter(pk=state.pk).update(updated_at=timezone.now() - tasks.stale_after() - timedelta(seconds=1))
+    client.force_login(staff(t)["referee"])
+    page = client.get(url).content.decode()
+    assert "hx-get" not in page and "stopped without finishing" in page and "Build again" in page
+    response = client.post(reverse("scoring:round_pack_build", args=[t.slug, 1]))
+    assert response.status_code == 302
+    state.refresh_from_db()
+    assert (state.status, state.progress, state.total) == ("done", 3, 3)
+
+
+def test_the_settings_keep_redis_waits_short(settings):
+    from django.conf import settings as s
+
+    options = redis_cache("redis://x/0")["default"]["OPTIONS"]
+    assert options["socket_connect_timeout"] <= 1 and options["socket_timeout"] <= 1
+    assert options["retry"].get_retries() == 0
+    assert s.CELERY_TASK_ACKS_LATE and s.CELERY_TASK_REJECT_ON_WORKER_LOST and not s.CELERY_TASK_PUBLISH_RETRY
+    assert 60 <= s.CELERY_BROKER_TRANSPORT_OPTIONS["visibility_timeout"] <= 3600
+    assert s.CELERY_BROKER_CONNECTION_TIMEOUT <= 2
+    assert s.TASK_STALE_SECONDS > s.CELERY_BROKER_TRANSPORT_OPTIONS["visibility_timeout"]
+    assert tasks.build_round_pack.acks_late and tasks.build_round_pack.reject_on_worker_lost
+    assert tasks.import_entrants.acks_late and tasks.import_entrants.reject_on_worker_lost
