@@ -11,7 +11,8 @@ hand is a seeded random hand summary (card points in fives, about one Tai Pan ca
 double victory in sixteen) scored by the Tai Pan engine, hands are added until a team reaches the
 target with the higher total (a match still open after 12 hands ends at the time limit); the
 whole tournament is then created by the JSON import (:func:`scoring.io.tournament_json.import_tournament`),
-which checks every hand with the engine and computes every match again.
+which checks every hand with the engine and computes every match again (the confirming referee,
+a member in the file, gets an account without a password first: an import creates none).
 
 The SQLite database is kept in ``var/bench/`` and reused while its name (size, rounds, seed and
 :data:`VERSION`) matches; delete the file to build it again.
@@ -25,7 +26,10 @@ import time
 from _common import VAR, django_setup
 
 #: Bump when the generated data changes, so stale databases are not reused.
-VERSION = 1
+VERSION = 2
+#: The referee who confirmed every match (an account is created for it: an import never creates
+#: accounts and keeps a confirmation only by a member).
+REFEREE = "bench-referee"
 TARGET = 800
 MAX_HANDS = 12
 SEATS = ("N", "E", "S", "W")
@@ -104,12 +108,12 @@ def generate(teams: int, rounds: int, seed: int) -> dict:
             results[ns].games.append(Game(number, ew, tns, tew, pns, "win" if pns == 2 else "draw" if pns == 1 else "loss"))
             results[ew].games.append(Game(number, ns, tew, tns, pew, "win" if pew == 2 else "draw" if pew == 1 else "loss"))
             matches.append({"table": table.table, "ns": names[ns], "ew": names[ew], "hands": hands,
-                            "ended": "target" if finished else "time", "confirmed_by": "bench-referee"})
+                            "ended": "target" if finished else "time", "confirmed_by": REFEREE})
         out_rounds.append({"number": number, "status": "closed", "seed": seed + number, "matches": matches})
     clubs = [f"Club {c:02d}" for c in range(1, 41)]
     return {
         "name": f"Benchmark {teams} teams", "slug": slug(teams, rounds, seed), "game": "taipan", "rules": "nskt",
-        "status": "running", "seed": seed,
+        "status": "running", "seed": seed, "members": [{"username": REFEREE, "role": "referee"}],
         "teams": [{"name": names[i], "players": [f"Player {i:04d}a", f"Player {i:04d}b"],
                    "affiliation": clubs[i % len(clubs)], "seed": i} for i in names],
         "rounds": out_rounds,
@@ -131,6 +135,12 @@ def open_tournament(teams: int = 1000, rounds: int = 9, seed: int = 2026, *, qui
     if not quiet:
         print(f"building the benchmark tournament ({teams} teams, {rounds} rounds) in {path} ...", flush=True)
     data = generate(teams, rounds, seed)
+    from django.contrib.auth import get_user_model
+
+    user, created = get_user_model().objects.get_or_create(username=REFEREE)
+    if created:  # active (an import adds no inactive member) but without a password: nobody logs in as it
+        user.set_unusable_password()
+        user.save(update_fields=["password"])
     t = import_tournament(data)
     if not quiet:
         print(f"... built in {time.perf_counter() - start:.0f} s", flush=True)
