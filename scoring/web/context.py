@@ -25,7 +25,6 @@ ENTRANT_PAGES = {
         "count": lambda t: t.teams.count(),
         "redraw": lambda t, number: (reverse("scoring:round_edit", args=[t.slug, number]), _("Edit pairing")),
         # The tournament JSON holds teams and matches (scoring.io.tournament_json).
-        "backup_url": "scoring:tournament_export",
     },
     EntrantKind.PLAYERS: {
         "entrants_url": "scoring:players", "entrants_label": _("Players"),
@@ -35,7 +34,6 @@ ENTRANT_PAGES = {
         "ranking_template": "standings/_player_ranking.html",
         "count": lambda t: t.players.count(),
         "redraw": lambda t, number: (reverse("scoring:round_seat", args=[t.slug]), _("Seat again")),
-        "backup_url": None,
     },
 }
 
@@ -62,7 +60,7 @@ def tournament_context(request, tournament: Tournament, **extra) -> dict:
             "members": reverse("scoring:members", args=[tournament.slug]),
             "settings": reverse("scoring:tournament_edit", args=[tournament.slug]),
             "entrant_actions": [(reverse(name, args=[tournament.slug]), label) for name, label in pages["actions"]],
-            "backup": reverse(pages["backup_url"], args=[tournament.slug]) if pages["backup_url"] else None,
+            "backup": reverse("scoring:tournament_export", args=[tournament.slug]),
         },
         "ranking_template": pages["ranking_template"],
     }

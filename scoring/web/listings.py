@@ -1,22 +1,26 @@
-"""django-tables2 listings of the public and organiser pages (named "listings": "table" means a
-four-player table in this app).
+"""Listings of the public and organiser pages (named "listings": "table" means a four-player
+table in this app).
 
-The Tai Pan standings (up to a thousand teams on a public page that phones poll) are a
-:class:`LeanTable` built by :func:`standings_listing` from ``scoring.standings.teams.standings()``
-rows (``StandingRow`` dataclasses): rank (shared on ties), team, players, played, won/drawn/lost,
-match points, point difference, points scored, Buchholz, then one column per tie-break of the
-tournament in its order (DESIGN.md 3, issue 2 item 7, issue 4 item 5). Rows are already ranked:
-columns are not sortable. django-tables2 serves the smaller listings (organiser lists, the
-four-player standings).
+The public standings (page and projector) are a :class:`Grid`: plain column and row objects whose
+cell values are computed here once (numbers formatted, the name cell's link built), rendered by a
+plain template (``standings/_grid.html``) without per-cell rendering machinery. That keeps the
+page fast at a thousand teams (django-tables2's per-cell rendering was 85 % of the page's time).
+:func:`team_grid` renders ``scoring.standings.teams.standings()`` rows (``StandingRow``): rank
+(shared on ties), team, players, played, won/drawn/lost, match points, point difference, points
+scored, Buchholz, then one column per further tie-break of the tournament in its order
+(DESIGN.md 3, issue 2 item 7, issue 4 item 5); :func:`player_grid` the four-player standings.
+
+The organiser listings (teams, players) stay django-tables2 tables (sortable where useful).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from numbers import Number
+from typing import Any
 
 import django_tables2 as tables
 from django.urls import reverse
-from django.utils.html import escape, format_html
+from django.utils.html import conditional_escape, format_html
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
 
@@ -44,89 +48,6 @@ class NumberColumn(tables.Column):
 
     def render(self, value):
         return format_number(value)
-
-
-@dataclass(frozen=True)
-class LeanColumn:
-    """A column of a :class:`LeanTable`: its ``header`` and its cells' ``css`` class."""
-
-    header: object
-    css: str = ""
-
-    @property
-    def th(self) -> str:
-        """The header cell's attributes (with a leading space, or nothing)."""
-        return format_html(' class="{}"', self.css.split()[0]) if self.css else ""
-
-
-@dataclass(frozen=True)
-class LeanRow:
-    """A row of a :class:`LeanTable`: the ``record`` it shows, its ``css`` class and its cells
-    as one ready piece of HTML."""
-
-    record: object
-    css: str
-    cells: str
-
-
-class LeanTable:
-    """A big listing rendered without django-tables2's per-cell machinery: the view computes every
-    cell once, as HTML, and ``templates/standings/_lean_table.html`` only writes the rows out. The
-    markup is the one django-tables2 writes for the same table (``class`` of the table, of the
-    header and body cells, ``even``/``odd`` rows), so the page looks the same.
-
-    ``columns``: ``[(header, css class, cell)]`` where ``cell(record)`` returns the cell's HTML
-    (escaped); ``row_class(record)``: an extra class of the row (``""`` for none)."""
-
-    def __init__(self, records, columns, *, css: str, empty_text, row_class=lambda record: ""):
-        self.css = css
-        self.empty_text = empty_text
-        self.columns = [LeanColumn(header, cls) for header, cls, _cell in columns]
-        cells = [(f'<td class="{cls}">' if cls else "<td>", cell) for _header, cls, cell in columns]
-        self.rows = []
-        for i, record in enumerate(records):
-            html = "".join(f"{td}{cell(record)}</td>" for td, cell in cells)
-            extra = row_class(record)
-            parity = "odd" if i % 2 else "even"
-            self.rows.append(LeanRow(record, f"{extra} {parity}" if extra else parity, mark_safe(html)))  # noqa: S308 - cells escaped above
-
-
-def _number(attr: str):
-    return lambda record: format_number(getattr(record, attr))
-
-
-def standings_listing(rows, *, slug: str, tiebreak_columns=()) -> LeanTable:
-    """The Tai Pan standings (:class:`~scoring.standings.teams.StandingRow` rows, already ranked):
-    rank, team (linked to its breakdown, withdrawn teams marked), players, played, won, drawn,
-    lost, match points, point difference, points scored, Buchholz, then each further tie-break of
-    the tournament (``tiebreak_columns``: ``[(key, label)]`` in order). Columns are not sortable."""
-    withdrawn = _("withdrawn")
-    base = reverse("scoring:team_breakdown", args=[slug, 0])[:-2]  # ".../team/" + id + "/"
-
-    def team(record) -> str:
-        link = f'<a href="{base}{record.team_id}/">{escape(record.name)}</a>'
-        return f'{link} <span class="muted">({escape(withdrawn)})</span>' if record.withdrawn else link
-
-    def tiebreak(key):
-        return lambda record: format_number(record.tiebreaks.get(key, "—"))
-
-    shown = {"point_difference", "points_scored", "buchholz"}
-    columns = [
-        (_("Rank"), "num", _number("rank")),
-        (_("Team"), "", team),
-        (_("Players"), "players", lambda record: escape(record.players)),
-        (_("Played"), "num", _number("played")),
-        (_("Won"), "num", _number("won")),
-        (_("Drawn"), "num", _number("drawn")),
-        (_("Lost"), "num", _number("lost")),
-        (_("Match points"), "num strong", _number("match_points")),
-        (_("Point difference"), "num", _number("point_difference")),
-        (_("Points scored"), "num", _number("points_scored")),
-        (_("Buchholz"), "num", _number("buchholz")),
-        *[(label, "num", tiebreak(key)) for key, label in tiebreak_columns if key not in shown],
-    ]
-    return LeanTable(rows, columns, css="standings", empty_text=_("No teams yet."),
-                     row_class=lambda record: "withdrawn" if record.withdrawn else "")
 
 
 class TeamTable(tables.Table):
@@ -182,20 +103,143 @@ class PlayerListTable(tables.Table):
         return format_html('<a href="{}">{}</a>', reverse("scoring:player_edit", args=[self.slug, record.pk]), value)
 
 
-class PlayerStandingsTable(tables.Table):
-    """Four-player standings by total points."""
+# --------------------------------------------------------------------------- public standings grid
 
-    rank = NumberColumn(verbose_name=_("Rank"), default="")
-    name = tables.Column(verbose_name=_("Player"), orderable=False)
-    affiliation = tables.Column(verbose_name=_("Affiliation"), orderable=False)
-    played = NumberColumn(verbose_name=_("Tables"))
-    total = NumberColumn(verbose_name=_("Total points"), attrs={"th": {"class": "num"}, "td": {"class": "num strong"}})
 
-    class Meta:
-        orderable = False
-        attrs = {"class": "standings"}
-        empty_text = _("No players yet.")
+@dataclass(frozen=True)
+class GridColumn:
+    """One column of a :class:`Grid`: ``header`` (the full heading), ``short`` (the heading on
+    the projector and in the phone cards), ``css`` (classes of its cells: ``num`` right-aligned;
+    the card roles ``c-rank``, ``c-name``, ``c-main`` (the ranking points), ``c-sub`` (a second
+    line under the name), ``c-detail`` (the smaller numbers), ``tiebreak``, ``zero`` (a tie-break
+    that is 0 for everyone: not on the phone cards) and ``brief``: the short heading at every
+    width)."""
 
-    def render_name(self, value, record):
-        marks = [str(m) for m, on in ((_("substitute"), record.substitute), (_("withdrawn"), record.withdrawn)) if on]
-        return f"{value} ({', '.join(marks)})" if marks else value
+    key: str
+    header: Any
+    short: Any
+    css: str = ""
+
+    @property
+    def abbreviated(self) -> bool:
+        return str(self.short) != str(self.header)
+
+
+@dataclass
+class GridRow:
+    """A row of a :class:`Grid`: its ``record`` (the standings row), ``cells``, one ``(css,
+    label, html)`` per column (``html`` escaped already), and ``html``: the row's ``<td>``
+    elements, joined once here so that the template writes one string per row."""
+
+    record: Any
+    cells: list[tuple[str, str, str]]
+    css: str = ""
+    off: bool = False
+
+    @property
+    def html(self) -> str:
+        return mark_safe("".join(f'<td class="{css}" data-label="{label}">{value}</td>'  # noqa: S308 - parts escaped
+                                 for css, label, value in self.cells))
+
+
+@dataclass
+class Grid:
+    """The standings as plain columns and rows (see the module docstring). ``zero_columns``: keys
+    of the tie-break columns whose every value is 0 (or missing), hidden on the projector."""
+
+    columns: list[GridColumn]
+    rows: list[GridRow]
+    empty_text: Any = ""
+    zero_columns: set[str] = field(default_factory=set)
+
+    def without(self, keys: set[str]) -> Grid:
+        """The same grid without the columns ``keys``."""
+        keep = [i for i, c in enumerate(self.columns) if c.key not in keys]
+        return Grid([self.columns[i] for i in keep],
+                     [GridRow(r.record, [r.cells[i] for i in keep], r.css) for r in self.rows],
+                     self.empty_text, self.zero_columns - keys)
+
+
+def _build(columns: list[GridColumn], records, values) -> list[GridRow]:
+    """Rows of ``records``: ``values(record)`` gives one html string per column."""
+    meta = [(conditional_escape(c.css), conditional_escape(c.short)) for c in columns]
+    rows = []
+    for record in records:
+        cells = [(css, label, conditional_escape(value)) for (css, label), value in zip(meta, values(record), strict=True)]
+        rows.append(GridRow(record, cells, "withdrawn" if getattr(record, "withdrawn", False) else ""))
+    return rows
+
+
+def _zero_columns(columns: list[GridColumn], records, getters: dict) -> set[str]:
+    return {c.key for c in columns if "tiebreak" in c.css
+            and all(not getters[c.key](r) for r in records)}
+
+
+NUMBERS = "num c-detail"
+BRIEF = "num c-detail brief"
+TIEBREAK = "num c-detail tiebreak"
+
+
+def team_grid(records: list, *, slug: str, tiebreak_columns=()) -> Grid:
+    """The Tai Pan standings grid of ``records`` (``StandingRow``); ``tiebreak_columns``:
+    ``[(key, label), ...]`` in the tournament's order (those not shown anyway get a column)."""
+    shown = {"point_difference", "points_scored", "buchholz"}
+    short_tb = {"head_to_head": _("H2H"), "median_buchholz": _("MBH"), "sonneborn_berger": _("SB"), "wins": _("Wins")}
+    columns = [
+        GridColumn("rank", _("Rank"), "#", "num c-rank"),
+        GridColumn("name", _("Team"), _("Team"), "c-name"),
+        GridColumn("players", _("Players"), _("Players"), "players c-sub"),
+        GridColumn("played", _("Played"), _("Pl."), BRIEF),
+        GridColumn("won", _("Won"), _("W"), BRIEF),
+        GridColumn("drawn", _("Drawn"), _("D"), BRIEF),
+        GridColumn("lost", _("Lost"), _("L"), BRIEF),
+        GridColumn("match_points", _("Match points"), _("MP"), "num strong c-main"),
+        GridColumn("point_difference", _("Point difference"), _("Diff."), TIEBREAK),
+        GridColumn("points_scored", _("Points scored"), _("Scored"), TIEBREAK),
+        GridColumn("buchholz", _("Buchholz"), _("BH"), TIEBREAK),
+    ]
+    extra = [key for key, _label in tiebreak_columns if key not in shown]
+    labels = dict(tiebreak_columns)
+    columns += [GridColumn(f"tb_{key}", labels[key], short_tb.get(key, labels[key]), TIEBREAK) for key in extra]
+    withdrawn_text = conditional_escape(_("withdrawn"))
+
+    def values(r):
+        url = reverse("scoring:team_breakdown", args=[slug, r.team_id])
+        name = format_html('<a href="{}">{}</a>', url, r.name)
+        if r.withdrawn:
+            name = mark_safe(f'{name} <span class="muted">({withdrawn_text})</span>')  # noqa: S308 - both parts escaped
+        return [str(r.rank), name, conditional_escape(r.players), str(r.played), str(r.won), str(r.drawn), str(r.lost),
+                str(r.match_points), format_number(r.point_difference), format_number(r.points_scored),
+                format_number(r.buchholz), *(format_number(r.tiebreaks.get(key)) for key in extra)]
+
+    getters = {"point_difference": lambda r: r.point_difference, "points_scored": lambda r: r.points_scored,
+               "buchholz": lambda r: r.buchholz}
+    getters.update({f"tb_{key}": (lambda r, key=key: r.tiebreaks.get(key)) for key in extra})
+    zero = _zero_columns(columns, records, getters)
+    # all-zero tie-breaks: left out of the phone cards (CSS) and of the projector (the view)
+    columns = [replace(c, css=f"{c.css} zero") if c.key in zero else c for c in columns]
+    return Grid(columns, _build(columns, records, values), _("No teams yet."), zero)
+
+
+def player_grid(records: list, *, slug: str) -> Grid:
+    """The four-player standings grid of ``records`` (``scoring.standings.players.StandingRow``):
+    rank (none before a first table), player (linked to the player page; substitute and withdrawn
+    marked), affiliation, tables played, total points."""
+    columns = [
+        GridColumn("rank", _("Rank"), "#", "num c-rank"),
+        GridColumn("name", _("Player"), _("Player"), "c-name"),
+        GridColumn("affiliation", _("Affiliation"), _("Affiliation"), "affiliation c-sub"),
+        GridColumn("played", _("Tables"), _("Tables"), NUMBERS),
+        GridColumn("total", _("Total points"), _("Points"), "num strong c-main"),
+    ]
+    substitute, withdrawn = conditional_escape(_("substitute")), conditional_escape(_("withdrawn"))
+
+    def values(r):
+        url = reverse("scoring:player_page", args=[slug, r.player_id])
+        name = format_html('<a href="{}">{}</a>', url, r.name)
+        marks = [m for m, on in ((substitute, r.substitute), (withdrawn, r.withdrawn)) if on]
+        if marks:
+            name = mark_safe(f'{name} <span class="muted">({", ".join(marks)})</span>')  # noqa: S308 - escaped parts
+        return ["" if r.rank is None else str(r.rank), name, conditional_escape(r.affiliation), str(r.played), str(r.total)]
+
+    return Grid(columns, _build(columns, records, values), _("No players yet."))

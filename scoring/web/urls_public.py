@@ -1,7 +1,8 @@
-"""Public URLs (no login): tournaments, rounds, results, standings, exports, PDFs, rules check."""
+"""Public URLs (no login): tournaments, rounds, results, standings, exports, PDFs, rules check, and
+the player side (find my table, team and player pages)."""
 from django.urls import path
 
-from scoring.web.views import printing, public, results, rules_check
+from scoring.web.views import players, printing, public, results, rules_check
 
 MATCH, TABLE = {"kind": "match"}, {"kind": "table"}
 
@@ -20,7 +21,9 @@ urlpatterns = [
     path("t/<slug:slug>/players/standings/", public.standings, name="player_standings"),
     path("t/<slug:slug>/standings/export/", public.standings_export, name="standings_export"),
     path("t/<slug:slug>/standings.pdf", printing.standings_pdf, name="standings_pdf"),
-    path("t/<slug:slug>/team/<int:pk>/", public.team_breakdown, name="team_breakdown"),
+    path("t/<slug:slug>/find/", players.find_table, name="find_table"),
+    path("t/<slug:slug>/team/<int:pk>/", players.team_page, name="team_breakdown"),
+    path("t/<slug:slug>/player/<int:pk>/", players.player_page, name="player_page"),
     path("t/<slug:slug>/match/<int:pk>/", results.detail, MATCH, name="match_detail"),
     path("t/<slug:slug>/match/<int:pk>/sheet.pdf", printing.score_sheet, MATCH, name="score_sheet_pdf"),
     path("t/<slug:slug>/table/<int:pk>/", results.detail, TABLE, name="table_detail"),

@@ -24,7 +24,7 @@ PRINT = (
 
 def _env(**extra) -> dict:
     env = {k: v for k, v in os.environ.items()
-           if k not in {"DEBUG", "DJANGO_SETTINGS_MODULE", "REDIS_URL", "BEHIND_PROXY", "EMAIL_HOST"}}
+           if k not in {"DJANGO_ALLOW_ASYNC_UNSAFE", "DEBUG", "DJANGO_SETTINGS_MODULE", "REDIS_URL", "BEHIND_PROXY", "EMAIL_HOST"}}
     env.update(DEBUG="0", SECRET_KEY=secrets.token_urlsafe(64), ALLOWED_HOSTS="nskt.example.org",
                DATABASE_URL="sqlite:////tmp/nskt-proxy-check.sqlite3")
     env.update(extra)

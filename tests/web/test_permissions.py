@@ -237,6 +237,12 @@ def case_players(w):
                  lambda: Player.objects.filter(tournament=w.sc, name="Newcomer").exists(), get="public")
 
 
+def case_players_import(w):
+    csv = SimpleUploadedFile("players.csv", b"name,affiliation,seed\nImported Player,SV,3\n", content_type="text/csv")
+    return Write("players_import", u("players_import", "sc"), {"file": csv}, ORG,
+                 lambda: Player.objects.filter(tournament=w.sc, name="Imported Player").exists(), get=True)
+
+
 def case_player_edit(w):
     player = w.players[0]
     data = form_data(PlayerForm(instance=player)) | {"name": "Renamed"}
@@ -398,6 +404,7 @@ ORGANISER_CASES = {
     "round_close": case_round_close,
     "match_reopen closed round": case_match_reopen_closed,
     "players": case_players,
+    "players_import": case_players_import,
     "player_edit": case_player_edit,
     "player_withdraw": case_player_withdraw,
     "round_seat": case_round_seat,

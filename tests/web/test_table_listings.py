@@ -41,7 +41,7 @@ def test_standings_fixed_queries(client, django_assert_num_queries, n_tables):
     with django_assert_num_queries(8):
         r = client.get(url)
     assert r.status_code == 200
-    rows = r.context["table"].data.data
+    rows = [row.record for row in r.context["table"].rows]
     assert [row.total for row in rows[:n_tables]] == [10] * n_tables
     assert rows[0].rank == 1 and rows[n_tables - 1].rank == 1  # equal totals share the rank
     assert rows[n_tables].rank == n_tables + 1 and rows[n_tables].total == -1

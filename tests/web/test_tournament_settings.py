@@ -138,13 +138,15 @@ def test_tournament_json_download(client, cup):
     assert data["slug"] == "nskt" and sorted(team["name"] for team in data["teams"]) == ["Team 0", "Team 1", "Team 2", "Team 3"]
 
 
-def test_json_backup_is_offered_only_where_it_is_complete(client):
-    """The tournament JSON (DESIGN.md 3) holds teams and matches: four-player events are not
-    offered a backup that would silently leave out their players and deals."""
+def test_json_backup_is_offered_for_four_player_tournaments_too(client):
+    """Changed on purpose: the tournament JSON now holds four-player tournaments completely
+    (players, rounds, tables, seats, deals; tests/io/test_tournament_json.py), so their organisers
+    are offered the backup like Tai Pan organisers."""
     t = TournamentFactory(name="TG", slug="tg-json", game="tiengow")
     organiser = MembershipFactory(tournament=t, role=Membership.Role.ORGANISER).user
     client.force_login(organiser)
     page = client.get(reverse("scoring:tournament_detail", args=[t.slug])).content.decode()
-    assert reverse("scoring:tournament_export", args=[t.slug]) not in page
+    assert reverse("scoring:tournament_export", args=[t.slug]) in page
     response = client.get(reverse("scoring:tournament_export", args=[t.slug]))
-    assert response.status_code == 302 and "json" not in response.get("Content-Type", "")
+    assert response.status_code == 200 and response["Content-Type"].startswith("application/json")
+    assert json.loads(response.content)["game"] == "tiengow"

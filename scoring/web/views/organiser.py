@@ -160,12 +160,10 @@ def members(request, *, tournament):
 
 @require_safe
 @tournament_view(Perm.MANAGE)
-@entrants(EntrantKind.TEAMS)
 def tournament_export(request, *, tournament):
     """Download the whole tournament as JSON (the same text as ``manage.py export_tournament
-    SLUG``, re-importable with ``import_tournament``): a backup. Tai Pan only: the JSON holds
-    teams and matches, so a four-player tournament is not offered a backup that would leave out
-    its players and deals."""
+    SLUG``, re-importable with ``import_tournament``): a complete backup of every game
+    (entrants, rounds, tables or matches with every record, confirmations, members)."""
     response = HttpResponse(tournament_json.dumps(tournament_json.export_tournament(tournament)),
                             content_type="application/json; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{tournament.slug}.json"'

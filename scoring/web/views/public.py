@@ -1,38 +1,53 @@
 """Public, read-only pages (no login): tournament list and overview, a round's tables (pairings or
-seatings), the standings (also a projector view), a team's tie-break breakdown, and CSV/XLSX
-exports. Draft rounds are visible to the tournament's organisers only (:mod:`scoring.policy`).
-The numbers come from the standings and the result sheet; nothing is computed here."""
+seatings), the standings (also a projector view), and CSV/XLSX exports. Draft rounds are visible
+to the tournament's organisers only (:mod:`scoring.policy`). The numbers come from the standings
+and the result sheet; nothing is computed here. The player side (find my table, team and player
+pages) is :mod:`scoring.web.views.players`.
+
+Live pages: the standings and a round's page poll their own URL (htmx, every
+:func:`live_seconds` seconds, ``settings.LIVE_POLL_SECONDS``) and swap only the region that changes
+(``hx-select``); no full reloads. The projector views show every row and page through them in
+the browser (``static/js/projector.js`` measures how many rows fit the screen); without
+JavaScript the server shows :data:`PROJECTOR_ROWS` rows per screen and a ``<noscript>`` refresh
+cycles through the screens."""
 from __future__ import annotations
 
-from django.db.models import Count
+from django.conf import settings
+from django.db.models import Count, Q
 from django.http import Http404, HttpResponse
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import render
 from django.utils.text import slugify
 from django.utils.translation import gettext as _t
+from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_safe
 
 from scoring import policy
 from scoring.draw.rounds import draft_warnings
 from scoring.games.base import EntrantKind
 from scoring.io import datasets
-from scoring.models import Round, Team, Tournament
+from scoring.models import ResultContainer, Round, Tournament
 from scoring.policy import Perm
 from scoring.results.storage import storage_for
 from scoring.standings import standings_for, standings_key
-from scoring.standings import teams as team_standings_service
 from scoring.standings.tiebreaks import NSKT_DEFAULT, REGISTRY
 from scoring.web.conditional import conditional, round_state
 from scoring.web.context import ENTRANT_PAGES, tournament_context
 from scoring.web.decorators import tournament_view, visible_round
-from scoring.web.listings import PlayerStandingsTable, standings_listing
+from scoring.web.listings import player_grid, team_grid
 from scoring.web.views.results import urls_of
 
 #: Export formats: ``?format=`` value -> (content type, file extension).
 EXPORT_FORMATS = datasets.FORMATS
 
-#: Projector view: rows per screen (``?rows=N`` overrides, 5..200) and seconds per screen.
-PROJECTOR_ROWS = 20
-PROJECTOR_SECONDS = 30
+#: Projector view without JavaScript: rows per screen (``?rows=N`` overrides, 5..200; the script
+#: measures the screen instead) and seconds per screen (both ways; ``settings.PROJECTOR_SECONDS``).
+PROJECTOR_ROWS = 12
+PROJECTOR_SECONDS = 20
+
+
+def live_seconds() -> int:
+    """Seconds between two polls of a live page (``settings.LIVE_POLL_SECONDS``, default 15)."""
+    return int(getattr(settings, "LIVE_POLL_SECONDS", 15))
 
 
 def int_param(request, name: str, default: int | None = None, *, low: int = 0, high: int = 10_000) -> int | None:
@@ -44,19 +59,32 @@ def int_param(request, name: str, default: int | None = None, *, low: int = 0, h
     return min(max(int(raw), low), high)
 
 
-def projector_page(request, items: list) -> tuple[list, dict | None]:
-    """For ``?projector=1``: the slice of ``items`` shown on this screen and the projector context
-    (``page``, ``pages``, ``next_url``: the page the auto-refresh goes to, cycling back to the
-    first). Without ``?projector=1``: ``(items, None)``."""
+def projector_page(request, count: int) -> dict | None:
+    """For ``?projector=1``: the projector context of a listing of ``count`` rows: ``first`` and
+    ``last`` (0-based, exclusive) rows of the screen shown without JavaScript, ``page``, ``pages``,
+    ``rows`` (per screen), ``seconds`` and ``next_url`` (where the ``<noscript>`` refresh goes,
+    cycling back to the first screen). Without ``?projector=1``: ``None``."""
     if request.GET.get("projector") != "1":
-        return items, None
+        return None
     per_page = int_param(request, "rows", PROJECTOR_ROWS, low=5, high=200)
-    pages = max(1, -(-len(items) // per_page))
+    pages = max(1, -(-count // per_page))
     page = int_param(request, "page", 1, low=1, high=pages)
     query = request.GET.copy()
     query["page"] = str(page % pages + 1)
-    info = {"page": page, "pages": pages, "seconds": PROJECTOR_SECONDS, "next_url": "?" + query.urlencode()}
-    return items[(page - 1) * per_page: page * per_page], info
+    seconds = int(getattr(settings, "PROJECTOR_SECONDS", PROJECTOR_SECONDS))
+    return {"page": page, "pages": pages, "rows": per_page, "seconds": seconds,
+            "first": (page - 1) * per_page, "last": page * per_page, "next_url": "?" + query.urlencode()}
+
+
+def mark_screen(rows: list, projector: dict | None) -> None:
+    """Mark the rows not on the projector's server-side screen ``off`` (hidden until the script
+    pages through them itself); rows are objects or dicts."""
+    for i, row in enumerate(rows):
+        off = projector is not None and not (projector["first"] <= i < projector["last"])
+        if isinstance(row, dict):
+            row["off"] = off
+        else:
+            row.off = off
 
 
 def tiebreak_descriptions(tournament: Tournament) -> list[dict]:
@@ -76,6 +104,48 @@ def _visible_rounds(request, tournament: Tournament):
     return rounds
 
 
+COUNTED = (ResultContainer.Status.FINISHED, ResultContainer.Status.CONFIRMED)
+#: A result that needs nothing more (confirmed; a Tai Pan bye needs no confirmation), per kind of
+#: entrant (the round's reverse accessor of its results).
+SETTLED = {
+    EntrantKind.TEAMS: Q(matches__status=ResultContainer.Status.CONFIRMED) | Q(matches__team_ew=None),
+    EntrantKind.PLAYERS: Q(tables__status=ResultContainer.Status.CONFIRMED),
+}
+
+
+def rounds_with_progress(tournament: Tournament, rounds):
+    """``rounds`` (a queryset) with ``table_count``, ``counted`` (finished or confirmed results:
+    what the standings count) and ``settled`` (confirmed, or byes) annotated; one query."""
+    related = storage_for(tournament.adapter).round_related
+    return rounds.annotate(
+        table_count=Count(related),
+        counted=Count(related, filter=Q(**{f"{related}__status__in": COUNTED})),
+        settled=Count(related, filter=SETTLED[tournament.adapter.entrants]),
+    )
+
+
+def standing_after(rounds: list, through_round: int | None = None) -> dict:
+    """What the standings stand after, from :func:`rounds_with_progress` rows of the public
+    rounds: ``{"round": N or None, "provisional": bool}``: the last round with counted results
+    (or ``through_round`` when asked for), provisional while a result up to it is unconfirmed."""
+    counted = [r.number for r in rounds if r.counted]
+    number = through_round if through_round is not None else max(counted, default=None)
+    if number is None:
+        return {"round": None, "provisional": False}
+    provisional = any(r.settled < r.table_count for r in rounds if r.number <= number)
+    return {"round": number, "provisional": provisional}
+
+
+#: The label of the "find my table" box per kind of entrant.
+FIND_LABELS = {EntrantKind.TEAMS: _("Your name or your team's name"), EntrantKind.PLAYERS: _("Your name")}
+
+
+def current_round(rounds: list):
+    """The latest round the public sees (published, in progress or closed), or ``None``."""
+    public = [r for r in rounds if r.status != Round.Status.DRAFT]
+    return public[-1] if public else None
+
+
 @require_safe
 def tournament_list(request):
     """All tournaments, newest first."""
@@ -87,17 +157,33 @@ def tournament_list(request):
 @require_safe
 @tournament_view()
 def tournament_detail(request, *, tournament):
-    """A tournament's overview: rounds (drafts only for organisers) with their table counts, and
-    links to pairings, standings and, for members, the organiser and referee pages."""
-    storage = storage_for(tournament.adapter)
-    rounds = _visible_rounds(request, tournament).annotate(table_count=Count(storage.round_related, distinct=True))
+    """A tournament's home: the current round (its tables, how many results are in), "find my
+    table" (by team or player name), standings links, every round (drafts only for organisers)
+    and, for organisers, the organiser's actions."""
+    rounds = list(rounds_with_progress(tournament, _visible_rounds(request, tournament)))
     context = tournament_context(
         request, tournament,
-        rounds=list(rounds),
+        rounds=rounds,
+        current=current_round(rounds),
+        find_label=FIND_LABELS[tournament.adapter.entrants],
+        after=standing_after([r for r in rounds if r.status != Round.Status.DRAFT]),
         entrant_count=ENTRANT_PAGES[tournament.adapter.entrants]["count"](tournament),
         tiebreaks=tiebreak_descriptions(tournament),
     )
     return render(request, "tournaments/detail.html", context)
+
+
+def hide_totals(request, tournament: Tournament, container) -> bool:
+    """With blind confirmation, the public does not see a result's totals until it is confirmed
+    (members see them: they enter and confirm)."""
+    return (tournament.blind_confirmation and container.status != ResultContainer.Status.CONFIRMED
+            and not policy.has_perm(request.user, Perm.VIEW_AUDIT, tournament))
+
+
+def score_text(totals: list[int]) -> str:
+    """A result's totals in one line: ``"800 – 300"`` for two sides, ``"18 / -6 / -6 / -6"`` for
+    four seats."""
+    return (" – " if len(totals) == 2 else " / ").join(str(t) for t in totals)
 
 
 @require_safe
@@ -106,37 +192,52 @@ def tournament_detail(request, *, tournament):
 def round_page(request, number, *, tournament):
     """The tables of one round: table number, the sides (teams NS and EW, or four seated players),
     the result so far and why the table was drawn (the pairing reason or repeat meetings); a
-    fixed number of queries. ``?projector=1``: large type, cycling screens. A poll that finds
-    the round unchanged gets 304 (:mod:`scoring.web.conditional`)."""
+    fixed number of queries. Live: polls itself (:func:`live_seconds`); a poll that finds the
+    round unchanged gets 304 (:mod:`scoring.web.conditional`). ``?projector=1``: large type,
+    cycling screens (:func:`projector_page`)."""
     rnd = visible_round(request, tournament, number)
     storage = storage_for(tournament.adapter)
     adapter = tournament.adapter
+    headings = adapter.side_headings()
+    per_seat = len(headings) > 2  # four seats: each total beside its player, not in one line
     rows = []
     for c in storage.in_round(rnd):
         c.round = rnd
-        rows.append({"container": c, "number": storage.number(c), "sides": storage.sides(c, adapter),
-                     "bye": storage.is_bye(c), "totals": storage.totals(c), "reason": storage.note(c),
+        sides, totals = storage.sides(c, adapter), storage.totals(c)
+        hidden = hide_totals(request, tournament, c)
+        shown = c.status != ResultContainer.Status.PENDING and not hidden
+        for side, heading, total in zip(sides, headings, totals, strict=False):
+            side["heading"] = heading
+            side["shown_total"] = total if per_seat and shown else None
+        rows.append({"container": c, "number": storage.number(c), "sides": sides,
+                     "bye": storage.is_bye(c), "totals": totals, "reason": storage.note(c),
+                     "score": "" if per_seat or not shown else score_text(totals), "hidden": hidden,
                      "urls": urls_of(storage.container_type, tournament, c)})
-    shown, projector = projector_page(request, rows)
+    projector = projector_page(request, len(rows))
+    mark_screen(rows, projector)
+    playing = [r for r in rows if not r["bye"]]
+    progress = {"tables": len(playing),
+                "finished": sum(1 for r in playing if r["container"].status in COUNTED),
+                "confirmed": sum(1 for r in playing if r["container"].status == ResultContainer.Status.CONFIRMED)}
     context = tournament_context(
         request, tournament,
-        round=rnd, rows=shown, projector=projector, kind=storage.container_type,
+        round=rnd, rows=rows, projector=projector, kind=storage.container_type, progress=progress, per_seat=per_seat,
         rounds=list(_visible_rounds(request, tournament).only("id", "tournament", "number", "status")),
         draft_warnings=draft_warnings(rnd) if rnd.status == Round.Status.DRAFT and not projector else [],
-        side_labels=adapter.side_labels(),
+        side_labels=adapter.side_labels(), side_headings=headings, result_noun=storage.noun,
         redraw=ENTRANT_PAGES[adapter.entrants]["redraw"](tournament, rnd.number),
+        live_seconds=live_seconds(),
     )
     return render(request, "rounds/round.html", context)
 
 
-#: The standings listing of each kind of entrant and the template writing it out: the Tai Pan
-#: standings (up to a thousand teams) with every cell computed in the view, the four-player
-#: standings through django-tables2.
+#: The standings grid of each kind of entrant (:mod:`scoring.web.listings`).
 LISTINGS = {
-    EntrantKind.TEAMS: (lambda rows, t, tiebreaks: standings_listing(rows, slug=t.slug, tiebreak_columns=[(tb["key"], tb["label"]) for tb in tiebreaks]),
-                        "standings/_lean_table.html"),
-    EntrantKind.PLAYERS: (lambda rows, t, tiebreaks: PlayerStandingsTable(rows), "standings/_tables2_table.html"),
+    EntrantKind.TEAMS: lambda rows, t, tiebreaks: team_grid(rows, slug=t.slug, tiebreak_columns=[(tb["key"], tb["label"]) for tb in tiebreaks]),
+    EntrantKind.PLAYERS: lambda rows, t, tiebreaks: player_grid(rows, slug=t.slug),
 }
+#: Columns the projector leaves out (besides the all-zero tie-breaks).
+PROJECTOR_HIDDEN = {"players", "affiliation"}
 
 
 def standings_state(request, tournament: Tournament) -> str:
@@ -152,30 +253,24 @@ def standings_state(request, tournament: Tournament) -> str:
 @tournament_view()
 @conditional(standings_state)
 def standings(request, *, tournament):
-    """The standings (a fixed number of queries whatever the number of entrants); ``?round=N``:
-    after round N; ``?projector=1``: big type, :data:`PROJECTOR_ROWS` rows per screen, the next
-    screen every :data:`PROJECTOR_SECONDS` seconds (cycling, re-reading the standings). A poll
-    that finds them unchanged gets 304 (:mod:`scoring.web.conditional`)."""
+    """The standings (a fixed number of queries whatever the number of entrants), saying after
+    which round they stand (:func:`standing_after`); ``?round=N``: after round N. Live: polls
+    itself; a poll that finds them unchanged gets 304 (:mod:`scoring.web.conditional`).
+    ``?projector=1``: big type, no players column nor all-zero tie-break columns, every row paged
+    through screen by screen (:func:`projector_page`)."""
     through_round = int_param(request, "round", None, low=1, high=999)
     tiebreaks = tiebreak_descriptions(tournament)
     rows = standings_for(tournament, through_round=through_round, key=standings_state(request, tournament))
-    shown, projector = projector_page(request, rows)
-    listing, table_template = LISTINGS[tournament.adapter.entrants]
-    table = listing(shown, tournament, tiebreaks)
-    played = tournament.rounds.exclude(status=Round.Status.DRAFT).values_list("number", flat=True)
-    context = tournament_context(request, tournament, table=table, table_template=table_template, tiebreaks=tiebreaks, projector=projector,
-                                 through_round=through_round, played_rounds=list(played))
+    projector = projector_page(request, len(rows))
+    table = LISTINGS[tournament.adapter.entrants](rows, tournament, tiebreaks)
+    if projector:
+        table = table.without(PROJECTOR_HIDDEN | table.zero_columns)
+    mark_screen(table.rows, projector)
+    played = list(rounds_with_progress(tournament, tournament.rounds.exclude(status=Round.Status.DRAFT)))
+    context = tournament_context(request, tournament, table=table, tiebreaks=tiebreaks, projector=projector,
+                                 through_round=through_round, played_rounds=[r.number for r in played],
+                                 after=standing_after(played, through_round), live_seconds=live_seconds())
     return render(request, "standings/standings.html", context)
-
-
-@require_safe
-@tournament_view()
-def team_breakdown(request, pk, *, tournament):
-    """One team: its matches round by round and the numbers behind each tie-break."""
-    team = get_object_or_404(Team.objects.select_related("first_player", "second_player"), tournament=tournament, pk=pk)
-    breakdown = team_standings_service.team_breakdown(tournament, team)
-    context = tournament_context(request, tournament, team=team, breakdown=breakdown, tiebreaks=tiebreak_descriptions(tournament))
-    return render(request, "standings/team.html", context)
 
 
 def export_response(dataset, fmt: str, filename: str) -> HttpResponse:
