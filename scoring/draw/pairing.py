@@ -89,40 +89,76 @@ def _note_text(reason: dict) -> str:
         return _t(reason["template"]).format(**reason["params"])[:NOTE_LENGTH]
 
 
+def _draw(tournament: Tournament, number: int, *, seed: int, method: str | None) -> tuple[list[tuple], str]:
+    """Pair round ``number`` (inside the tournament's lock): ``([(ns, ew, reason)], method)``.
+    ``method=None``: by seed numbers when every present team has one, else random."""
+    entrants = entrants_for(tournament, before_round=number)
+    if method is None:
+        present = [e for e in entrants if e.present_in(number)]
+        method = "seeded" if present and all(e.seed is not None for e in present) else "random"
+    try:
+        tables = pair_round(entrants, number, seed=seed, method=method)
+    except NoPairing as err:
+        if err.no_bye_left:
+            msg = _("No pairing is possible: every team has already had a bye ({teams}).")
+        else:
+            msg = _("No pairing without a rematch exists. These teams block it: {teams}.")
+        raise PairingImpossible(msg.format(teams=", ".join(err.names)), blocking=err.names) from None
+    if not tables:
+        raise NotAllowed(_("There are no teams to pair in round {number}.").format(number=number))
+    names = {e.id: e.name for e in entrants}
+    return [(t.ns, t.ew, _note(t, names, number, method, seed)) for t in tables], method
+
+
 def pair_next_round(tournament: Tournament, actor, *, seed: int | None = None, method: str | None = None) -> Round:
     """Pair the next round of ``tournament`` as a DRAFT and return it.
 
     Allowed only when the previous round is closed (a round whose every match is confirmed is
     closed here on the way); otherwise :class:`NotAllowed`. Round 1: random by ``seed`` (default
     ``tournament.seed``), or by seed numbers when ``method="seeded"`` (default when every team
-    has a seed number). Later rounds: Swiss (:func:`scoring.draw.pairing_core.pair_round`). No pairing
-    without a rematch: :class:`PairingImpossible` with ``blocking`` (team names). Tables by rank;
-    each match gets a ``pairing_note``; a bye is saved finished (a win, 0:0)."""
+    has a seed number; the organiser's pair page always asks). Later rounds: Swiss
+    (:func:`scoring.draw.pairing_core.pair_round`). No pairing without a rematch:
+    :class:`PairingImpossible` with ``blocking`` (team names). Tables by rank; each match gets a
+    ``pairing_note``; a bye is saved finished (a win, 0:0)."""
     require_entrants(tournament, EntrantKind.TEAMS, _("Swiss pairing of teams is only for team games; seat four-player games instead."))
     with transaction.atomic():
         lock(Tournament, tournament.pk)
         policy.require(actor, Perm.MANAGE, tournament)
         number = next_round_number(tournament)
         require_earlier_closed(tournament, number)
-        entrants = entrants_for(tournament, before_round=number)
         if seed is None:
             seed = tournament.seed + number - 1
-        if method is None:
-            present = [e for e in entrants if e.present_in(number)]
-            method = "seeded" if present and all(e.seed is not None for e in present) else "random"
-        try:
-            tables = pair_round(entrants, number, seed=seed, method=method)
-        except NoPairing as err:
-            if err.no_bye_left:
-                msg = _("No pairing is possible: every team has already had a bye ({teams}).")
-            else:
-                msg = _("No pairing without a rematch exists. These teams block it: {teams}.")
-            raise PairingImpossible(msg.format(teams=", ".join(err.names)), blocking=err.names) from None
-        if not tables:
-            raise NotAllowed(_("There are no teams to pair in round {number}.").format(number=number))
+        rows, _method = _draw(tournament, number, seed=seed, method=method)
         rnd = Round.objects.create(tournament=tournament, number=number, status=Round.Status.DRAFT, seed=seed)
-        names = {e.id: e.name for e in entrants}
-        _save_tables(rnd, [(t.ns, t.ew, _note(t, names, number, method, seed)) for t in tables])
+        _save_tables(rnd, rows)
+    return rnd
+
+
+def repair_draft(rnd: Round, actor, *, method: str | None = None, seed: int | None = None) -> Round:
+    """Pair the DRAFT round ``rnd`` again ("pair again"): its tables are replaced by a new pairing
+    of the teams present now (a late entry or a withdrawal since the draft counts), with ``method``
+    (round 1: ``"random"`` or ``"seeded"``) and ``seed`` (default: the round's own seed, so the
+    same teams give the same draw; a new seed gives another random draw). Only the latest round
+    and only while it is a draft (:class:`NotAllowed`); organisers only. Returns the round."""
+    require_entrants(rnd.tournament, EntrantKind.TEAMS, _("Swiss pairing of teams is only for team games; seat four-player games instead."))
+    with transaction.atomic():
+        tournament = lock(Tournament, rnd.tournament_id)
+        policy.require(actor, Perm.MANAGE, tournament)
+        locked = lock(Round.objects.select_related("tournament"), rnd.pk)
+        if locked.status != Round.Status.DRAFT:
+            raise NotAllowed(_("Only a draft round can be paired again; round {number} is {status}.").format(
+                number=locked.number, status=locked.get_status_display()))
+        if next_round_number(tournament) != locked.number + 1:
+            raise NotAllowed(_("Only the latest round can be paired again."))
+        if seed is None:
+            seed = locked.seed if locked.seed is not None else tournament.seed + locked.number - 1
+        rows, _method = _draw(tournament, locked.number, seed=seed, method=method)
+        locked.matches.all().delete()
+        if locked.seed != seed:
+            locked.seed = seed
+            locked.save(update_fields=["seed"])
+        _save_tables(locked, rows)
+    rnd.refresh_from_db()
     return rnd
 
 
@@ -210,7 +246,28 @@ def set_draft_pairing(rnd: Round, pairs: list[tuple], actor) -> list[str]:
             raise NotAllowed(_("These teams are not in this tournament: {ids}.").format(ids=", ".join(map(str, unknown))))
         names = {e.id: e.name for e in entrants}
         warnings = check_pairing(entrants, normal, locked.number)
+        drawn = drawn_reasons(list(locked.matches.order_by("table")))
+        by_pair = {frozenset((ns, ew)): reason for ns, ew, reason in drawn}
+        rows = [(ns, ew, dict(by_pair.get(frozenset((ns, ew)), EDITED))) for ns, ew in normal]
+        if rows:  # the drawn reasons travel with the draft, so a reverted edit finds them again
+            rows[0][2]["drawn"] = drawn
         locked.matches.all().delete()
-        reason = {"template": gettext_noop("Edited by hand"), "params": {}}
-        _save_tables(locked, [(ns, ew, reason) for ns, ew in normal])
+        _save_tables(locked, rows)
     return [warning_text(w.code, w.teams, names) for w in warnings]
+
+
+#: The reason of a table the organiser changed by hand.
+EDITED = {"template": gettext_noop("Edited by hand"), "params": {}}
+
+
+def drawn_reasons(matches: list[Match]) -> list[list]:
+    """The tables of the draw a draft came from, as ``[[team_ns_id, team_ew_id, reason]]``: kept
+    in the first table's ``pairing_reason["drawn"]`` after a hand edit, otherwise the current
+    tables with their reasons (tables edited by hand left out). A table of the same two teams
+    keeps its drawn reason however often the draft is edited."""
+    for m in matches:
+        kept = (m.pairing_reason or {}).get("drawn")
+        if kept:
+            return kept
+    return [[m.team_ns_id, m.team_ew_id, {"template": m.pairing_reason["template"], "params": m.pairing_reason.get("params") or {}}]
+            for m in matches if (m.pairing_reason or {}).get("template") not in (None, EDITED["template"])]

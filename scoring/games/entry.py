@@ -16,12 +16,21 @@ import re
 from typing import Any
 
 from django import forms
+from django.utils.text import capfirst
 from django.utils.translation import gettext
 
 from engines.errors import RuleViolation
 
 _INDEX = re.compile(r"\[(\d+)\]")
 _RECORD_PREFIX = re.compile(r"^(records|hands)\[\d+\]\.?")
+
+
+def capitalise_labels(form: forms.Form) -> None:
+    """Start every label of ``form`` with a capital (the msgids are lowercase fragments, reused in
+    sentences; as a field label they read as a heading)."""
+    for field in form.fields.values():
+        if field.label:
+            field.label = capfirst(field.label)
 
 
 def violation_message(violation) -> str:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from django.utils.html import format_html
 from django.utils.translation import gettext as _g
 from django.utils.translation import gettext_lazy as _
 
@@ -18,6 +19,17 @@ def seat_choices(seats: list[str] | None, names: dict[str, str] | None, blank: s
     for s in seats or SEATS:
         label = f"{SEAT_NAMES[s]} - {names[s]}" if s in names else str(SEAT_NAMES[s])
         out.append((s, label))
+    return out
+
+
+def seat_toggles(names: dict[str, str] | None, blank: str | None = None) -> list[tuple[str, str]]:
+    """Choices for a seat shown as toggle buttons: the seat in bold, the player's name small
+    under it (``[("E", "<b>East</b><small>Anna</small>"), ...]``, names escaped); ``blank``: a
+    first choice with an empty value (e.g. "nobody")."""
+    names = names or {}
+    out = [("", blank)] if blank is not None else []
+    for s in SEATS:
+        out.append((s, format_html("<b>{}</b><small>{}</small>", SEAT_NAMES[s], names.get(s, ""))))
     return out
 
 
@@ -66,3 +78,25 @@ def tile_picker(*, honours: bool = False, flowers: bool = False) -> dict:
         "honours": [(t, tile_title(t)) for t in HONOURS] if honours else [],
         "flowers": [(t, tile_title(t)) for t in FLOWERS] if flowers else [],
     }
+
+
+SUIT_NAMES = {"m": _("characters"), "p": _("dots"), "s": _("bamboo"), "z": _("honours")}
+
+
+def tile_sets(suits: str) -> list[dict]:
+    """The tile picker's buttons per suit (``suits``: e.g. ``"mps"``): single tiles, chows, pungs,
+    kongs and pairs as MPSZ groups (``"123"`` + suit), so a whole set is one tap. Honours (``z``)
+    have no chows. ``[{"suit", "name", "rows": [(kind label, [(group, title, tile code of a
+    single tile or "")])]}]``; a single tile's title is its name (:func:`tile_title`)."""
+    out = []
+    for suit in suits:
+        top = 7 if suit == "z" else 9
+        singles = [(str(n), tile_title(f"{n}{suit}"), f"{n}{suit}") for n in range(1, top + 1)]
+        rows = [(_g("tile"), singles)]
+        if suit != "z":
+            rows.append((_g("chow"), [(f"{n}{n + 1}{n + 2}", f"{_g('chow')} {n}{n + 1}{n + 2}{suit}", "") for n in range(1, 8)]))
+        rows.append((_g("pung"), [(str(n) * 3, f"{_g('pung')} {n}{n}{n}{suit}", "") for n in range(1, top + 1)]))
+        rows.append((_g("pair"), [(str(n) * 2, f"{_g('pair')} {n}{n}{suit}", "") for n in range(1, top + 1)]))
+        rows.append((_g("kong"), [(str(n) * 4, f"{_g('kong')} {n}{n}{n}{n}{suit}", "") for n in range(1, top + 1)]))
+        out.append({"suit": suit, "name": str(SUIT_NAMES[suit]), "rows": rows})
+    return out

@@ -92,6 +92,11 @@ class ResultRecord(models.Model):
     number = models.PositiveSmallIntegerField(_("number"))
     record = models.JSONField(_("record"))
     entered_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+    #: The idempotency key of the entry form that created the record (one token per rendered
+    #: form): a retried submission (a dropped connection, a double tap) finds the record it
+    #: already stored instead of adding another (:func:`scoring.results.sheet.add_record`).
+    #: Unique per container; ``None`` for records created otherwise (imports, commands).
+    submission = models.CharField(_("submission"), max_length=64, null=True, blank=True, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -160,7 +165,10 @@ class Hand(ResultRecord):
 
     class Meta:
         ordering = ["match", "number"]
-        constraints = [models.UniqueConstraint(fields=["match", "number"], name="unique_hand_number_per_match")]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "number"], name="unique_hand_number_per_match"),
+            models.UniqueConstraint(fields=["match", "submission"], name="unique_hand_submission_per_match"),
+        ]
         verbose_name = _("hand")
         verbose_name_plural = _("hands")
 
@@ -221,7 +229,10 @@ class Deal(ResultRecord):
 
     class Meta:
         ordering = ["table", "number"]
-        constraints = [models.UniqueConstraint(fields=["table", "number"], name="unique_deal_number_per_table")]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "number"], name="unique_deal_number_per_table"),
+            models.UniqueConstraint(fields=["table", "submission"], name="unique_deal_submission_per_table"),
+        ]
         verbose_name = _("deal")
         verbose_name_plural = _("deals")
 

@@ -1,7 +1,9 @@
 """Score sheets (reportlab platypus), one layout for every game: a sheet per match or table and a
 round pack (every sheet of a round in one PDF).
 
-A sheet shows the tournament, round and table, a QR code to the result's page, the sides (Tai
+A sheet shows the tournament, round and table, a QR code to the result's entry page (a referee
+scanning it enters the records at once, through the login if needed; the public is sent on to
+the result page), the sides (Tai
 Pan: both teams with their players by seat; four-player: the four seated players), one row per
 record with the game's own columns (:meth:`~scoring.games.base.GameAdapter.sheet_columns`) and the
 scores and running totals per side, empty rows to write in, and the final totals and signature
@@ -30,11 +32,12 @@ HEAD_BG = colors.HexColor("#e8edf3")
 ROW_HEIGHT = 7 * mm
 #: reportlab's default cell padding (left/right, top/bottom), in points.
 CELL_PAD_X, CELL_PAD_Y = 6, 3
-URL_NAMES = {"match": "scoring:match_detail", "table": "scoring:table_detail"}
+URL_NAMES = {"match": "scoring:match_enter", "table": "scoring:table_enter"}
 
 
 def result_url(container: ResultContainer, base_url: str = "") -> str:
-    """The public page of a result (absolute when ``base_url`` is given)."""
+    """The entry page of a result, which the QR code opens (absolute when ``base_url`` is given):
+    referees enter records there; everyone else is sent on to the result's public page."""
     storage = storage_of(container)
     path = reverse(URL_NAMES[storage.container_type], args=[container.round.tournament.slug, container.pk])
     return base_url.rstrip("/") + path if base_url else path
@@ -181,8 +184,8 @@ def sheet_flowables(container: ResultContainer, records: list, st: dict, base_ur
 
 
 def score_sheet_pdf(container: ResultContainer, *, base_url: str = "") -> bytes:
-    """The score sheet of one match or table as PDF bytes (A4); a QR code to its page when
-    ``base_url`` (``"https://host/"``) is given."""
+    """The score sheet of one match or table as PDF bytes (A4); a QR code to its entry page when
+    ``base_url`` (``"https://host/"``) is given (Tai Pan and four-player sheets alike)."""
     storage = storage_of(container)
     container = storage.queryset().get(pk=container.pk)
     records = storage.records(container)

@@ -43,7 +43,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from scoring import policy
-from scoring.errors import Locked, NotAllowed, ServiceError
+from scoring.errors import Locked, NotAllowed, ServiceError, StaleVersion
 from scoring.games.base import Evaluation, GameAdapter, RecordOutcome
 from scoring.locking import lock
 from scoring.models import AuditEntry, Confirmation, ResultContainer, ResultRecord, Round, Tournament
@@ -246,14 +246,54 @@ def _renumber(records: list[ResultRecord]) -> None:
     model.objects.bulk_update(records, ["number"])
 
 
-def add_record(container: ResultContainer, record: dict[str, Any], actor, *, expected_version: int | None = None) -> ResultRecord:
+#: Longest idempotency key :func:`add_record` accepts (the record's ``submission`` column).
+SUBMISSION_LENGTH = 64
+
+
+def _submission(submission: str | None) -> str | None:
+    text = (submission or "").strip()
+    if not text:
+        return None
+    if len(text) > SUBMISSION_LENGTH or not text.isascii() or not text.isprintable():
+        raise ServiceError(_("This form is damaged: reload the page and enter it again."))
+    return text
+
+
+def stored_submission(container: ResultContainer, submission: str | None) -> ResultRecord | None:
+    """The record of ``container`` stored by the entry form ``submission`` (its idempotency key),
+    or ``None``."""
+    text = (submission or "").strip()
+    if not text:
+        return None
+    storage = storage_of(container)
+    return storage.record_model.objects.filter(**{storage.record_fk: container, "submission": text}).first()
+
+
+def add_record(container: ResultContainer, record: dict[str, Any], actor, *, expected_version: int | None = None,
+               submission: str | None = None) -> ResultRecord:
     """Append a record (engine-validated) and rebuild the result; the first record moves a
     published round to in progress. Refused: :class:`Locked` (finished, confirmed, closed round),
     :class:`NotAllowed` (bye, draft round), :class:`StaleVersion`, ``PermissionDenied``;
     rule violations raise :class:`RuleViolation` (the record's own fields) and nothing is saved.
-    Audit: ``create``."""
+    Audit: ``create``.
+
+    ``submission``: the entry form's idempotency key (one token per rendered form, at most
+    :data:`SUBMISSION_LENGTH` printable ASCII characters). It is checked inside the container's
+    lock, before the version: a repeated submission (a retry after a dropped connection, a double
+    tap) returns the record it already stored, marked ``replayed = True``, and writes nothing, so a
+    retry never stores a record twice; a unique constraint per container backs this up. A record
+    stored with the key that was deleted since is not brought back: the retry's version is stale
+    then."""
+    submission = _submission(submission)
     with transaction.atomic():
-        locked, rnd = _locked(container, actor, Perm.ENTER_RESULTS, expected_version)
+        locked, rnd = _locked(container, actor, Perm.ENTER_RESULTS, None)
+        if submission is not None:
+            earlier = stored_submission(locked, submission)
+            if earlier is not None:
+                earlier.replayed = True
+                return earlier
+        if expected_version is not None and int(expected_version) != locked.version:
+            raise StaleVersion()
         storage, tournament, adapter = _parts(locked)
         _ensure_can_add(locked, rnd)
         records = storage.records(locked)
@@ -261,7 +301,7 @@ def add_record(container: ResultContainer, record: dict[str, Any], actor, *, exp
         outcome = adapter.evaluate_record(record, _state_before(adapter, tournament, stored), tournament)
         _evaluate(locked, [*stored, outcome.record])  # the whole result still holds (e.g. nothing after the end)
         number = (records[-1].number if records else 0) + 1
-        rec = storage.new_record(locked, number, outcome.record, outcome.scores, actor)
+        rec = storage.new_record(locked, number, outcome.record, outcome.scores, actor, submission=submission)
         recompute(locked)
         if rnd.status == Round.Status.PUBLISHED:
             rnd.start()
@@ -271,6 +311,7 @@ def add_record(container: ResultContainer, record: dict[str, Any], actor, *, exp
         locked.save(update_fields=["version", "updated_at"])
         audit.write_for(locked, actor, A.CREATE, storage.record_type, rec.pk, new=storage.record_snapshot(rec))
     _sync(container, locked)
+    rec.replayed = False
     return rec
 
 

@@ -53,8 +53,10 @@ class Storage:
         """True for a Tai Pan bye (no opponent, no records, no confirmation needed)."""
         return False
 
-    def new_record(self, container: ResultContainer, number: int, record: dict[str, Any], scores: tuple[int, ...], user) -> ResultRecord:
-        """Create record ``number`` with its derived ``scores``."""
+    def new_record(self, container: ResultContainer, number: int, record: dict[str, Any], scores: tuple[int, ...], user,
+                   submission: str | None = None) -> ResultRecord:
+        """Create record ``number`` with its derived ``scores`` (and the entry form's idempotency
+        key ``submission``, see :func:`scoring.results.sheet.add_record`)."""
         raise NotImplementedError
 
     def set_scores(self, rec: ResultRecord, record: dict[str, Any], scores: tuple[int, ...]) -> bool:
@@ -154,9 +156,10 @@ class MatchStorage(Storage):
     def is_bye(self, container):
         return container.team_ew_id is None
 
-    def new_record(self, container, number, record, scores, user):
+    def new_record(self, container, number, record, scores, user, submission=None):
         return Hand.objects.create(match=container, number=number, record=record, ns=scores[0], ew=scores[1],
-                                   entered_by=user if getattr(user, "is_authenticated", False) else None)
+                                   entered_by=user if getattr(user, "is_authenticated", False) else None,
+                                   submission=submission)
 
     def set_scores(self, rec, record, scores):
         changed = (rec.record, rec.ns, rec.ew) != (record, scores[0], scores[1])
@@ -257,9 +260,10 @@ class TableStorage(Storage):
     def names(self, container, adapter):
         return {adapter.sides[s.seat]: s.player.name for s in self._seats(container)}
 
-    def new_record(self, container, number, record, scores, user):
+    def new_record(self, container, number, record, scores, user, submission=None):
         return Deal.objects.create(table=container, number=number, record=record, net=list(scores),
-                                   entered_by=user if getattr(user, "is_authenticated", False) else None)
+                                   entered_by=user if getattr(user, "is_authenticated", False) else None,
+                                   submission=submission)
 
     def set_scores(self, rec, record, scores):
         changed = (rec.record, list(rec.net or [])) != (record, list(scores))

@@ -2,7 +2,7 @@
 tables), and building a round's pack of score sheets."""
 from django.urls import path
 
-from scoring.web.views import printing, results
+from scoring.web.views import printing, referee, results
 
 MATCH, TABLE = {"kind": "match"}, {"kind": "table"}
 
@@ -22,6 +22,7 @@ def _result_urls(prefix: str, names: dict, kind: dict) -> list:
 
 
 urlpatterns = [
+    path("mijn-tafels/", referee.my_tables, name="my_tables"),
     *_result_urls("match", {"enter": "match_enter", "preview": "hand_preview", "record": "hand", "edit": "hand_edit",
                             "delete": "hand_delete", "end": "match_end", "resume": "match_resume", "confirm": "match_confirm",
                             "reopen": "match_reopen", "restore": "audit_restore"}, MATCH),

@@ -78,7 +78,8 @@ def test_score_sheet_of_every_game(game):
     lines = [line.strip() for line in pages[0].splitlines()]
     assert rnd.tournament.name in lines
     assert f"Round 1 · Table 1 · {label} score sheet" in lines
-    assert "https://nskt.example.org" in lines and f"/t/{rnd.tournament.slug}/{'match' if game == 'taipan' else 'table'}/{first.pk}/" in lines
+    # The QR code's address: the entry page (changed on purpose, issue 11 item 3).
+    assert "https://nskt.example.org" in lines and f"/t/{rnd.tournament.slug}/{'match' if game == 'taipan' else 'table'}/{first.pk}/enter/" in lines
     for name in names_of(first):
         assert name in lines, name
     for side in sides:

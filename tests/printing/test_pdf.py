@@ -70,7 +70,9 @@ def test_score_sheet_shows_entered_hands(round1, pdf_text):
     sheet.add_record(match, TAI_PAN_HAND, staff(round1.tournament)["referee"], expected_version=match.version)
     text, _ = pdf_text(sheets.score_sheet_pdf(match, base_url="https://nskt.example.org/"))
     assert "175" in text and "75" in text
-    assert "nskt.example.org/t/ztc/match/" in text.replace("\n", "")  # the match URL under the QR code
+    # The entry page's URL under the QR code (changed on purpose, issue 11 item 3: the QR code
+    # opens the entry page, which sends the public on to the result page).
+    assert f"nskt.example.org/t/ztc/match/{match.pk}/enter/" in text.replace("\n", "")
 
 
 def test_the_address_under_the_qr_code_breaks_after_the_host(round1, pdf_text):
@@ -78,7 +80,7 @@ def test_the_address_under_the_qr_code_breaks_after_the_host(round1, pdf_text):
     match = round1.matches.get(table=1)
     text, _ = pdf_text(sheets.score_sheet_pdf(match, base_url="https://nskt.example.org/"))
     lines = text.splitlines()
-    assert "https://nskt.example.org" in lines and f"/t/ztc/match/{match.pk}/" in lines
+    assert "https://nskt.example.org" in lines and f"/t/ztc/match/{match.pk}/enter/" in lines
 
 
 def test_score_sheet_many_hands_rows_do_not_split(round1):

@@ -69,3 +69,18 @@ def test_round_tables_pdf_one_page_per_table(client):
     reader = PdfReader(io.BytesIO(r.content))
     assert len(reader.pages) == 3
     assert "P2-3" in reader.pages[2].extract_text()
+
+
+def test_four_player_sheets_carry_the_qr_code_to_the_entry_page(client):
+    """Issue 11 item 3: every score sheet, four-player ones too, has a QR code opening the entry
+    page; the address printed under it is the entry page's."""
+    from reportlab.graphics.barcode.qr import QrCodeWidget
+
+    t, table, users = tiengow_table()
+    r = client.get(reverse("scoring:table_sheet_pdf", args=[t.slug, table.pk]))
+    text = PdfReader(io.BytesIO(r.content)).pages[0].extract_text().replace("\n", "")
+    assert reverse("scoring:table_enter", args=[t.slug, table.pk]) in text
+    header = sheets._header(storage_of(table).queryset().get(pk=table.pk), common.styles(), "https://nskt.example.org/")
+    drawing = header._cellvalues[0][1][0]
+    widget = next(c for c in drawing.contents if isinstance(c, QrCodeWidget))
+    assert widget.value == "https://nskt.example.org" + reverse("scoring:table_enter", args=[t.slug, table.pk])

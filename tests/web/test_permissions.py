@@ -13,7 +13,13 @@ Changed on purpose (issue 10): one set of result URLs for matches and tables (``
 ``table_end``, ``table_resume``, ``table_audit_restore`` are new), ``tournament_state`` replaces
 the status field of the tournament form, ``round_pair`` and ``round_seat`` show a confirmation
 page on GET, and a referee may reopen a table (not only a match) while its round is open; in a
-closed round only an organiser may reopen either."""
+closed round only an organiser may reopen either.
+
+Changed on purpose (issue 11 item 3): the entry page (``match_enter``, ``table_enter``) is what
+the score sheet's QR code opens, so on GET it sends everyone who may not enter results (the
+public, an outsider, a referee of another tournament) to the result page instead of the login
+page or a 403 (the result page offers the login); their POST is refused as before. Ending at the
+time limit (``match_end``, ``table_end``) has a confirmation page on GET (issue 11 item 2)."""
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -64,9 +70,11 @@ class Write:
     data: dict
     needs: str
     done: Callable[[], bool]
-    #: The URL shows a page on GET: its form (``True``), a public page (``"public"``), or only
-    #: POST is allowed (``False``: GET is 405).
+    #: The URL shows a page on GET: its form (``True``), a public page (``"public"``), its form
+    #: to the allowed roles and a redirect to the result page ``detail`` to everyone else
+    #: (``"detail"``), or only POST is allowed (``False``: GET is 405).
     get: bool | str = False
+    detail: str = ""
     #: The allowed role's answer to the POST.
     status: int = 302
     #: False for a POST that computes without writing (the live preview).
@@ -321,8 +329,9 @@ def _same(record, stored):
 
 def case_enter(w, kind):
     c = _container(w, kind)
+    detail = u("match_detail" if kind == "match" else "table_detail", KINDS[kind]["slug"], c.pk)
     return Write(KINDS[kind]["names"]["enter"], _url(kind, "enter", c), entry_data(c, KINDS[kind]["record"]), REF,
-                 lambda: len(_records(kind, c)) == 1, get=True)
+                 lambda: len(_records(kind, c)) == 1, get="detail", detail=detail)
 
 
 def case_preview(w, kind):
@@ -347,7 +356,7 @@ def case_delete(w, kind):
 def case_end(w, kind):
     c = _with_record(w, kind)
     return Write(KINDS[kind]["names"]["end"], _url(kind, "end", c), {"version": c.version, "end-reason": "time"}, REF,
-                 lambda: reload(c).ended == "time")
+                 lambda: reload(c).ended == "time", get=True)
 
 
 def case_resume(w, kind):
@@ -460,6 +469,9 @@ def test_refused_roles_change_nothing(client, world, case):
         _check_refused(client, post(client, write), expected, (case, role, "POST"))
         if write.get is True:
             _check_refused(client, client.get(write.url), expected, (case, role, "GET"))
+        elif write.get == "detail":
+            response = client.get(write.url)
+            assert response.status_code == 302 and response["Location"] == write.detail, (case, role, "GET")
         elif write.get is False:
             assert client.get(write.url).status_code == 405, (case, role, "GET")
     assert db_state() == before, case

@@ -267,12 +267,16 @@ def test_second_confirmation_shows_an_error(client, world):
 
 @pytest.mark.parametrize("kind", KINDS)
 def test_ending_at_the_time_limit_needs_a_reason_on_the_page(client, kind):
+    """Changed on purpose (issue 11 item 2): the result page links to a confirmation page (GET of
+    the end URL) holding the reason field, instead of holding the form itself."""
     names = KINDS[kind]
     container, people = one_result(kind)
     sheet.add_record(container, RECORDS[kind][0], people["referee"])
     client.force_login(people["referee"])
     page = client.get(url(names["detail"], container)).content.decode()
-    assert url(names["end"], container) in page and 'name="end-reason"' in page
+    assert url(names["end"], container) in page
+    page = client.get(url(names["end"], container)).content.decode()
+    assert 'name="end-reason"' in page
     r = client.post(url(names["end"], container), {"version": container.version, "end-reason": " "})
     assert r.status_code == 400 and r.context["end_form"].errors["reason"]
     assert r.context["end_form"].errors["reason"][0] in r.content.decode()

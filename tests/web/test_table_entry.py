@@ -302,7 +302,8 @@ def test_preview_names_the_field_label_once(client):
     client.force_login(users["referee"])
     data = sc_rows([win_row("E", "123m 456m 789p 234p 55q", "5p")])  # the engine reports 5q twice
     r = client.post(url("deal_preview", table), data)
-    assert r.context["errors"] == ["Event 1 · concealed tiles: Unknown tile '5q'."]
+    # Labels start with a capital on the four-player pages (changed on purpose, issue 11 item 9).
+    assert r.context["errors"] == ["Event 1 · Concealed tiles: Unknown tile '5q'."]
     page = r.content.decode()
     assert "events[0]" not in page
     # once in the preview's list, once next to the field (swapped out of band)

@@ -57,11 +57,25 @@ def test_rules_violations_are_shown_next_to_the_rules_field_and_input_kept(clien
 
 
 def test_unknown_preset_is_shown_next_to_the_preset_field(client):
+    """Changed on purpose (issue 11 item 9): the preset is chosen from a list of the game's
+    presets (no free text), so an unknown one is refused next to the select, and a preset of
+    another game too."""
     client.force_login(UserFactory(is_staff=True))
     response = client.post(reverse("scoring:tournament_create"), tournament_data(rules_preset="nope"))
     assert response.status_code == 200
     assert "rules_preset" in response.context["form"].errors
-    assert 'value="nope"' in response.content.decode()
+    assert 'id="id_rules_preset_errors"' in response.content.decode()
+    response = client.post(reverse("scoring:tournament_create"), tournament_data(rules_preset="cap16"))  # Taiwanese
+    assert "rules_preset" in response.context["form"].errors
+    assert not Tournament.objects.exists()
+
+
+def test_the_preset_select_lists_each_games_presets_with_the_target(client):
+    client.force_login(UserFactory(is_staff=True))
+    page = client.get(reverse("scoring:tournament_create")).content.decode()
+    assert '<select name="rules_preset"' in page
+    assert 'data-game="taipan"' in page and 'data-game="taiwanese"' in page
+    assert "nskt (to 800 points, default)" in page and "standard (to 1000 points)" in page
 
 
 def test_overrides_must_be_a_json_object(client):

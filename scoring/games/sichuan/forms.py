@@ -8,35 +8,38 @@ from django import forms
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from scoring.games.entry import Entry
-from scoring.games.mahjong_forms import SEAT_NAMES, SEATS, seat_choices, split_melds, tile_picker
+from scoring.games.entry import Entry, capitalise_labels
+from scoring.games.mahjong_forms import SEAT_NAMES, SEATS, seat_toggles, split_melds, tile_picker, tile_sets
 
 
 class SichuanEventForm(forms.Form):
     """One event of a Sichuan deal: a kong or a win (the winning hand typed in MPSZ)."""
 
-    TYPES = [("", "---"), ("win", _("win")), ("kong", _("kong"))]
+    TYPES = [("", _("none")), ("win", _("win")), ("kong", _("kong"))]
     KINDS = [("", "---"), ("exposed", _("exposed")), ("concealed", _("concealed")), ("added", _("added"))]
     HOWS = [("discard", _("on a discard")), ("self", _("self-draw")), ("rob_added_kong", _("robbing an added kong"))]
     SUITS = [("m", _("characters (m)")), ("p", _("dots (p)")), ("s", _("bamboo (s)"))]
 
-    type = forms.ChoiceField(label=_("event"), choices=TYPES, required=False)
-    player = forms.ChoiceField(label=_("player"), required=False)
-    kind = forms.ChoiceField(label=_("kong kind"), choices=KINDS, required=False)
-    tile = forms.CharField(label=_("kong tile"), required=False, max_length=4)
-    source = forms.ChoiceField(label=_("from (discarder / supplier / robbed)"), required=False)
-    void = forms.ChoiceField(label=_("void suit"), choices=SUITS, required=False)
-    melds = forms.CharField(label=_("melds"), required=False, max_length=200, help_text=_("e.g. pung 111m claimed, kong 5555p exposed"))
-    concealed = forms.CharField(label=_("concealed tiles"), required=False, max_length=120, help_text=_("MPSZ, winning tile included"))
-    win_tile = forms.CharField(label=_("winning tile"), required=False, max_length=4)
-    how = forms.ChoiceField(label=_("how"), choices=HOWS, required=False)
+    type = forms.ChoiceField(label=_("event"), choices=TYPES, required=False, widget=forms.RadioSelect)
+    player = forms.ChoiceField(label=_("player"), required=False, widget=forms.RadioSelect)
+    kind = forms.ChoiceField(label=_("kong kind"), choices=KINDS[1:], required=False, widget=forms.RadioSelect)
+    tile = forms.CharField(label=_("kong tile"), required=False, max_length=4, widget=forms.TextInput(attrs={"data-tiles": "tile"}))
+    source = forms.ChoiceField(label=_("from (discarder / supplier / robbed)"), required=False, widget=forms.RadioSelect)
+    void = forms.ChoiceField(label=_("void suit"), choices=SUITS, required=False, widget=forms.RadioSelect)
+    melds = forms.CharField(label=_("melds"), required=False, max_length=200, help_text=_("e.g. pung 111m claimed, kong 5555p exposed"),
+                            widget=forms.TextInput(attrs={"data-tiles": "melds"}))
+    concealed = forms.CharField(label=_("concealed tiles"), required=False, max_length=120, help_text=_("MPSZ, winning tile included"),
+                                widget=forms.TextInput(attrs={"data-tiles": "hand"}))
+    win_tile = forms.CharField(label=_("winning tile"), required=False, max_length=4, widget=forms.TextInput(attrs={"data-tiles": "win"}))
+    how = forms.ChoiceField(label=_("how"), choices=HOWS, required=False, widget=forms.RadioSelect)
     after_kong = forms.BooleanField(label=_("on a kong replacement"), required=False)
     last_tile = forms.BooleanField(label=_("last tile"), required=False)
 
     def __init__(self, *args, seat_names=None, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["player"].choices = seat_choices(None, seat_names)
-        self.fields["source"].choices = seat_choices(None, seat_names)
+        self.fields["player"].choices = seat_toggles(seat_names)
+        self.fields["source"].choices = seat_toggles(seat_names, blank=gettext("nobody"))
+        capitalise_labels(self)
 
     def clean(self):
         data = super().clean()
@@ -112,8 +115,11 @@ class SichuanExhaustionForm(forms.Form):
         for s in SEATS:
             who = f"{SEAT_NAMES[s]} - {names[s]}" if s in names else SEAT_NAMES[s]
             self.fields[f"void_{s}"] = forms.ChoiceField(label=_("void suit"), choices=[("", "---")] + SichuanEventForm.SUITS, required=False)
-            self.fields[f"concealed_{s}"] = forms.CharField(label=who, required=False, max_length=120)
-            self.fields[f"melds_{s}"] = forms.CharField(label=_("melds"), required=False, max_length=200)
+            self.fields[f"concealed_{s}"] = forms.CharField(label=who, required=False, max_length=120,
+                                                           widget=forms.TextInput(attrs={"data-tiles": "hand"}))
+            self.fields[f"melds_{s}"] = forms.CharField(label=_("melds"), required=False, max_length=200,
+                                                       widget=forms.TextInput(attrs={"data-tiles": "melds"}))
+        capitalise_labels(self)
 
     def seat_rows(self):
         return [(s, self[f"void_{s}"], self[f"concealed_{s}"], self[f"melds_{s}"]) for s in SEATS]
@@ -174,6 +180,7 @@ class SichuanEntry(Entry):
         self.form = SichuanExhaustionForm(data, initial=SichuanExhaustionForm.initial_from(initial.get("exhaustion")), prefix=f"{self.prefix}-ex", seat_names=self.names)
         self._index: list[int] = []
         self.tiles = tile_picker()
+        self.tile_sets = tile_sets("mps")
 
     @property
     def forms(self):

@@ -50,30 +50,43 @@ def violation_field(parts: list[str]) -> str | None:
     return None
 
 
+#: Quick values of the card points NS on the entry page (one tap each; the referee types any
+#: other multiple of 5). -25 and 125 are the extremes of one team (the Phoenix), which a phone's
+#: numeric keypad cannot always type.
+CARD_POINT_CHIPS = (-25, 0, 25, 50, 75, 100, 125)
+
+
+def _points_widget() -> forms.TextInput:
+    # A text field with the numeric keypad: type=number drops a typed "-" on some phones and
+    # changes the value on a scroll; the engine checks the value.
+    return forms.TextInput(attrs={"inputmode": "numeric", "pattern": "-?[0-9]*", "autocomplete": "off", "size": 5})
+
+
 class HandForm(forms.Form):
     """One Tai Pan hand: a call per player, first out, double victory and card points NS (EW is
     100 - NS unless typed, so a sheet that does not add up can be entered and is refused by the
-    engine with a clear message)."""
+    engine with a clear message). Calls, first out and double victory are radio buttons (shown as
+    large toggle buttons on the entry page, ``templates/games/taipan/entry.html``)."""
 
-    call_n = forms.ChoiceField(label=_("Call N"), choices=CALL_CHOICES, required=False)
-    call_e = forms.ChoiceField(label=_("Call E"), choices=CALL_CHOICES, required=False)
-    call_s = forms.ChoiceField(label=_("Call S"), choices=CALL_CHOICES, required=False)
-    call_w = forms.ChoiceField(label=_("Call W"), choices=CALL_CHOICES, required=False)
-    first_out = forms.ChoiceField(label=_("First out"), choices=FIRST_OUT_CHOICES, required=False)
-    double_victory = forms.ChoiceField(label=_("Double victory"), choices=DOUBLE_VICTORY_CHOICES, required=False)
+    call_n = forms.ChoiceField(label=_("Call N"), choices=CALL_CHOICES, required=False, widget=forms.RadioSelect, initial="")
+    call_e = forms.ChoiceField(label=_("Call E"), choices=CALL_CHOICES, required=False, widget=forms.RadioSelect, initial="")
+    call_s = forms.ChoiceField(label=_("Call S"), choices=CALL_CHOICES, required=False, widget=forms.RadioSelect, initial="")
+    call_w = forms.ChoiceField(label=_("Call W"), choices=CALL_CHOICES, required=False, widget=forms.RadioSelect, initial="")
+    first_out = forms.ChoiceField(label=_("First out"), choices=FIRST_OUT_CHOICES, required=False, widget=forms.RadioSelect)
+    double_victory = forms.ChoiceField(label=_("Double victory"), choices=DOUBLE_VICTORY_CHOICES, required=False,
+                                       widget=forms.RadioSelect, initial="")
     card_points_ns = forms.IntegerField(
-        label=_("Card points NS"), required=False, min_value=-10_000, max_value=10_000,
-        widget=forms.NumberInput(attrs={"step": 5, "inputmode": "numeric"}),
+        label=_("Card points NS"), required=False, min_value=-10_000, max_value=10_000, widget=_points_widget(),
         help_text=_("Leave empty on a double victory."),
     )
     card_points_ew = forms.IntegerField(
-        label=_("Card points EW"), required=False, min_value=-10_000, max_value=10_000,
-        widget=forms.NumberInput(attrs={"step": 5, "inputmode": "numeric"}),
+        label=_("Card points EW"), required=False, min_value=-10_000, max_value=10_000, widget=_points_widget(),
         help_text=_("Leave empty to use 100 - NS."),
     )
 
     def __init__(self, *args, players: dict[str, str] | None = None, **kwargs):
         super().__init__(*args, **kwargs)
+        self.players = players or {}
         for seat in SEATS:
             name = (players or {}).get(seat)
             if name:
@@ -82,6 +95,14 @@ class HandForm(forms.Form):
     def call_fields(self):
         """The four call fields in seat order N, E, S, W (for templates)."""
         return [self[f"call_{s.lower()}"] for s in SEATS]
+
+    def call_rows(self):
+        """``(seat, player name, bound call field)`` in seat order N, E, S, W (for templates)."""
+        return [(s, (self.players or {}).get(s, ""), self[f"call_{s.lower()}"]) for s in SEATS]
+
+    def chips(self):
+        """The quick values of the card points NS (:data:`CARD_POINT_CHIPS`)."""
+        return CARD_POINT_CHIPS
 
 
 def initial_from_record(record: dict[str, Any]) -> dict[str, Any]:

@@ -8,8 +8,8 @@ from django import forms
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from scoring.games.entry import Entry
-from scoring.games.mahjong_forms import seat_choices, split_melds, tile_picker
+from scoring.games.entry import Entry, capitalise_labels
+from scoring.games.mahjong_forms import seat_toggles, split_melds, tile_picker, tile_sets
 
 
 class TaiwaneseForm(forms.Form):
@@ -29,13 +29,16 @@ class TaiwaneseForm(forms.Form):
         ("earthly_ready", _("earthly ready")),
     ]
 
-    winner = forms.ChoiceField(label=_("winner"))
-    how = forms.ChoiceField(label=_("how"), choices=HOWS, required=False)
-    source = forms.ChoiceField(label=_("discarder / robbed player"), required=False)
-    flowers = forms.CharField(label=_("flowers"), required=False, max_length=80, help_text=_("e.g. fl1 se3"))
-    melds = forms.CharField(label=_("melds"), required=False, max_length=300, help_text=_("e.g. pung 555z claimed, chow 234m claimed"))
-    concealed = forms.CharField(label=_("concealed tiles"), required=False, max_length=150, help_text=_("MPSZ, winning tile included"))
-    win_tile = forms.CharField(label=_("winning tile"), required=False, max_length=4)
+    winner = forms.ChoiceField(label=_("winner"), widget=forms.RadioSelect)
+    how = forms.ChoiceField(label=_("how"), choices=HOWS, required=False, widget=forms.RadioSelect)
+    source = forms.ChoiceField(label=_("discarder / robbed player"), required=False, widget=forms.RadioSelect)
+    flowers = forms.CharField(label=_("flowers"), required=False, max_length=80, help_text=_("e.g. fl1 se3"),
+                              widget=forms.TextInput(attrs={"data-tiles": "flowers"}))
+    melds = forms.CharField(label=_("melds"), required=False, max_length=300, help_text=_("e.g. pung 555z claimed, chow 234m claimed"),
+                            widget=forms.TextInput(attrs={"data-tiles": "melds"}))
+    concealed = forms.CharField(label=_("concealed tiles"), required=False, max_length=150, help_text=_("MPSZ, winning tile included"),
+                                widget=forms.TextInput(attrs={"data-tiles": "hand"}))
+    win_tile = forms.CharField(label=_("winning tile"), required=False, max_length=4, widget=forms.TextInput(attrs={"data-tiles": "win"}))
     after_kong = forms.BooleanField(label=_("on a kong replacement"), required=False)
     last_wall_tile = forms.BooleanField(label=_("last wall tile"), required=False)
     last_discard = forms.BooleanField(label=_("last discard"), required=False)
@@ -43,8 +46,9 @@ class TaiwaneseForm(forms.Form):
 
     def __init__(self, *args, seat_names=None, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["winner"].choices = seat_choices(None, seat_names) + [("draw", gettext("draw (nobody won)"))]
-        self.fields["source"].choices = seat_choices(None, seat_names)
+        self.fields["winner"].choices = seat_toggles(seat_names) + [("draw", gettext("draw (nobody won)"))]
+        self.fields["source"].choices = seat_toggles(seat_names, blank=gettext("nobody"))
+        capitalise_labels(self)
 
     def clean(self):
         d = super().clean()
@@ -83,6 +87,7 @@ class TaiwaneseEntry(Entry):
     def build(self, data, initial):
         self.form = TaiwaneseForm(data, initial=self.initial_from(initial), prefix=self.prefix, seat_names=self.names)
         self.tiles = tile_picker(honours=True, flowers=True)
+        self.tile_sets = tile_sets("mpsz")
 
     def is_valid(self) -> bool:
         return self.form.is_valid()

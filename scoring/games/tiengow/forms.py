@@ -6,11 +6,12 @@ import json
 from typing import Any
 
 from django import forms
+from django.utils.html import format_html
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from engines.tiengow.names import TILE_NAMES
-from scoring.games.entry import Entry
+from scoring.games.entry import Entry, capitalise_labels
 
 #: Tien Gow tile names (DESIGN.md 2.4, rules/tiengow.txt "Opstelling"): English name -> msgid
 #: marked for translation (the Dutch names of the rule text come from the catalogue: Hemel, Aarde,
@@ -60,15 +61,15 @@ class TienGowForm(forms.Form):
         ("supreme", _("Supreme")),
         ("little_three", _("Little Three (single 1-2)")),
     ]
-    IMMEDIATE_GROUPS = [("", "---"), ("supreme", _("Supreme")), ("quartet", _("quartet"))]
+    IMMEDIATE_GROUPS = [("", "–"), ("supreme", _("Supreme")), ("quartet", _("quartet"))]
     IMMEDIATE_ROWS = 4
     #: Errors about a group of fields rather than one (shown at the group's fieldset), by key.
     GROUP_LABELS = {"columns": _("Columns won per player")}
 
-    mode = forms.ChoiceField(label=_("entry mode"), choices=MODES, initial="settle")
-    last_winner = forms.ChoiceField(label=_("last trick won by"), required=False)
-    last_group = forms.ChoiceField(label=_("last trick won with"), choices=LAST_GROUPS, required=False)
-    last_leader = forms.ChoiceField(label=_("last trick led by"), required=False)
+    mode = forms.ChoiceField(label=_("entry mode"), choices=MODES, initial="settle", widget=forms.RadioSelect)
+    last_winner = forms.ChoiceField(label=_("last trick won by"), required=False, widget=forms.RadioSelect)
+    last_group = forms.ChoiceField(label=_("last trick won with"), choices=LAST_GROUPS, required=False, widget=forms.RadioSelect)
+    last_leader = forms.ChoiceField(label=_("last trick led by"), required=False, widget=forms.RadioSelect)
     led_with = forms.ChoiceField(label=_("led with"), required=False)
     won_with = forms.ChoiceField(label=_("won with"), required=False)
     tricks = forms.CharField(
@@ -83,7 +84,7 @@ class TienGowForm(forms.Form):
         self.group_errors: dict[str, list[str]] = {}
         seats = [str(i) for i in range(4)]
         names = seat_names or {}
-        choices = [("", "---")] + [(s, f"{int(s) + 1} - {names[s]}" if s in names else str(int(s) + 1)) for s in seats]
+        choices = [("", "–")] + [(s, format_html("<b>{}</b><small>{}</small>", int(s) + 1, names.get(s, ""))) for s in seats]
         for name in ("last_winner", "last_leader"):
             self.fields[name].choices = choices
         tiles = tiengow_tile_choices()
@@ -93,8 +94,10 @@ class TienGowForm(forms.Form):
             label = f"{i + 1} - {names[str(i)]}" if str(i) in names else f"{i + 1}"
             self.fields[f"columns_{i}"] = forms.IntegerField(label=label, required=False, min_value=0, max_value=8)
         for k in range(self.IMMEDIATE_ROWS):
-            self.fields[f"imm_winner_{k}"] = forms.ChoiceField(label=_("won by"), choices=choices, required=False)
-            self.fields[f"imm_group_{k}"] = forms.ChoiceField(label=_("with"), choices=self.IMMEDIATE_GROUPS, required=False)
+            self.fields[f"imm_winner_{k}"] = forms.ChoiceField(label=_("won by"), choices=choices, required=False, widget=forms.RadioSelect)
+            self.fields[f"imm_group_{k}"] = forms.ChoiceField(label=_("with"), choices=self.IMMEDIATE_GROUPS, required=False,
+                                                              widget=forms.RadioSelect)
+        capitalise_labels(self)
 
     def column_fields(self):
         return [self[f"columns_{i}"] for i in range(4)]

@@ -21,7 +21,7 @@ from django.utils.translation import gettext_lazy as _
 
 from scoring.games import registry
 from scoring.games.base import RuleViolation
-from scoring.games.entry import violation_message
+from scoring.games.entry import capitalise_labels, violation_message
 from scoring.io import entrants_csv
 from scoring.models import Match, Membership, Player, RoundFormat, Team, Tournament
 from scoring.participants.entrants import (
@@ -45,9 +45,9 @@ class TournamentForm(forms.ModelForm):
     the game, rules, round format, hands per round and tie-breaks are fixed (disabled fields).
     """
 
-    rules_preset = forms.CharField(
-        label=_("Rules preset"), required=False, max_length=40,
-        help_text=_("Empty: the game's default preset."),
+    rules_preset = forms.ChoiceField(
+        label=_("Rules preset"), required=False,
+        help_text=_("The presets of the chosen game; empty: the game's default preset."),
     )
     rules_overrides = forms.CharField(
         label=_("Rules overrides"), required=False,
@@ -61,6 +61,8 @@ class TournamentForm(forms.ModelForm):
         model = Tournament
         fields = ["name", "slug", "game", "round_format", "hands_per_round", "seed", "blind_confirmation", "venue", "starts_on"]
         widgets = {"starts_on": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")}
+        labels = {"slug": _("Web address")}
+        help_texts = {"slug": _("The short name in the tournament's address (/t/…/): letters, digits and hyphens; filled in from the name.")}
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -91,11 +93,34 @@ class TournamentForm(forms.ModelForm):
                 self.fields[name].help_text = _("Fixed once round 1 exists.")
 
     def _describe_presets(self) -> None:
-        parts = []
+        """The preset select: one group of options per game (``preset_groups``, the page shows
+        only the chosen game's), each preset with what it means (its target)."""
+        self.preset_groups = []
+        self.default_presets: dict[str, str] = {}
+        choices: list = [("", gettext("the game's default"))]
         for adapter in registry.all_games():
-            parts.append(gettext("%(game)s: %(presets)s (standard: %(default)s)") % {
-                "game": adapter.label, "presets": ", ".join(adapter.presets()), "default": adapter.default_preset()})
-        self.fields["rules_preset"].help_text = " · ".join(parts)
+            options = []
+            self.default_presets[adapter.key] = adapter.default_preset()
+            for name in adapter.presets():
+                summary = adapter.preset_summary(name)
+                default = gettext("default") if name == adapter.default_preset() else ""
+                extra = ", ".join(str(x) for x in (summary, default) if x)
+                options.append((name, f"{name} ({extra})" if extra else name))
+            self.preset_groups.append({"game": adapter.key, "label": str(adapter.label), "options": options,
+                                       "default": adapter.default_preset()})
+            choices.append((str(adapter.label), options))
+        self.fields["rules_preset"].choices = choices
+
+    def preset_value(self) -> str:
+        """The preset the select shows (posted, or the tournament's; a new tournament: the
+        chosen game's default, so its target shows at once)."""
+        value = self["rules_preset"].value()
+        if not value and not self.is_bound and not self.instance.pk:
+            return self.default_presets.get(self.game_value(), "")
+        return value or ""
+
+    def game_value(self) -> str:
+        return self["game"].value() or ""
 
     def clean_slug(self):
         slug = self.cleaned_data["slug"]
@@ -164,10 +189,10 @@ class TournamentForm(forms.ModelForm):
 
 
 class MembershipForm(forms.Form):
-    """Give a user (by username) a role in the tournament."""
+    """Give a user (by username) a role in the tournament (referee unless chosen otherwise)."""
 
     username = forms.CharField(label=_("Username"), max_length=150)
-    role = forms.ChoiceField(label=_("Role"), choices=Membership.Role.choices)
+    role = forms.ChoiceField(label=_("Role"), choices=Membership.Role.choices, initial=Membership.Role.REFEREE)
 
     def clean_username(self):
         username = self.cleaned_data["username"].strip()
@@ -392,6 +417,10 @@ class PlayerForm(forms.ModelForm):
         model = Player
         fields = ["name", "affiliation", "seed", "joined_round", "is_substitute"]
 
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        capitalise_labels(self)
+
     def clean_name(self):
         name = self.cleaned_data.get("name") or ""
         tournament = getattr(self.instance, "tournament", None) if self.instance.tournament_id else None
@@ -422,6 +451,7 @@ class WithdrawForm(forms.Form):
     def __init__(self, *args, player: Player | None = None, **kwargs):
         super().__init__(*args, **kwargs)
         self.player = player
+        capitalise_labels(self)
 
     def clean(self):
         data = super().clean()
@@ -439,8 +469,22 @@ class WithdrawForm(forms.Form):
         return data
 
 
+class PairRoundForm(forms.Form):
+    """Pair the next round, or pair the draft again. Round 1 is drawn ``random`` (from the
+    tournament's seed) or ``seeded`` (by the teams' seed numbers, top half against bottom half):
+    the page asks, nothing is chosen silently (later rounds are Swiss)."""
+
+    METHODS = [("random", _("random draw")), ("seeded", _("by seed number (1 v n/2+1, 2 v n/2+2, ...)"))]
+
+    method = forms.ChoiceField(label=_("Round 1 pairing"), choices=METHODS, required=False, widget=forms.RadioSelect)
+
+
 class SeatRoundForm(forms.Form):
     """Seat the next round; an empty seed uses the tournament's seed and the round number. The
     seed is bounded to 0..:data:`MAX_SEED`."""
 
     seed = WholeNumberField(label=_("seed"), required=False, min_value=0, max_value=MAX_SEED)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        capitalise_labels(self)

@@ -29,7 +29,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from scoring import tasks
 from scoring.draw import pairing, rounds, seating
 from scoring.draw.lifecycle import next_round_number
-from scoring.errors import NotAllowed, PairingImpossible, ServiceError
+from scoring.errors import NotAllowed, ServiceError
 from scoring.games.base import EntrantKind
 from scoring.io import datasets, entrants_csv, tournament_json
 from scoring.models import Match, Membership, Player, Round, TaskState, Team
@@ -42,6 +42,7 @@ from scoring.web.forms.organiser import (
     EntrantsImportForm,
     MembershipForm,
     NewMemberForm,
+    PairRoundForm,
     PlayerForm,
     SeatRoundForm,
     TeamForm,
@@ -421,27 +422,44 @@ def player_withdraw(request, pk, *, tournament):
 
 # --- drawing rounds ----------------------------------------------------------------------------
 
+def _pairing_error(request, exc: ServiceError) -> None:
+    message = str(exc)
+    blocking = getattr(exc, "blocking", None)
+    if blocking and not all(name in message for name in blocking):
+        message = _t("%(message)s Teams that block the pairing: %(teams)s.") % {"message": message, "teams": ", ".join(blocking)}
+    messages.error(request, message)
+
+
 @require_http_methods(["GET", "POST"])
 @tournament_view(Perm.MANAGE)
 @entrants(EntrantKind.TEAMS)
 def round_pair(request, *, tournament):
-    """Pair the next round as a draft (Swiss; round 1 random or by seed); shows which teams block
-    the pairing when no rematch-free pairing exists."""
-    if request.method == "GET":
-        return render(request, "rounds/pair.html", tournament_context(request, tournament, number=next_round_number(tournament)))
-    try:
-        rnd = pairing.pair_next_round(tournament, request.user)
-    except PairingImpossible as exc:
-        message = str(exc)
-        if exc.blocking and not all(name in message for name in exc.blocking):
-            message = _t("%(message)s Teams that block the pairing: %(teams)s.") % {"message": message, "teams": ", ".join(exc.blocking)}
-        messages.error(request, message)
-        return redirect("scoring:tournament_detail", tournament.slug)
-    except ServiceError as exc:
-        messages.error(request, str(exc))
-        return redirect("scoring:tournament_detail", tournament.slug)
-    messages.success(request, _t("Round %(number)d paired as a draft. Check it, then publish it.") % {"number": rnd.number})
-    return redirect("scoring:round_pairings", tournament.slug, rnd.number)
+    """Pair the next round as a draft (Swiss; round 1 random or by seed, chosen on the page), or,
+    when the latest round is still a draft, pair that draft again (``again=1``: its tables are
+    replaced). Shows which teams block the pairing when no rematch-free pairing exists."""
+    latest = tournament.rounds.order_by("-number").first()
+    draft = latest if latest is not None and latest.status == Round.Status.DRAFT else None
+    number = draft.number if draft else next_round_number(tournament)
+    form = PairRoundForm(request.POST if request.method == "POST" else None)
+    if request.method == "POST" and form.is_valid():
+        method = form.cleaned_data.get("method") or None
+        try:
+            if draft is not None and request.POST.get("again"):
+                rnd = pairing.repair_draft(draft, request.user, method=method)
+                done = _t("Round %(number)d paired again as a draft. Check it, then publish it.")
+            else:
+                rnd = pairing.pair_next_round(tournament, request.user, method=method)
+                done = _t("Round %(number)d paired as a draft. Check it, then publish it.")
+        except ServiceError as exc:
+            _pairing_error(request, exc)
+            return redirect("scoring:tournament_detail", tournament.slug)
+        messages.success(request, done % {"number": rnd.number})
+        return redirect("scoring:round_pairings", tournament.slug, rnd.number)
+    present = [t for t in tournament.teams.all() if t.joined_round <= number
+               and (t.withdrawn_after_round is None or t.withdrawn_after_round >= number)]
+    ctx = tournament_context(request, tournament, number=number, draft=draft, form=form,
+                             present=len(present), seeded=sum(1 for t in present if t.seed is not None))
+    return render(request, "rounds/pair.html", ctx, status=400 if request.method == "POST" else 200)
 
 
 @require_http_methods(["GET", "POST"])

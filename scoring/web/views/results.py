@@ -10,7 +10,12 @@ errors next to the fields. Permissions are declared with
 """
 from __future__ import annotations
 
+import re
+import uuid
+
 from django.contrib import messages
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -31,6 +36,8 @@ from scoring.web.decorators import tournament_view, visible_result
 from scoring.web.forms.results import ConfirmForm, ReasonForm
 
 STALE_STATUS = 409
+#: What an entry form's submission token looks like (``uuid4().hex``; hyphens allowed).
+_TOKEN = re.compile(r"[0-9A-Za-z-]{16,64}")
 
 #: URL names per kind of result (the same views serve both).
 URL_NAMES = {
@@ -144,6 +151,16 @@ def _result_text(adapter, snapshot) -> str:
     return ", ".join(p for p in parts if p)
 
 
+def short_label(label: str) -> str:
+    """A side's label short enough for a phone's column head: as it is up to 3 characters
+    ("NS"), else its number ("Seat 2" -> "2") or its first letter ("East" -> "E")."""
+    label = str(label)
+    if len(label) <= 3:
+        return label
+    last = label.split()[-1]
+    return last if last.isdigit() else label[:1]
+
+
 def result_context(request, tournament: Tournament, container: ResultContainer, kind: str, **extra) -> dict:
     """Everything a result page shows. ``extra`` (forms, flags) overrides the defaults."""
     storage, adapter = storage_of(container), tournament.adapter
@@ -161,6 +178,8 @@ def result_context(request, tournament: Tournament, container: ResultContainer, 
     entries = list(AuditEntry.objects.filter(**storage.audit_link(container)).select_related("user").order_by("-created_at", "-id")) if member else []
     editable = referee and open_round and not confirmed and not bye
     totals = storage.totals(container)
+    # Blind confirmation: the public sees no totals (nor scores) until the result is confirmed.
+    hide_totals = tournament.blind_confirmation and not member and not confirmed and not bye
     sides = storage.sides(container, adapter)
     for side, total in zip(sides, totals, strict=False):
         side["total"] = total
@@ -205,6 +224,14 @@ def result_context(request, tournament: Tournament, container: ResultContainer, 
         "reopen_form": ReasonForm(prefix="reopen"),
         "restore_form": ReasonForm(prefix="restore"),
         "stale": False,
+        "hide_totals": hide_totals,
+        # The page re-reads its changing part while something can still change (htmx polling).
+        "live": not bye and open_round,
+        "entry_open": open_round and not bye and not confirmed,
+        "record_columns": len(adapter.record_headers()) + len(adapter.sides) + 3,
+        "side_columns": [(label, short_label(label)) for label in adapter.side_labels()],
+        "show_tokens": False,
+        "result_noun": storage.noun,
     }
     ctx.update(extra)
     return ctx
@@ -244,20 +271,63 @@ def detail(request, pk, *, tournament, kind):
 # --------------------------------------------------------------------------- entry
 
 
+def _submission_token(request) -> str:
+    """The entry form's idempotency key: the posted one when the form comes back (an error), a new
+    random one for a new form (:func:`scoring.results.sheet.add_record`)."""
+    posted = request.POST.get("submission", "") if request.method == "POST" else ""
+    if _TOKEN.fullmatch(posted or ""):
+        return posted
+    return uuid.uuid4().hex
+
+
+def error_fields(entry) -> list[dict]:
+    """The fields of ``entry`` that carry an error, in page order, as ``{"label", "id"}`` (the
+    banner at the top of the form links to them; the messages themselves stand at the fields)."""
+    out = []
+    for form in entry.forms:
+        prefix = entry.form_label(form)
+        for name in form.errors:
+            if name == "__all__" or name not in form.fields:
+                continue
+            label = " · ".join(str(x) for x in (prefix, form.fields[name].label) if x)
+            out.append({"label": label, "id": form[name].auto_id})
+        for key in getattr(form, "group_errors", {}) or {}:
+            out.append({"label": str(form.GROUP_LABELS[key]), "id": f"{key}_errors"})
+    return out
+
+
 def _render_entry(request, tournament, container, kind, entry, *, status=200, number=None, stale=False, reason_form=None):
     ctx = result_context(request, tournament, container, kind, entry=entry, editing=number, stale=stale,
-                         reason_form=reason_form or ReasonForm())
+                         reason_form=reason_form or ReasonForm(), submission=_submission_token(request),
+                         show_tokens=True, error_fields=error_fields(entry) if entry.bound else [])
     ctx["preview_url"] = ctx["urls"]["preview"] + (f"?hand={number}" if number else "")
     ctx["form_action"] = _record_url(kind, "edit", tournament, container, number) if number else ctx["urls"]["enter"]
     return render(request, "results/enter.html", ctx, status=status)
 
 
 @require_http_methods(["GET", "POST"])
-@tournament_view(Perm.ENTER_RESULTS)
+@tournament_view()
 def enter(request, pk, *, tournament, kind):
-    """The referee's entry page: the next record's form with a live preview, the records so far
-    and the running totals. POST saves the record and comes back here; engine violations stand
-    next to their field, the typed input is kept and nothing is saved."""
+    """The referee's entry page (the QR code of the score sheet opens it): the records so far with
+    their running totals, then the next record's form with a live preview. POST saves the record
+    and comes back here at the new record (``#record-N``, highlighted); engine violations stand
+    next to their field, the typed input is kept and nothing is saved.
+
+    The form carries a ``submission`` token: a repeated POST of the same form (a retry after a
+    dropped connection) is answered with the record already stored, never a second one.
+
+    Visitors who may not enter results (the public scanning the QR code, a member of another
+    tournament) are sent to the result page on GET, which offers the login; a POST by them is
+    refused (login page, 403)."""
+    if not policy.has_perm(request.user, Perm.ENTER_RESULTS, tournament):
+        if request.method == "GET":
+            container = _container(request, tournament, kind, pk)
+            if request.user.is_authenticated:
+                messages.info(request, _t("Only the tournament's referees and organisers enter results."))
+            return redirect(urls_of(kind, tournament, container)["detail"])
+        if not request.user.is_authenticated:
+            return redirect_to_login(request.get_full_path())
+        raise PermissionDenied
     container = _container(request, tournament, kind, pk)
     if request.method == "GET":
         return _render_entry(request, tournament, container, kind, _entry(tournament, container))
@@ -269,7 +339,8 @@ def enter(request, pk, *, tournament, kind):
             entry.add_error("", err.message)
         return _render_entry(request, tournament, container, kind, entry, status=400)
     try:
-        rec = sheet.add_record(container, entry.record(), request.user, expected_version=_version(request))
+        rec = sheet.add_record(container, entry.record(), request.user, expected_version=_version(request),
+                               submission=request.POST.get("submission") or None)
     except RuleViolation as err:
         entry.add_violations(err)
     except StaleVersion as err:
@@ -280,7 +351,8 @@ def enter(request, pk, *, tournament, kind):
         entry.add_error(err.field, err.message)
     else:
         noun = str(tournament.adapter.record_noun[0])
-        messages.success(request, _t("%(noun)s %(number)s saved.") % {"noun": noun.capitalize(), "number": rec.number})
+        text = _t("%(noun)s %(number)s was already saved.") if rec.replayed else _t("%(noun)s %(number)s saved.")
+        messages.success(request, text % {"noun": noun.capitalize(), "number": rec.number})
         return redirect(urls_of(kind, tournament, container)["enter"] + f"#record-{rec.number}")
     container.refresh_from_db()
     return _render_entry(request, tournament, container, kind, entry, status=400)
@@ -397,7 +469,8 @@ def _add_error(form, err) -> None:
 # --------------------------------------------------------------------------- result actions
 
 
-def _action(request, tournament, container, kind, form, run, success: str, form_key: str, after=None) -> HttpResponse:
+def _action(request, tournament, container, kind, form, run, success: str, form_key: str, after=None,
+            template: str = "results/detail.html", extra: dict | None = None) -> HttpResponse:
     """Run ``run(form)`` for a valid ``form`` (the version comes from the page); show the result
     page again with the error next to the form otherwise (409 when the result changed)."""
     if form.is_valid():
@@ -406,9 +479,9 @@ def _action(request, tournament, container, kind, form, run, success: str, form_
         except StaleVersion as err:
             form.add_error(None, err.message)
             container.refresh_from_db()
-            ctx = result_context(request, tournament, container, kind, stale=True, **{form_key: form})
+            ctx = result_context(request, tournament, container, kind, stale=True, **{form_key: form}, **(extra or {}))
             ctx["reload_url"] = ctx["urls"]["detail"]  # this action's URL takes POST only
-            return render(request, "results/detail.html", ctx, status=STALE_STATUS)
+            return render(request, template, ctx, status=STALE_STATUS)
         except (ServiceError, RuleViolation) as err:
             _add_error(form, err)
         else:
@@ -417,25 +490,51 @@ def _action(request, tournament, container, kind, form, run, success: str, form_
                 after()
             return redirect(urls_of(kind, tournament, container)["detail"])
     container.refresh_from_db()
-    for errors in form.errors.values():
-        for error in errors:
-            messages.error(request, error)
-    ctx = result_context(request, tournament, container, kind, **{form_key: form})
-    return render(request, "results/detail.html", ctx, status=400)
+    if template == "results/detail.html":
+        for errors in form.errors.values():
+            for error in errors:
+                messages.error(request, error)
+    ctx = result_context(request, tournament, container, kind, **{form_key: form}, **(extra or {}))
+    return render(request, template, ctx, status=400)
 
 
-@require_POST
+def end_outcome(tournament: Tournament, container: ResultContainer) -> str:
+    """What ending ``container`` at the time limit now would decide, in words (the adapter's
+    evaluation with the time limit): "Team A wins 340 – 220", "A draw: 300 – 300", or the totals
+    of a four-player table."""
+    storage, adapter = storage_of(container), tournament.adapter
+    records = [r.record for r in storage.records(container)]
+    try:
+        evaluation = adapter.evaluate(records, tournament, ended_at_time=True)
+    except RuleViolation:
+        return ""
+    sides = storage.sides(container, adapter)
+    scores = " – ".join(str(t) for t in evaluation.totals)
+    if len(sides) == 2:
+        if evaluation.winner is None:
+            return _t("It ends in a draw: %(scores)s.") % {"scores": scores}
+        return _t("%(side)s wins: %(scores)s.") % {"side": sides[evaluation.winner]["name"], "scores": scores}
+    parts = ", ".join(f"{side['label']} {total}" for side, total in zip(sides, evaluation.totals, strict=False))
+    return _t("The totals so far are the result: %(totals)s.") % {"totals": parts}
+
+
+@require_http_methods(["GET", "POST"])
 @tournament_view(Perm.ENTER_RESULTS)
 def end(request, pk, *, tournament, kind):
     """End the result at the time limit, with a reason (Tai Pan: the higher total wins, equal is a
-    draw; DESIGN.md 3). Undone with "resume play" until confirmed."""
+    draw; DESIGN.md 3). Undone with "resume play" until confirmed. GET is the confirmation step:
+    what ending now would decide, the reason, and an explicit "Yes, end the match"."""
     container = _container(request, tournament, kind, pk)
+    if request.method == "GET":
+        ctx = result_context(request, tournament, container, kind, end_outcome=end_outcome(tournament, container))
+        return render(request, "results/end.html", ctx)
     form = ReasonForm(request.POST, prefix="end")
 
     def run(f):
         sheet.end_at_time(container, request.user, expected_version=_version(request), reason=f.cleaned_data["reason"])
 
-    return _action(request, tournament, container, kind, form, run, _t("Ended at the time limit."), "end_form")
+    return _action(request, tournament, container, kind, form, run, _t("Ended at the time limit."), "end_form",
+                   template="results/end.html", extra={"end_outcome": end_outcome(tournament, container)})
 
 
 @require_POST

@@ -1,0 +1,67 @@
+"""The referee's home, "My tables": the tables of the current round of every tournament where the
+user is a referee or organiser, each with its state and a direct link to its entry page (issue 11
+item 3). Read-only; every action is on the result pages (:mod:`scoring.web.views.results`)."""
+from __future__ import annotations
+
+from django.contrib.auth.decorators import login_required
+from django.db.models import Count
+from django.shortcuts import render
+from django.views.decorators.http import require_safe
+
+from scoring import policy
+from scoring.models import Membership, Round, Tournament
+from scoring.policy import Perm
+from scoring.results import audit, sheet
+from scoring.results.storage import storage_for
+from scoring.web.views.results import urls_of
+
+
+def current_round(tournament: Tournament) -> Round | None:
+    """The round being played: the latest published or running round, ``None`` when there is
+    none (nothing drawn yet, a draft, or every round closed)."""
+    return (tournament.rounds.filter(status__in=[Round.Status.PUBLISHED, Round.Status.IN_PROGRESS])
+            .order_by("-number").first())
+
+
+def round_tables(request, tournament: Tournament, rnd: Round) -> list[dict]:
+    """The round's tables as rows: number, sides, status, records so far, totals, and the links
+    the user may follow (enter, the result page, confirm)."""
+    storage, adapter = storage_for(tournament.adapter), tournament.adapter
+    qs = storage.in_round(rnd).annotate(n_records=Count(storage.records_name, distinct=True))
+    may_confirm = policy.has_perm(request.user, Perm.CONFIRM_RESULTS, tournament)
+    rows = []
+    for c in qs:
+        c.round = rnd
+        bye = storage.is_bye(c)
+        urls = urls_of(storage.container_type, tournament, c)
+        can_confirm = (may_confirm and not bye and c.status == c.Status.FINISHED
+                       and request.user.pk not in audit.entered_by(c))
+        rows.append({
+            "container": c, "number": storage.number(c), "bye": bye, "title": storage.title(c),
+            "sides": storage.sides(c, adapter), "totals": storage.totals(c), "records": c.n_records,
+            "can_add": not bye and sheet.can_add(c), "can_confirm": can_confirm, "urls": urls,
+        })
+    return rows
+
+
+@require_safe
+@login_required
+def my_tables(request):
+    """"My tables": per tournament where the user is a referee or organiser (superusers: every
+    running tournament), the current round's tables with their state and a link to enter."""
+    user = request.user
+    if user.is_superuser:
+        tournaments = list(Tournament.objects.filter(status=Tournament.Status.RUNNING).order_by("name"))
+    else:
+        ids = Membership.objects.filter(user=user).values_list("tournament_id", flat=True)
+        tournaments = list(Tournament.objects.filter(pk__in=ids).order_by("name"))
+    sections = []
+    for tournament in tournaments:
+        if not policy.has_perm(user, Perm.ENTER_RESULTS, tournament):
+            continue
+        rnd = current_round(tournament)
+        rows = round_tables(request, tournament, rnd) if rnd else []
+        open_first = sorted(rows, key=lambda r: (r["container"].status in ("confirmed",) or r["bye"], r["number"]))
+        sections.append({"tournament": tournament, "round": rnd, "rows": open_first,
+                         "record_noun": tournament.adapter.record_noun})
+    return render(request, "referee/my_tables.html", {"sections": sections})

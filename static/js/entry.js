@@ -1,0 +1,180 @@
+/* The referee's entry page (templates/results/enter.html), for every game. Everything here is an
+ * aid: without JavaScript the form still posts and the server checks everything.
+ *
+ * - Quick chips fill a number field (Tai Pan card points NS; "±" changes the sign), and the EW
+ *   card points are shown live as 100 - NS.
+ * - Choosing a double victory clears the card points (a double victory has none).
+ * - Offline-safe: what the referee typed is kept in localStorage per result (key from the form's
+ *   data-draft-key) with the form's submission token, restored when the page is opened again
+ *   before it was saved, and dropped once the page lists a record stored with that token (a
+ *   successful save, even one whose answer was lost). The token makes a retry harmless: the server
+ *   answers a repeated submission with the record it stored the first time.
+ * - After a failed save the focus moves to the first field with an error (the banner at the top
+ *   of the form says what is wrong); after a save the page opens at the new record (#record-N).
+ * - The save button is disabled while the form is being sent (no double tap).
+ */
+(function () {
+  "use strict";
+  var form = document.getElementById("entry-form");
+  if (!form) { return; }
+
+  function fire(el) {
+    el.dispatchEvent(new Event("input", { bubbles: true }));
+    el.dispatchEvent(new Event("change", { bubbles: true }));
+  }
+
+  // ------------------------------------------------------------------ chips and EW live
+  var nsInput = null;
+  Array.prototype.forEach.call(form.querySelectorAll("[data-chips-for]"), function (box) {
+    var input = document.getElementById(box.getAttribute("data-chips-for"));
+    if (!input) { return; }
+    nsInput = nsInput || input;
+    box.hidden = false;
+    box.addEventListener("click", function (e) {
+      var chip = e.target.closest("button.chip");
+      if (!chip) { return; }
+      if (chip.hasAttribute("data-sign")) {
+        var v = input.value.trim();
+        input.value = v.charAt(0) === "-" ? v.slice(1) : (v ? "-" + v : "-");
+      } else {
+        input.value = chip.getAttribute("data-value");
+      }
+      var dv = form.querySelector("input[name=double_victory]:checked");
+      if (dv && dv.value) {
+        var none = form.querySelector("input[name=double_victory][value='']");
+        if (none) { none.checked = true; }
+      }
+      markChips(box, input);
+      fire(input);
+    });
+    input.addEventListener("input", function () { markChips(box, input); });
+    markChips(box, input);
+  });
+
+  function markChips(box, input) {
+    Array.prototype.forEach.call(box.querySelectorAll("button.chip[data-value]"), function (chip) {
+      chip.setAttribute("aria-pressed", chip.getAttribute("data-value") === input.value.trim() ? "true" : "false");
+    });
+  }
+
+  var ewOut = document.getElementById("cp-ew-live");
+  function updateEw() {
+    if (!ewOut || !nsInput) { return; }
+    var v = parseInt(nsInput.value, 10);
+    ewOut.value = isNaN(v) ? "–" : String(100 - v);
+  }
+  if (nsInput) { nsInput.addEventListener("input", updateEw); updateEw(); }
+
+  form.addEventListener("change", function (e) {
+    var el = e.target;
+    if (el.name === "double_victory" && el.checked && el.value && nsInput) {
+      var ew = form.querySelector("[name=card_points_ew]");
+      nsInput.value = "";
+      if (ew) { ew.value = ""; }
+      updateEw();
+      var box = form.querySelector("[data-chips-for]");
+      if (box) { markChips(box, nsInput); }
+    }
+  });
+
+  // ------------------------------------------------------------------ draft in localStorage
+  var key = form.getAttribute("data-draft-key");
+  var store = null;
+  try { store = window.localStorage; store.getItem("nskt-probe"); } catch (err) { store = null; }
+  var SKIP = { csrfmiddlewaretoken: 1, version: 1 };
+
+  function values() {
+    var out = {};
+    Array.prototype.forEach.call(form.elements, function (el) {
+      if (!el.name || SKIP[el.name] || el.disabled || el.type === "submit" || el.type === "button") { return; }
+      if ((el.type === "radio" || el.type === "checkbox") && !el.checked) { return; }
+      (out[el.name] = out[el.name] || []).push(el.value);
+    });
+    return out;
+  }
+
+  function save() {
+    if (!store || !key) { return; }
+    try { store.setItem(key, JSON.stringify({ at: Date.now(), values: values() })); } catch (err) { /* full: no draft */ }
+  }
+
+  function restore(saved) {
+    Array.prototype.forEach.call(form.elements, function (el) {
+      if (!el.name || SKIP[el.name] || !(el.name in saved)) { return; }
+      var list = saved[el.name];
+      if (el.type === "radio" || el.type === "checkbox") {
+        el.checked = list.indexOf(el.value) !== -1;
+      } else if (el.tagName === "SELECT" && el.multiple) {
+        Array.prototype.forEach.call(el.options, function (o) { o.selected = list.indexOf(o.value) !== -1; });
+      } else {
+        el.value = list[0];
+      }
+    });
+  }
+
+  if (store && key) {
+    var stored = {};
+    Array.prototype.forEach.call(document.querySelectorAll("[data-submission]"), function (el) {
+      stored[el.getAttribute("data-submission")] = true;
+    });
+    var raw = store.getItem(key);
+    var draft = null;
+    try { draft = raw ? JSON.parse(raw) : null; } catch (err) { draft = null; }
+    var token = draft && draft.values && draft.values.submission ? draft.values.submission[0] : "";
+    if (draft && token && stored[token]) {
+      store.removeItem(key);  // saved: the page lists the record stored with this token
+    } else if (draft && form.getAttribute("data-bound") !== "1") {
+      restore(draft.values);
+      var note = document.getElementById("draft-note");
+      if (note) {
+        note.hidden = false;
+        var discard = note.querySelector("button");
+        if (discard) {
+          discard.addEventListener("click", function () {
+            store.removeItem(key);
+            window.location.replace(window.location.pathname);
+          });
+        }
+      }
+      updateEw();
+      var first = form.querySelector("input, select, textarea");
+      if (first) { fire(first); }
+    }
+    form.addEventListener("input", save);
+    form.addEventListener("change", save);
+    if (form.getAttribute("data-bound") === "1") { save(); }
+  }
+
+  // ------------------------------------------------------------------ submit once
+  form.addEventListener("submit", function () {
+    save();
+    var button = form.querySelector("button[type=submit]");
+    if (button) {
+      window.setTimeout(function () { button.disabled = true; button.setAttribute("aria-busy", "true"); }, 0);
+      window.setTimeout(function () { button.disabled = false; button.removeAttribute("aria-busy"); }, 15000);
+    }
+  });
+
+  // ------------------------------------------------------------------ focus after an error / a save
+  var errorField = null;
+  Array.prototype.some.call(form.querySelectorAll(".field-errors"), function (box) {
+    if (!box.querySelector("li")) { return false; }
+    var holder = box.closest("fieldset, .field");
+    if (!holder) { return false; }
+    errorField = holder.querySelector("input:checked:not([type=hidden])") ||
+      holder.querySelector("input:not([type=hidden]), select, textarea");
+    return !!errorField;
+  });
+  if (errorField) {
+    var details = errorField.closest("details");
+    if (details) { details.open = true; }
+    errorField.focus({ preventScroll: true });
+    errorField.scrollIntoView({ block: "center" });
+  } else if (document.getElementById("entry-errors")) {
+    document.getElementById("entry-errors").focus();
+  } else if (!window.location.hash) {
+    var rows = document.querySelectorAll("[id^=record-]");
+    var target = rows.length ? rows[rows.length - 1] : null;
+    if (target) { target.scrollIntoView({ block: "start" }); }
+  }
+})();

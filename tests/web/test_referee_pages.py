@@ -1,0 +1,150 @@
+"""The referee's pages of issue 11: "My tables" (item 3), the entry page as the QR code's target
+(the public is sent to the result page), the result page's live region (item 5), blind
+confirmation hiding the totals publicly (item 4), the end-at-time confirmation page (item 2) and
+the submission token of the entry form (item 1)."""
+import re
+
+import pytest
+from django.urls import reverse
+
+from scoring.models import Hand, Round
+from scoring.results import sheet
+from tests.factories import (
+    PLAIN_HAND,
+    TAI_PAN_HAND,
+    MatchFactory,
+    RoundFactory,
+    entry_data,
+    named_teams,
+    staff,
+    table_round,
+    taipan_round,
+)
+
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("english")]
+
+
+def u(name, *args):
+    return reverse(f"scoring:{name}", args=list(args))
+
+
+def test_my_tables_lists_the_current_round_with_links_to_enter(client):
+    rnd, (m1, m2) = taipan_round(tables=2, name="Cup", slug="cup")
+    people = staff(rnd.tournament)
+    sheet.add_record(m1, PLAIN_HAND, people["referees"][1])
+    trnd, (table,) = table_round("sichuan", name="Sichuan open", slug="sc")
+    from tests.factories import MembershipFactory
+    MembershipFactory(tournament=trnd.tournament, user=people["referee"])
+    other_rnd, _ = taipan_round(name="Elsewhere", slug="elsewhere")
+    client.force_login(people["referee"])
+    page = client.get(u("my_tables"))
+    html = page.content.decode()
+    assert page.status_code == 200
+    assert "Cup" in html and "Sichuan open" in html and "Elsewhere" not in html
+    for container, name in ((m1, "match_enter"), (m2, "match_enter")):
+        assert u(name, "cup", container.pk) in html
+    assert u("table_enter", "sc", table.pk) in html
+    assert u("my_tables") in html  # the nav link
+
+
+def test_my_tables_offers_the_confirmation_to_another_referee_and_skips_drafts(client):
+    rnd, (m1,) = taipan_round(name="Cup", slug="cup")
+    people = staff(rnd.tournament)
+    sheet.add_record(m1, PLAIN_HAND, people["referees"][1])
+    sheet.end_at_time(m1, people["referees"][1], reason="time")
+    RoundFactory(tournament=rnd.tournament, number=2, status=Round.Status.DRAFT)
+    client.force_login(people["referee"])
+    html = client.get(u("my_tables")).content.decode()
+    assert u("match_confirm", "cup", m1.pk) in html
+    assert "Round 1" in html or "Ronde 1" in html
+    client.force_login(people["referees"][1])  # who ended it may not confirm
+    assert u("match_confirm", "cup", m1.pk) not in client.get(u("my_tables")).content.decode()
+
+
+def test_my_tables_needs_a_login_and_refuses_post(client):
+    r = client.get(u("my_tables"))
+    assert r.status_code == 302 and r["Location"].startswith(reverse("login"))
+    rnd, _ = taipan_round()
+    client.force_login(staff(rnd.tournament)["referee"])
+    assert client.post(u("my_tables")).status_code == 405
+
+
+def test_the_entry_page_sends_the_public_to_the_result_page(client):
+    rnd, (m,) = taipan_round(name="Cup", slug="cup")
+    people = staff(rnd.tournament)
+    r = client.get(u("match_enter", "cup", m.pk))
+    assert r.status_code == 302 and r["Location"] == u("match_detail", "cup", m.pk)
+    page = client.get(r["Location"]).content.decode()
+    # the result page offers the login that leads back to the entry page
+    assert reverse("login") + "?next=" + u("match_enter", "cup", m.pk) in page
+    client.force_login(people["outsider"])
+    r = client.get(u("match_enter", "cup", m.pk))
+    assert r.status_code == 302 and r["Location"] == u("match_detail", "cup", m.pk)
+    # the public's POST is still refused
+    client.logout()
+    r = client.post(u("match_enter", "cup", m.pk), entry_data(m, PLAIN_HAND))
+    assert r.status_code == 302 and r["Location"].startswith(reverse("login"))
+    assert not Hand.objects.exists()
+
+
+def test_the_entry_form_carries_a_submission_token_and_a_retry_stores_one_hand(client):
+    rnd, (m,) = taipan_round(name="Cup", slug="cup")
+    people = staff(rnd.tournament)
+    client.force_login(people["referee"])
+    page = client.get(u("match_enter", "cup", m.pk)).content.decode()
+    token = re.search(r'name="submission" value="([0-9a-f]{32})"', page).group(1)
+    assert token not in client.get(u("match_enter", "cup", m.pk)).content.decode()  # one per rendered form
+    data = entry_data(m, PLAIN_HAND, submission=token)
+    first = client.post(u("match_enter", "cup", m.pk), data)
+    again = client.post(u("match_enter", "cup", m.pk), data)  # the same form again, old version
+    assert first.status_code == again.status_code == 302
+    assert first["Location"] == again["Location"] == u("match_enter", "cup", m.pk) + "#record-1"
+    assert Hand.objects.filter(match=m).count() == 1
+    # an invalid form comes back with the same token
+    bad = client.post(u("match_enter", "cup", m.pk), {**entry_data(m, PLAIN_HAND), "card_points_ns": "33",
+                                                       "version": Hand.objects.get().match.version, "submission": "f" * 32})
+    assert bad.status_code == 400 and 'value="' + "f" * 32 + '"' in bad.content.decode()
+    assert 'id="entry-errors"' in bad.content.decode()
+
+
+def test_the_result_page_polls_its_live_region_and_says_after_which_hand(client):
+    rnd, (m,) = taipan_round(name="Cup", slug="cup")
+    people = staff(rnd.tournament)
+    sheet.add_record(m, PLAIN_HAND, people["referee"])
+    sheet.add_record(m, TAI_PAN_HAND, people["referee"])
+    html = client.get(u("match_detail", "cup", m.pk)).content.decode()
+    live = re.search(r'<div id="live"([^>]*)>', html).group(1)
+    assert 'hx-get="' + u("match_detail", "cup", m.pk) + '"' in live
+    assert 'hx-trigger="every 10s"' in live and 'hx-select="#live"' in live
+    assert "After hand 2" in html
+
+
+def test_blind_confirmation_hides_the_totals_from_the_public_until_confirmed(client):
+    rnd, (m,) = taipan_round(name="Cup", slug="cup", blind_confirmation=True)
+    people = staff(rnd.tournament)
+    sheet.add_record(m, TAI_PAN_HAND, people["referee"])  # 175 : 25
+    sheet.end_at_time(m, people["referee"], reason="time")
+    public = client.get(u("match_detail", "cup", m.pk)).content.decode()
+    assert "175" not in public and "<table class=\"records\"" not in public
+    client.force_login(people["referees"][1])
+    assert "175" in client.get(u("match_detail", "cup", m.pk)).content.decode()  # members see them
+    sheet.confirm(m, people["referees"][1], totals={"NS": 175, "EW": 25})
+    client.logout()
+    assert "175" in client.get(u("match_detail", "cup", m.pk)).content.decode()
+
+
+def test_the_end_page_asks_for_confirmation_and_tells_the_outcome(client):
+    t_rnd, (m,) = taipan_round(name="Cup", slug="cup")
+    people = staff(t_rnd.tournament)
+    teams = named_teams(t_rnd.tournament, ["Alfa", "Bravo"])
+    m2 = MatchFactory(round=t_rnd, table=2, team_ns=teams[0], team_ew=teams[1])
+    sheet.add_record(m2, PLAIN_HAND, people["referee"])  # 75 : 25
+    client.force_login(people["referee"])
+    page = client.get(u("match_end", "cup", m2.pk))
+    html = page.content.decode()
+    assert page.status_code == 200 and 'name="end-reason"' in html
+    assert "Alfa wins: 75 – 25." in html and "Yes, end the match" in html
+    m2.refresh_from_db()
+    assert m2.ended == ""  # a GET ends nothing
+    detail = client.get(u("match_detail", "cup", m2.pk)).content.decode()
+    assert 'id="more-actions"' in detail and 'name="end-reason"' not in detail
