@@ -104,6 +104,7 @@ class QrCode(Flowable):
 
     def __init__(self, text: str, size: float):
         super().__init__()
+        self.value = text  # what the code holds (the name reportlab's widget uses)
         code = qrencoder.QRCode(None, qrencoder.QRErrorCorrectLevel.L)
         code.addData(text)
         code.make()

@@ -19,6 +19,7 @@ URL = "https://nskt.example.org/t/ztc/match/17/"
 
 def test_the_widgets_code_drawn_as_one_path():
     code = qr(URL)
+    assert code.value == URL
     widget = QrCodeWidget(URL)
     widget.qr.make()
     assert code.modules == widget.qr.modules
