@@ -6,7 +6,7 @@ matches, a score sheet each with its QR code, teams, every hand and the signatur
 :func:`scoring.printing.sheets.round_pack_pdf`, against the floor: a plain reportlab platypus
 document built here with the same reads, the same pages and tables (the same rows, columns, cell
 texts, spans, grid and shading, in the same font) and a QR image on each page (the ``qrcode``
-package's PNG of the same address, embedded as an image), without anything else. Interleaved,
+package's PNG of the same address as the sheet's code, embedded as an image), without anything else. Interleaved,
 best of ``--repeat`` CPU times; target <= 1.5x. Both documents must have 500 pages.
 ``--pages PREFIX`` also writes the first page of each as PNG (``pdftoppm -r 70``) to look at.
 """
@@ -27,7 +27,6 @@ BASE_URL = "https://nskt.example/"
 def plain_pack(rnd) -> bytes:
     """The floor: the same reads, then one plain platypus story (no shrinking, no measuring)."""
     import qrcode
-    from django.urls import reverse
     from reportlab.lib import colors
     from reportlab.lib.pagesizes import A4
     from reportlab.lib.styles import ParagraphStyle
@@ -35,6 +34,7 @@ def plain_pack(rnd) -> bytes:
     from reportlab.platypus import Image, PageBreak, Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 
     from scoring.printing.common import FONT, FONT_BOLD, register_fonts
+    from scoring.printing.sheets import result_url
     from scoring.results.storage import storage_for
 
     register_fonts()
@@ -59,7 +59,8 @@ def plain_pack(rnd) -> bytes:
     for i, m in enumerate(containers):
         if i:
             story.append(PageBreak())
-        url = BASE_URL.rstrip("/") + reverse("scoring:match_detail", args=[tournament.slug, m.pk])
+        m.round = rnd
+        url = result_url(m, BASE_URL)  # the address the sheet's QR code holds (the entry page)
         png = io.BytesIO()
         qrcode.make(url, border=4, box_size=4).save(png)
         png.seek(0)
