@@ -34,9 +34,9 @@ import sys
 from pathlib import Path
 
 import dj_database_url
-from dotenv import dotenv_values
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
+from dotenv import dotenv_values
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
