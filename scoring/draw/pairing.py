@@ -1,5 +1,5 @@
 """Pairing rounds of a Tai Pan tournament: the thin ORM layer over :mod:`scoring.draw.pairing_core`
-(DESIGN.md 3 Pairing, issue 4 items 1-2).
+(docs/tournaments.md Pairing, issue 4 items 1-2).
 
 - :func:`pair_next_round` pairs the next round as a DRAFT (matches with table numbers by rank and
   a ``pairing_note`` saying why), once the previous round is closed (every match confirmed).

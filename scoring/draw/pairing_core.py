@@ -1,6 +1,6 @@
 """Swiss pairing for team tournaments as pure functions over plain data (no Django).
 
-Source: DESIGN.md 3 (Pairing) and issue 4 item 1. The ORM layer is
+Source: docs/tournaments.md (Pairing) and issue 4 item 1. The ORM layer is
 :mod:`scoring.draw.pairing`; this module only sees :class:`Entrant` values.
 
 Rules implemented:

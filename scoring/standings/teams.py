@@ -1,4 +1,4 @@
-"""Tai Pan standings (DESIGN.md 3 Ranking, issue 2 item 7, issue 4 item 5).
+"""Tai Pan standings (docs/tournaments.md Ranking, issue 2 item 7, issue 4 item 5).
 
 :func:`standings` loads the tournament's teams and finished results in a FIXED number of queries
 (two, whatever the number of teams or rounds), builds plain :class:`scoring.standings.tiebreaks.Context`
@@ -34,7 +34,7 @@ COUNTED = (Match.Status.FINISHED, Match.Status.CONFIRMED)
 
 @dataclass
 class StandingRow:
-    """One line of the standings (INTERFACES.md). ``rank`` is shared on ties; ``players``:
+    """One line of the standings (also the REST API's, docs/api.md). ``rank`` is shared on ties; ``players``:
     ``"Anna & Bart"``; ``played`` includes byes and equals ``won + drawn + lost`` (a bye is a
     win); ``tiebreaks``: the tournament's tie-break values by key, in order."""
 

@@ -1,4 +1,4 @@
-"""Tie-breaks: a registry of small classes (DESIGN.md 3 Ranking, issue 4 item 5).
+"""Tie-breaks: a registry of small classes (docs/tournaments.md Ranking, issue 4 item 5).
 
 Teams are ranked on match points (win 2, draw 1, loss 0; a bye is a win with 0 point difference;
 ``fixed_hands``: victory points), then on the tournament's ordered list of tie-breaks
@@ -283,7 +283,7 @@ class Wins(TieBreak):
         return team.sums.won
 
 
-#: NSKT default order (DESIGN.md 3).
+#: NSKT default order (docs/tournaments.md).
 NSKT_DEFAULT: list[str] = ["point_difference", "buchholz", "points_scored", "head_to_head"]
 
 

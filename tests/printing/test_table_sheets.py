@@ -1,6 +1,6 @@
 """Score sheets of four-player tables (scoring.printing.sheets): one table's sheet with its players
 and entered deals, a round's pack with one page per table, and as many record rows as the round
-format plays (DESIGN.md 3: "N hands per round"; the open format leaves 16 rows to write in)."""
+format plays (docs/tournaments.md: "N hands per round"; the open format leaves 16 rows to write in)."""
 import io
 
 import pytest

@@ -522,7 +522,7 @@ def end_outcome(tournament: Tournament, container: ResultContainer) -> str:
 @tournament_view(Perm.ENTER_RESULTS)
 def end(request, pk, *, tournament, kind):
     """End the result at the time limit, with a reason (Tai Pan: the higher total wins, equal is a
-    draw; DESIGN.md 3). Undone with "resume play" until confirmed. GET is the confirmation step:
+    draw; docs/tournaments.md). Undone with "resume play" until confirmed. GET is the confirmation step:
     what ending now would decide, the reason, and an explicit "Yes, end the match"."""
     container = _container(request, tournament, kind, pk)
     if request.method == "GET":
