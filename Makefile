@@ -1,4 +1,5 @@
 # Two commands do all set-up on a fresh machine (README): `make run` and `make test`.
+# `make run` binds to HOST:PORT (default 127.0.0.1:8000): `PORT=8001 make run` or `make run PORT=8001`.
 PYTHON ?= python3.11
 VENV := .venv
 PY := $(VENV)/bin/python
@@ -7,7 +8,7 @@ STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test test-services install migrate demo lint bench messages clean
+.PHONY: run test test-services install env migrate demo lint bench messages clean
 
 $(PY):
 	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "Python 3.11 is needed ($(PYTHON) not found)"; exit 1; }
@@ -20,12 +21,24 @@ $(STAMP): requirements.txt | $(PY)
 
 install: $(STAMP)
 
-migrate: install
+## The development settings file (ignored by git), written once: DEBUG on and a generated secret
+## key, so that `.venv/bin/python manage.py ...` works with nothing else set. Never overwritten;
+## the real environment wins over it, and it is ignored whenever DEBUG is off (nskt/settings.py).
+.env: | $(PY)
+	@$(PY) -c "import secrets; open('.env', 'x').write('# Development settings written by make (never used with DEBUG off; the real environment wins).\nDEBUG=1\nSECRET_KEY=' + secrets.token_urlsafe(50) + '\n')"
+	@echo "Wrote .env (DEBUG=1 and a generated SECRET_KEY) for development."
+
+env: .env
+
+migrate: install .env
 	DEBUG=1 $(PY) manage.py migrate --noinput
 
-## Server with a demo tournament on the embedded default (SQLite, eager Celery).
-run: migrate
+## The demo tournament and its logins (printed), unless it exists.
+demo: migrate
 	DEBUG=1 $(PY) manage.py load_demo --if-empty
+
+## Server with a demo tournament on the embedded default (SQLite, eager Celery).
+run: demo
 	DEBUG=1 $(PY) manage.py runserver $(HOST):$(PORT)
 
 ## The whole test suite on the embedded default.
@@ -41,8 +54,11 @@ lint: install
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/lint-imports
 
+## Every benchmarks/bench_*.py, each figure next to its baseline from the same run (benchmarks/README.md);
+## the output is also kept in var/bench/last-run.txt.
 bench: install
-	@for f in benchmarks/bench_*.py; do echo "== $$f"; $(PY) $$f || exit 1; done
+	@mkdir -p var/bench
+	@bash -o pipefail -c 'for f in benchmarks/bench_*.py; do echo "== $$f"; $(PY) $$f || exit 1; done 2>&1 | tee var/bench/last-run.txt'
 
 messages: install
 	DEBUG=1 $(PY) manage.py makemessages -l nl -l en --ignore=.venv --ignore=tests --ignore=benchmarks

@@ -8,10 +8,10 @@ Every game package ``engines.<game>`` exposes the same names:
 - ``PRESETS``: ``dict[str, dict]``, preset name -> complete option dict; ``DEFAULT_PRESET``: the
   preset used when an input has no ``"rules"``; ``resolve_rules(raw) -> dict``: the effective
   options of a ``"rules"`` value (absent, a preset name or ``{"preset": NAME, ...overrides}``), with
-  ``"preset"`` set; RuleViolation on fields ``rules``/``rules.*`` (DESIGN.md section 2).
+  ``"preset"`` set; RuleViolation on fields ``rules``/``rules.*`` (docs/engines/index.md).
 
 :func:`run` is the single entry point used by the CLI (``python -m engines GAME COMMAND``), the
-web views, management commands and PDFs (DESIGN.md section 2); :func:`presets`,
+web views, management commands and PDFs (docs/engines/index.md); :func:`presets`,
 :func:`default_preset` and :func:`resolve_rules` reach a game's rules presets by name.
 """
 from __future__ import annotations
@@ -67,7 +67,7 @@ def presets(game: str) -> dict[str, dict[str, Any]]:
 
 
 def default_preset(game: str) -> str:
-    """The preset ``game`` uses when an input has no ``"rules"`` (DESIGN.md 2: ``nskt`` for Tai
+    """The preset ``game`` uses when an input has no ``"rules"`` (docs/engines/index.md: ``nskt`` for Tai
     Pan, the rule text's own for the others). Raises :class:`UnknownCommand` for an unknown game."""
     return _engine(game).DEFAULT_PRESET
 

@@ -1,4 +1,4 @@
-"""Command line: ``python -m engines GAME COMMAND [FILE]`` (DESIGN.md section 2).
+"""Command line: ``python -m engines GAME COMMAND [FILE]`` (docs/engines/index.md).
 
 Reads one JSON object from FILE (or stdin when FILE is absent or ``-``) and prints one JSON object.
 Exit 0: done. Exit 1: the input breaks the rules; stdout is ``{"errors": [{"field", "message"}]}``.

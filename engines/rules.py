@@ -2,7 +2,7 @@
 
 An input's ``"rules"`` is absent (the game's default preset), a preset name, or
 ``{"preset": NAME, ...overrides}``. Unknown preset or option names are violations of field
-``rules`` (DESIGN.md section 2). Each engine passes its own presets table.
+``rules`` (docs/engines/index.md). Each engine passes its own presets table.
 """
 from __future__ import annotations
 

@@ -1,5 +1,12 @@
 """Django settings, driven by environment variables.
 
+Development reads the file ``.env`` in the project folder too (``make run`` writes one with
+``DEBUG=1`` and a generated ``SECRET_KEY`` when there is none). The real environment always wins
+over the file, and the file counts only when ``DEBUG`` ends up on: with ``DEBUG`` off in the real
+environment (or not set anywhere) nothing is taken from it, so production never takes a value
+from a stray ``.env``. Under pytest the file is not read at all. docs/operations.md lists every
+variable.
+
 Variables (all optional for the embedded default):
 
 - ``DEBUG``: ``1``/``true`` for development. Default off.
@@ -31,6 +38,7 @@ from pathlib import Path
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
+from dotenv import dotenv_values
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -50,7 +58,30 @@ def env_list(name: str, default: str = "") -> list[str]:
     return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
 
 
-DEBUG = env_bool("DEBUG", False)
+def read_env_file(path: Path) -> dict[str, str]:
+    """The variables of a development ``.env`` file (``KEY=value`` lines), or none if it is missing."""
+    if not path.is_file():
+        return {}
+    return {key: value for key, value in dotenv_values(path).items() if value is not None}
+
+
+ENV_FILE = BASE_DIR / ".env"
+_env_file = {} if TESTING else read_env_file(ENV_FILE)
+if os.environ.get("DEBUG", "").strip():
+    DEBUG = env_bool("DEBUG", False)
+    DEBUG_FROM_ENV_FILE = False
+else:
+    DEBUG = _env_file.get("DEBUG", "").strip().lower() in {"1", "true", "yes", "on"}
+    DEBUG_FROM_ENV_FILE = DEBUG
+if DEBUG:
+    # Development: the file fills in what the real environment leaves out (never the reverse).
+    for _key, _value in _env_file.items():
+        os.environ.setdefault(_key, _value)
+    if DEBUG_FROM_ENV_FILE and not sys.argv[0].endswith("manage.py"):
+        # A server or worker started in debug mode by the file alone (no DEBUG in its environment)
+        # says so once on stderr: a production process must set DEBUG=0 in its environment.
+        print(f"nskt: DEBUG is on because {ENV_FILE} says so; development only "
+              "(a production environment sets DEBUG=0).", file=sys.stderr)
 PRODUCTION = not DEBUG and not TESTING
 
 SECRET_KEY = os.environ.get("SECRET_KEY", "")

@@ -1,4 +1,4 @@
-"""Who may see and do what: the one policy module (DESIGN.md 3 "Roles").
+"""Who may see and do what: the one policy module (docs/tournaments.md "Roles").
 
 Roles are per tournament (:class:`~scoring.models.Membership`): an **organiser** may do
 everything in their tournament; a **referee** enters, confirms and reopens results; everyone else

@@ -1,4 +1,4 @@
-"""Shared fixtures. Acceptance case files copied from the design folder live in ``tests/cases/``."""
+"""Shared fixtures. The acceptance case files live in ``tests/cases/``."""
 import json
 import os
 from pathlib import Path

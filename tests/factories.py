@@ -26,7 +26,7 @@ DOUBLE_VICTORY_NS = {"calls": {}, "first_out": "N", "double_victory": "NS", "car
 #: N calls Grand Tai Pan and NS win a double victory: NS 400, EW 0 (two of them reach the target 800).
 GRAND_DOUBLE_VICTORY_NS = {"calls": {"N": "grand_tai_pan"}, "first_out": "N", "double_victory": "NS", "card_points": None}
 #: A Sichuan self-drawn win by East: all chows, one pair, no fan items -> base 1, each other player
-#: pays 1 + 1 for the self-draw (DESIGN.md 2.2): East +6, the others -2 each.
+#: pays 1 + 1 for the self-draw (docs/engines/sichuan.md): East +6, the others -2 each.
 SICHUAN_SELF_DRAW = {"events": [{"type": "win", "player": "E", "hand": {
     "void": "s", "melds": [], "concealed": "123m 456m 789m 123p 55p",
     "win": {"tile": "5p", "how": "self", "after_kong": False, "last_tile": False}}}], "exhaustion": None}
@@ -222,7 +222,7 @@ def closed_round(tournament: Tournament, pairs: list[tuple[Team, Team]], *, refe
 #: One deal per four-player game with its net result per seat, worked out from the rules
 #: (engine defaults):
 #: - Sichuan: East self-draws all chows and a pair, no fan items: base 1, every other player
-#:   pays 1 + 1 for the self-draw -> E +6, S/W/N -2 (DESIGN.md 2.2, case S02).
+#:   pays 1 + 1 for the self-draw -> E +6, S/W/N -2 (docs/engines/sichuan.md, case S02).
 #: - Taiwanese: South self-draws a half flush with a dragon pung (4 + 1 + 1 self-drawn = 6 tai,
 #:   base 3 + 2 per tai = 15 from W and N, East as dealer pays 2 more) -> E -17, S +47,
 #:   W -15, N -15 (case T01).

@@ -2,7 +2,7 @@
 the referee's entry page, the lost/duplicated hand check and the latency table. No Django, no
 locust imports, so the locustfile, ``loadctl.py`` and the tests share them.
 
-Hand records follow INTERFACES.md ("Tai Pan hand record") and the NSKT rules (DESIGN.md 2.1): a
+Hand records follow docs/engines/taipan.md (the hand record) and the NSKT rules (docs/engines/taipan.md): a
 failed Tai Pan call costs the caller's team 100 (``failed_call: caller_team_loses``), so the two
 hands of each pair below cancel out and a match never reaches the 800 target during a run.
 """
@@ -19,7 +19,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 #: Card points NS of the first hand of pair ``p`` (cycled); the second hand mirrors them. All are
-#: multiples of 5 with both teams in -25..125 (DESIGN.md 2.1 validation).
+#: multiples of 5 with both teams in -25..125 (docs/engines/taipan.md validation).
 CARD_POINTS_CYCLE = (50, 25, 75, 0, 100, 40, 60, 35, 65, 10, 90, 55, 45, 20, 80, 30, 70, 5, 95, 15, 85)
 
 

@@ -1,4 +1,4 @@
-"""Shared mahjong core (DESIGN.md 2.2, 2.3): tiles and MPSZ parsing, melds, physical checks,
+"""Shared mahjong core (docs/engines/sichuan.md and taiwanese.md): tiles and MPSZ parsing, melds, physical checks,
 decompositions into sets and a pair, seven pairs and formal waits. Pure functions, no game rules.
 
 This package is not a game (it has no ``COMMANDS``); the Sichuan and Taiwanese engines build on it.

@@ -1,5 +1,5 @@
 """Hand analysis shared by the mahjong engines: tile counts, physical checks, every decomposition
-into sets and a pair, seven pairs, and formal waits (DESIGN.md 2.2, 2.3).
+into sets and a pair, seven pairs, and formal waits (docs/engines/sichuan.md and taiwanese.md).
 
 Work is done on count arrays (34 ints, indexed by :attr:`Tile.index`); each suit is decomposed
 separately by a memoised recursion on its 9 (7 for honours) counts, so a repeated suit shape
@@ -369,7 +369,7 @@ def waits(
 
     A tile of which four copies are already held (in the hand or in ``visible``, e.g. the tiles of
     the melds) is not a wait, there being no fifth copy, unless ``include_exhausted``: then every
-    formal wait is listed whatever is visible (Taiwanese single wait, DESIGN.md 2.3). ``honours`` says whether honour tiles exist
+    formal wait is listed whatever is visible (Taiwanese single wait, docs/engines/taiwanese.md). ``honours`` says whether honour tiles exist
     (honour waits are only looked for then). Returns tiles sorted (``str`` gives ``"5p"``).
 
     Works per suit. The suit that takes the winning tile is the one whose count is 1 modulo 3 (every

@@ -1,5 +1,5 @@
 """Declared melds: ``"pung 111m claimed"``, ``"kong 5555p exposed|concealed|added"``,
-``"chow 123m claimed"`` (DESIGN.md 2.2, 2.3).
+``"chow 123m claimed"`` (docs/engines/sichuan.md and taiwanese.md).
 
 A meld is one set whatever its size: a kong holds four tiles but counts as one of the sets of
 the hand. Whether a kind of meld is allowed in a game (Sichuan has no chows) is the game

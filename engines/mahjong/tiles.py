@@ -1,4 +1,4 @@
-"""Mahjong tiles in MPSZ notation, shared by the Sichuan and Taiwanese engines (DESIGN.md 2.2, 2.3).
+"""Mahjong tiles in MPSZ notation, shared by the Sichuan and Taiwanese engines (docs/engines/sichuan.md and taiwanese.md).
 
 ``1m``..``9m`` characters, ``1p``..``9p`` dots, ``1s``..``9s`` bamboo and, where the game has
 them, ``1z``..``7z`` honours (East, South, West, North, White, Green, Red). A hand string groups

@@ -1,4 +1,4 @@
-"""Sichuan bloody battle (血战到底) engine, rules/sichuan-bloody.txt and DESIGN.md 2.2.
+"""Sichuan bloody battle (血战到底) engine, the Sichuan rule text and docs/engines/sichuan.md.
 
 Commands: ``score-hand`` (fan of one winning hand) and ``settle`` (payments of one deal: wins,
 kongs, wall exhaustion). Rules presets (the same three names in every engine package): ``PRESETS``,

@@ -1,13 +1,13 @@
-"""Rules presets of the Sichuan bloody-battle engine (rules/sichuan-bloody.txt, DESIGN.md 2.2).
+"""Rules presets of the Sichuan bloody-battle engine (the Sichuan rule text, docs/engines/sichuan.md).
 
-Every ambiguity DESIGN.md 2.2 decides is a named option here, with the decided value as default
+Every ambiguity docs/engines/sichuan.md decides is a named option here, with the decided value as default
 (preset ``"default"``). Inputs override options through :func:`engines.rules.resolve_rules`:
 ``"rules": {"preset": "default", "fan_cap": 4}``.
 
 Hand patterns
 ``outside_hand`` (str, ``"every_set_and_pair"``)
     Buitenhand (2 fan): ``"every_set_and_pair"``: every set and the pair contain a 1 or 9
-    (DESIGN.md 2.2); ``"every_set"``: every set contains a 1 or 9, the pair may be any tile.
+    (docs/engines/sichuan.md); ``"every_set"``: every set contains a 1 or 9, the pair may be any tile.
 ``patterns_add_up`` (bool, True)
     The hand patterns (all pungs, seven pairs, outside hand, all 2/5/8 pungs, full flush) add up;
     False: only the highest of them counts (roots, gold hook and situational fan still add).
@@ -20,7 +20,7 @@ Hand patterns
 ``four_as_two_pairs`` (bool, True)
     Seven pairs may hold four equal concealed tiles as two pairs (rule text).
 ``kong_as_two_pairs`` (bool, False)
-    A declared kong is never two pairs, so seven pairs has no melds (DESIGN.md 2.2); True lets
+    A declared kong is never two pairs, so seven pairs has no melds (docs/engines/sichuan.md); True lets
     declared kongs count as two pairs of a seven-pairs hand.
 ``concealed_chows`` (bool, True)
     Chows inside the concealed hand are allowed (claimed chows never are: "Geen chows").
@@ -29,10 +29,10 @@ Hand patterns
 
 Situational fan
 ``kong_replacement_on_discard`` (bool, False)
-    Kong replacement +1 only for a self-draw on one's own replacement tile (DESIGN.md 2.2); True
+    Kong replacement +1 only for a self-draw on one's own replacement tile (docs/engines/sichuan.md); True
     also gives it to a discard win flagged ``after_kong``.
 ``last_tile_on_discard`` (bool, True)
-    Last tile: self-draw of the last wall tile or a win on the final discard (DESIGN.md 2.2);
+    Last tile: self-draw of the last wall tile or a win on the final discard (docs/engines/sichuan.md);
     False: self-draw only.
 
 Payments
@@ -52,14 +52,14 @@ Payments
 
 Wall exhaustion
 ``refund_kongs`` (bool, True)
-    Kong income of not-ready non-winners is refunded to its payers (DESIGN.md 2.2).
+    Kong income of not-ready non-winners is refunded to its payers (docs/engines/sichuan.md).
 ``refund_to_winners`` (bool, True)
     Payers who have won get their kong payments back too (acceptance case S23).
 ``flower_pig_payment`` (int, 32)
     A flower pig (still holding its void suit) pays this to each active non-pig.
 ``ready_value_self_draw`` (bool, False)
     Ready-hand check value: each not-ready player pays each ready player 2^min(fan, cap) of that
-    player's best wait, without self-draw or situational fan (DESIGN.md 2.2); True adds the
+    player's best wait, without self-draw or situational fan (docs/engines/sichuan.md); True adds the
     self-draw bonus.
 
 Deal end

@@ -1,5 +1,5 @@
-"""Sichuan bloody battle: one hand's fan (command ``score-hand``), DESIGN.md 2.2 and
-rules/sichuan-bloody.txt section 4 ("Winnende handen en puntenpatronen") and 5 ("Puntentelling").
+"""Sichuan bloody battle: one hand's fan (command ``score-hand``), docs/engines/sichuan.md and
+the Sichuan rule text section 4 ("Winnende handen en puntenpatronen") and 5 ("Puntentelling").
 
 Fan items (identifier: fan):
 ``all_pungs`` 1, ``seven_pairs`` 2, ``outside_hand`` 2 (every set and the pair contain a 1 or 9),
@@ -98,7 +98,7 @@ def parse_hand(data: Any, prefix: str, *, winning: bool = True, allow_void: bool
     tiles (a flower pig at exhaustion); a pung or kong of the void suit is never allowed ("Je kunt
     niet pung, kong of winnen", rule text section 2). Checks: known tiles, no honours, no chows among the melds (claimed
     chows are invalid in Sichuan), the void suit absent, the winning tile among the concealed
-    tiles, tile counts (DESIGN.md 2.2; a kong counts as one set), at most four copies of a tile,
+    tiles, tile counts (docs/engines/sichuan.md; a kong counts as one set), at most four copies of a tile,
     a kong replacement win needs a kong, a robbed kong's tile is held once. ``options`` (default
     preset if None) matters only for ``kong_as_two_pairs`` (seven pairs with declared kongs).
     Raises :class:`RuleViolation` listing every problem found.
@@ -266,7 +266,7 @@ def _pattern_items(sets: list[tuple[MeldKind, Tile]], pair: Tile | None, one_sui
 def evaluate(hand: SichuanHand, options: dict[str, Any], *, situational: bool = True) -> HandScore | None:
     """The best-scoring reading of a complete hand (concealed includes the winning tile), or None
     if the tiles are not a winning hand. ``situational=False`` leaves out kong replacement, robbed
-    kong and last tile (used for the ready-hand check at wall exhaustion). DESIGN.md 2.2.
+    kong and last tile (used for the ready-hand check at wall exhaustion). docs/engines/sichuan.md.
     """
     melds = hand.melds
     concealed_counts = count_tiles(hand.concealed)
@@ -323,7 +323,7 @@ def evaluate(hand: SichuanHand, options: dict[str, Any], *, situational: bool = 
 
 def value_of(score: HandScore, options: dict[str, Any], *, how: str) -> int:
     """What each payer pays for ``score``: base on a discard or robbed kong, base + self-draw bonus
-    (1) on a self-draw (DESIGN.md 2.2: 33 at the cap)."""
+    (1) on a self-draw (docs/engines/sichuan.md: 33 at the cap)."""
     return score.base + (options["self_draw_bonus"] if how == "self" else 0)
 
 
@@ -355,7 +355,7 @@ def hand_waits(void: Suit, melds: tuple[Meld, ...], waiting: list[Tile], options
 
 
 def ready_check(hand: SichuanHand, options: dict[str, Any]) -> tuple[list[Tile], int | None]:
-    """Ready-hand check at wall exhaustion (DESIGN.md 2.2): the waits of a waiting hand and its
+    """Ready-hand check at wall exhaustion (docs/engines/sichuan.md): the waits of a waiting hand and its
     highest win value 2^min(fan, cap) over them, without self-draw or situational fan (plus the
     self-draw bonus if ``ready_value_self_draw``). ``([], None)`` when not ready."""
     found = hand_waits(hand.void, hand.melds, list(hand.concealed), options)
@@ -371,7 +371,7 @@ def ready_check(hand: SichuanHand, options: dict[str, Any]) -> tuple[list[Tile],
 
 
 def score_hand(data: dict[str, Any]) -> dict[str, Any]:
-    """Command ``score-hand`` (DESIGN.md 2.2).
+    """Command ``score-hand`` (docs/engines/sichuan.md).
 
     Input: ``{"void": "s", "melds": ["pung 111m claimed", ...], "concealed": "123m 456m 55p ...",
     "win": {"tile": "5p", "how": "discard"|"self"|"rob_added_kong", "after_kong": bool,

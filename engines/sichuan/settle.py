@@ -1,5 +1,5 @@
-"""Sichuan bloody battle: settlement of one deal (command ``settle``), DESIGN.md 2.2 and
-rules/sichuan-bloody.txt sections 3 and 5.
+"""Sichuan bloody battle: settlement of one deal (command ``settle``), docs/engines/sichuan.md and
+the Sichuan rule text sections 3 and 5.
 
 Events are applied in order. A win on a discard is paid by the discarder (base), a robbed added
 kong by the robbed player (base), a self-draw by each remaining opponent (base + 1). Several
@@ -109,7 +109,7 @@ def _check_party(name: Any, field: str, players: list[str], won: list[str], erro
 
 
 def settle(data: dict[str, Any]) -> dict[str, Any]:
-    """Command ``settle`` (DESIGN.md 2.2).
+    """Command ``settle`` (docs/engines/sichuan.md).
 
     Input: ``{"players": [4 names], "events": [{"type": "kong", "player", "kind":
     "exposed"|"added"|"concealed", "tile", "supplier"?}, {"type": "win", "player",

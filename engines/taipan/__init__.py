@@ -1,4 +1,4 @@
-"""Tai Pan (Tichu, NSKT style) rule engine (DESIGN.md 2.1).
+"""Tai Pan (Tichu, NSKT style) rule engine (docs/engines/taipan.md).
 
 Commands (``COMMANDS``; the CLI is ``python -m engines taipan COMMAND FILE``):
 

@@ -1,4 +1,4 @@
-"""The 56-card Tai Pan deck in DESIGN.md 2.1 notation, and card parsing.
+"""The 56-card Tai Pan deck in docs/engines/taipan.md notation, and card parsing.
 
 Codes: rank ``2``..``10``, ``J``, ``Q``, ``K``, ``A`` followed by a suit letter ``j`` (jade),
 ``s`` (swords), ``p`` (pagodas), ``t`` (stars), e.g. ``10s``, ``Kj``; specials ``Mahjong``,

@@ -1,7 +1,7 @@
 """Combinations: classification, beating and generating the plays a hand can make.
 
 Rule source: NSKT rules, Tai Pan section ("Kaartencombinaties", "Bommen", "Speciale kaarten") and
-the decisions of DESIGN.md 2.1: four same-suit cards + Phoenix form an ordinary straight (never a
+the decisions of docs/engines/taipan.md: four same-suit cards + Phoenix form an ordinary straight (never a
 bomb); 3333+Phoenix is not a full house; KKK+Phoenix is nothing; a sequence bomb cannot be declared
 a plain straight; the Phoenix never stands for the Mahjong; A-2-3-4-5 is not a straight.
 
@@ -21,7 +21,7 @@ from engines.taipan.cards import ACE_RANK, DECK, DRAGON_RANK, MAHJONG_RANK, PHOE
 
 
 class CombinationType(enum.StrEnum):
-    """Combination types with their DESIGN.md 2.1 identifiers."""
+    """Combination types with their docs/engines/taipan.md identifiers."""
 
     SINGLE = "single"
     PAIR = "pair"
@@ -377,7 +377,7 @@ def _of_type(index: HandIndex, ctype: CombinationType, length: int | None, curre
 def plays(hand, current: Combination | None = None, *, lead_types: tuple[CombinationType, ...] | None = None) -> Iterator[Combination]:
     """Plays the hand can legally make on ``current`` (``None``: every lead, including the Dog),
     bombs included. Suits are chosen canonically (one play per rank pattern), except that every
-    single card and every bomb is listed. Source: NSKT rules ("overbieden"), DESIGN.md 2.1.
+    single card and every bomb is listed. Source: NSKT rules ("overbieden"), docs/engines/taipan.md.
     """
     index = hand if isinstance(hand, HandIndex) else HandIndex(hand)
     if current is not None and current.type is CombinationType.DOG:

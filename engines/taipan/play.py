@@ -1,4 +1,4 @@
-"""Command ``play``: judge one play (DESIGN.md 2.1; NSKT rules, Tai Pan section; issue 3 items 1-2).
+"""Command ``play``: judge one play (docs/engines/taipan.md; NSKT rules, Tai Pan section; issue 3 items 1-2).
 
 Input::
 
@@ -155,7 +155,7 @@ def pass_refusal(current: Combination | None, hand: Iterable[Card] | None, wish:
 
     The player who leads must play; a player who can fulfil the standing ``wish`` on ``current``
     (bombs included, see :func:`can_fulfil_wish`) must. ``hand`` None: the wish is not checked.
-    Source: NSKT rules, Tai Pan section ("Mahjong": the wish), DESIGN.md 2.1."""
+    Source: NSKT rules, Tai Pan section ("Mahjong": the wish), docs/engines/taipan.md."""
     if current is None:
         return _("The player who leads must play; passing is not allowed."), {}
     if wish is not None and hand is not None and can_fulfil_wish(hand, current, wish):
@@ -178,7 +178,7 @@ def judge(
     when the play does not contain the wished rank. ``phoenix_as`` picks the reading of a Phoenix in
     a combination (only that reading is classified). Rules used: ``in_turn_bomb_ignores_wish``.
     The verdict's reason parameters are built only when asked for (see :class:`Judgement`).
-    Source: NSKT rules ("Bommen", "Mahjong", "Hond", "Draak", "Feniks"), DESIGN.md 2.1."""
+    Source: NSKT rules ("Bommen", "Mahjong", "Hond", "Draak", "Feniks"), docs/engines/taipan.md."""
     if not play:
         if not in_turn:
             return Judgement(True, None, _("A player who is not on turn may always wait."), wish_after=wish)

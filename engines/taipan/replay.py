@@ -1,6 +1,6 @@
-"""Command ``replay``: check a whole hand card by card and score it (DESIGN.md 2.1; issue 3 item 3).
+"""Command ``replay``: check a whole hand card by card and score it (docs/engines/taipan.md; issue 3 item 3).
 
-Input (all card codes in DESIGN.md 2.1 notation)::
+Input (all card codes in docs/engines/taipan.md notation)::
 
     {"rules": ...?,
      "deal": {"N": [14 cards], "E": [...], "S": [...], "W": [...]},   # 56 distinct cards
@@ -18,7 +18,7 @@ Input (all card codes in DESIGN.md 2.1 notation)::
         {"seat": "N", "action": "gift", "to": "E"}       # a Dragon trick given to an opponent
      ]}
 
-Rules checked (NSKT rules, Tai Pan section; DESIGN.md 2.1): the holder of the Mahjong leads; play
+Rules checked (NSKT rules, Tai Pan section; docs/engines/taipan.md): the holder of the Mahjong leads; play
 goes N, W, S, E skipping players who are out; every play is judged by :func:`engines.taipan.play.judge`
 (combination, beating, wish obligation with the player's real hand); only bombs out of turn, and
 only on a combination; a trick ends after consecutive passes by every other player still in; the

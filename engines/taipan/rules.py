@@ -1,4 +1,4 @@
-"""Tai Pan rules presets and options (DESIGN.md 2.1, "Rules presets").
+"""Tai Pan rules presets and options (docs/engines/taipan.md, "Rules presets").
 
 Options (all overridable with ``{"preset": NAME, OPTION: value}``):
 
@@ -49,7 +49,7 @@ def resolve_rules(raw: Any) -> dict[str, Any]:
 
     Raises :class:`engines.errors.RuleViolation` (fields ``rules``/``rules.*``) for an unknown
     preset, an unknown option, a wrongly typed value, an unknown ``failed_call`` mode or a negative
-    amount. Source: DESIGN.md 2 and 2.1 ("Rules presets").
+    amount. Source: docs/engines/taipan.md ("Rules presets").
     """
     options = resolve_options(raw, PRESETS, DEFAULT_PRESET)
     errors = Collector()

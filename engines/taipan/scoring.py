@@ -1,4 +1,4 @@
-"""Hand and match scoring at summary level: ``score``, ``check-totals``, ``match`` (DESIGN.md 2.1).
+"""Hand and match scoring at summary level: ``score``, ``check-totals``, ``match`` (docs/engines/taipan.md).
 
 A hand summary (the ``score`` input, what ``Hand.record`` stores)::
 
@@ -6,7 +6,7 @@ A hand summary (the ``score`` input, what ``Hand.record`` stores)::
      "card_points": {"NS": 55, "EW": 45}|null}
 
 Rule source: NSKT rules, Tai Pan section ("Punten", "Taipan", "Groot Taipan", "Einde"), the variant
-text for ``failed_call: "opponents_gain"``, and the decisions of DESIGN.md 2.1.
+text for ``failed_call: "opponents_gain"``, and the decisions of docs/engines/taipan.md.
 """
 from __future__ import annotations
 
@@ -63,7 +63,7 @@ def validate_calls(raw: Any, rules: dict[str, Any], errors: Collector, prefix: s
 def validate_hand(data: Any, rules: dict[str, Any], prefix: str = "") -> tuple[Collector, dict[str, Any]]:
     """Validate one hand summary; return the collector (possibly empty) and the normalised summary
     ``{"calls", "first_out", "double_victory", "card_points"}``. Fields are reported as
-    ``{prefix}first_out``, ``{prefix}card_points.NS`` etc. (DESIGN.md 2.1 "Validation")."""
+    ``{prefix}first_out``, ``{prefix}card_points.NS`` etc. (docs/engines/taipan.md "Validation")."""
     errors = Collector()
     if not isinstance(data, dict):
         errors.add(prefix.rstrip(".") or "", _("A hand must be an object."))
@@ -160,7 +160,7 @@ def score(data: dict[str, Any]) -> dict[str, Any]:
     Output ``{"NS": {"card_points", "double_victory", "calls", "total"}, "EW": {...}}``.
     Raises RuleViolation listing every violation (card points multiples of 5 in -25..125 summing to
     100, none on a double victory, double-victory team contains first_out, one call per player, a
-    call needs first_out, Grand Tai Pan only when allowed). Source: DESIGN.md 2.1; NSKT rules.
+    call needs first_out, Grand Tai Pan only when allowed). Source: docs/engines/taipan.md; NSKT rules.
     """
     rules = get_rules(data.get("rules"))
     errors, summary = validate_hand(data, rules)
@@ -174,7 +174,7 @@ def check_totals(data: dict[str, Any]) -> dict[str, Any]:
 
     Every finishing situation (first out N/E/S/W, double victory or card points -25..125 in steps of
     5) whose score equals the totals is listed, ordered by first out (N, E, S, W), double victory
-    first. No explanation -> RuleViolation on ``totals``. Source: DESIGN.md 2.1.
+    first. No explanation -> RuleViolation on ``totals``. Source: docs/engines/taipan.md.
     """
     rules = get_rules(data.get("rules"))
     errors = Collector()
@@ -218,7 +218,7 @@ def _explain(calls: dict[str, str], totals: dict[str, int], rules: dict[str, Any
 
 
 def match_finished(running: dict[str, int], rules: dict[str, Any]) -> str | None:
-    """The winning team after a hand, or None while the match goes on (DESIGN.md 2.1 match end:
+    """The winning team after a hand, or None while the match goes on (docs/engines/taipan.md match end:
     a team at or above ``target`` and different totals -> the higher total wins)."""
     if max(running.values()) >= rules["target"] and running["NS"] != running["EW"]:
         return "NS" if running["NS"] > running["EW"] else "EW"
@@ -231,7 +231,7 @@ def match(data: dict[str, Any]) -> dict[str, Any]:
     "finished": bool, "winner": "NS"|"EW"|null, "finished_after": hand index|null}``.
 
     Every hand is validated (fields ``hands[i].card_points.NS`` ...); a hand after the match
-    finished is a violation on ``hands[i]``. Source: DESIGN.md 2.1, NSKT rules "Einde".
+    finished is a violation on ``hands[i]``. Source: docs/engines/taipan.md, NSKT rules "Einde".
     """
     rules = get_rules(data.get("rules"))
     errors = Collector()

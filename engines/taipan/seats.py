@@ -1,4 +1,4 @@
-"""Seats, teams and play order (DESIGN.md 2.1).
+"""Seats, teams and play order (docs/engines/taipan.md).
 
 Seats ``N E S W``; partners N-S (team ``NS``) and E-W (team ``EW``). Play goes to each player's
 right-hand neighbour (counter-clockwise): N, W, S, E.

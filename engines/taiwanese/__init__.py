@@ -1,4 +1,4 @@
-"""Taiwanese 16-tile mahjong engine (rules/taiwanese-16.txt, DESIGN.md 2.3).
+"""Taiwanese 16-tile mahjong engine (the Taiwanese rule text, docs/engines/taiwanese.md).
 
 Commands: ``score`` (:func:`engines.taiwanese.scoring.score`): tai items, tai, dealer tai, the
 payment of each paying seat and the waits of one win. Python helpers for the tournament side:

@@ -1,5 +1,5 @@
-"""Dealer rotation of Taiwanese 16-tile mahjong (rules/taiwanese-16.txt "De dealer en doorgeven",
-DESIGN.md 2.3). Used by the tournament side to carry the dealer, streak and round wind from hand
+"""Dealer rotation of Taiwanese 16-tile mahjong (the Taiwanese rule text "De dealer en doorgeven",
+docs/engines/taiwanese.md). Used by the tournament side to carry the dealer, streak and round wind from hand
 to hand: :func:`initial_hand_state` before the first hand, :func:`next_hand_state` after each.
 
 The carried state is a dict ``{"dealer": SEAT, "streak": N, "round_wind": WIND}`` (seats and winds
@@ -20,7 +20,7 @@ def next_seat(seat: str) -> str:
 
 def dealer_tai(streak: int, per_streak: int = 2) -> int:
     """Dealer tai for a dealer who stayed ``streak`` times: ``1 + per_streak * streak``
-    (莊家 1 tai + 連莊拉莊 2N; DESIGN.md 2.3: 1 + 2N)."""
+    (莊家 1 tai + 連莊拉莊 2N; docs/engines/taiwanese.md: 1 + 2N)."""
     return 1 + per_streak * streak
 
 
@@ -34,13 +34,13 @@ def next_dealer_state(
     that won this hand, or ``None`` for a drawn hand (wall exhausted).
 
     - The dealer wins: the dealer stays, ``streak + 1`` (lianzhuang 連莊).
-    - A draw: the dealer stays, ``streak + 1`` (DESIGN.md 2.3; ``draw_keeps_dealer=False`` passes
+    - A draw: the dealer stays, ``streak + 1`` (docs/engines/taiwanese.md; ``draw_keeps_dealer=False`` passes
       the dealer on instead, the rule text says tables differ).
     - Another seat wins: the dealer passes to the next seat E -> S -> W -> N -> E, streak 0.
 
     Raises ``ValueError`` for an unknown seat or a negative streak.
-    Source: rules/taiwanese-16.txt ("Wint de dealer, of eindigt het spel in remise, dan blijft hij
-    dealer ... Wint een ander, dan gaat de dealerrol naar de volgende speler"), DESIGN.md 2.3.
+    Source: the Taiwanese rule text ("Wint de dealer, of eindigt het spel in remise, dan blijft hij
+    dealer ... Wint een ander, dan gaat de dealerrol naar de volgende speler"), docs/engines/taiwanese.md.
     """
     if dealer_seat not in SEATS:
         raise ValueError(f"unknown dealer seat {dealer_seat!r}; seats are E, S, W, N")
@@ -55,7 +55,7 @@ def next_dealer_state(
 
 def initial_hand_state() -> dict[str, Any]:
     """The carried state before a table's first hand: East deals, streak 0, round wind East
-    (rules/taiwanese-16.txt: "wie de eerste dealer (Oost) is"; the game starts in the East round)."""
+    (the Taiwanese rule text: "wie de eerste dealer (Oost) is"; the game starts in the East round)."""
     return {"dealer": "E", "streak": 0, "round_wind": "E"}
 
 
@@ -72,8 +72,8 @@ def next_hand_state(state: dict[str, Any], winner_seat: str | None, *, draw_keep
       back to East, i.e. after every seat has dealt once in this round.
 
     Raises ``ValueError`` for an unknown seat or wind, a streak that is not a whole number >= 0, or a
-    ``state`` that is not such a dict. Source: rules/taiwanese-16.txt ("De dealer en doorgeven"),
-    DESIGN.md 2.3 ("A draw keeps the dealer and increments N").
+    ``state`` that is not such a dict. Source: the Taiwanese rule text ("De dealer en doorgeven"),
+    docs/engines/taiwanese.md ("A draw keeps the dealer and increments N").
     """
     if not isinstance(state, dict) or "dealer" not in state or "streak" not in state:
         raise ValueError(f"the state must be a dict with dealer, streak and round_wind, not {state!r}")

@@ -1,6 +1,6 @@
-"""Rules presets of the Taiwanese 16-tile engine (rules/taiwanese-16.txt, DESIGN.md 2.3).
+"""Rules presets of the Taiwanese 16-tile engine (the Taiwanese rule text, docs/engines/taiwanese.md).
 
-Every choice the rule text leaves open, and every decision taken in DESIGN.md 2.3, is a named option
+Every choice the rule text leaves open, and every decision taken in docs/engines/taiwanese.md, is a named option
 here with the decided default. Inputs select a preset and override options through
 :func:`engines.rules.resolve_rules` (``"rules": {"preset": "standard", "cap": 16}``).
 
@@ -9,30 +9,30 @@ Options (all presets define all of them):
 ``base`` (int, 3) / ``per_tai`` (int, 2)
     Each payer pays ``base + per_tai * tai`` (rule text, "Betalen: basis plus tai").
 ``cap`` (int or None, None)
-    Maximum hand tai. Applied to the hand tai before the dealer tai is added (DESIGN.md 2.3).
+    Maximum hand tai. Applied to the hand tai before the dealer tai is added (docs/engines/taiwanese.md).
 ``cap_includes_dealer_tai`` (bool, False)
     True: the cap applies to hand tai + dealer tai of each payment instead.
 ``dealer_tai_per_streak`` (int, 2)
-    Dealer tai = 1 + this * N, N = times the dealer stayed (DESIGN.md 2.3: 1 + 2N).
+    Dealer tai = 1 + this * N, N = times the dealer stayed (docs/engines/taiwanese.md: 1 + 2N).
 ``dealer_tai_scope`` (str, ``"dealer_payments"``)
-    ``"dealer_payments"``: dealer tai only in a payment between the dealer and the winner (DESIGN.md
-    2.3); ``"dealer_wins_only"``: only when the dealer is the winner (the dealer pays no dealer tai).
+    ``"dealer_payments"``: dealer tai only in a payment between the dealer and the winner
+    (docs/engines/taiwanese.md); ``"dealer_wins_only"``: only when the dealer is the winner (the dealer pays no dealer tai).
 ``bu_qiu_adds_self_drawn`` (bool, False)
     不求 (concealed hand, self-drawn) is 3 in total; True adds 自摸 self_drawn 1 on top of it.
 ``concealed_on_self_draw`` (bool, False)
     門清 only on a discard (or robbed kong) win; True also counts it on a self-draw (next to 不求).
 ``ping_hu_allows_self_draw`` / ``ping_hu_allows_single_wait`` / ``ping_hu_allows_flowers`` (bool, False)
-    平胡 = no flowers, no honours, five chows, not self-drawn, not a single wait (DESIGN.md 2.3).
+    平胡 = no flowers, no honours, five chows, not self-drawn, not a single wait (docs/engines/taiwanese.md).
 ``all_claimed_on_self_draw`` (bool, False) / ``all_claimed_adds_single_wait`` (bool, False)
-    全求 = every set claimed, 2 tai on a discard, no extra single wait (DESIGN.md 2.3).
+    全求 = every set claimed, 2 tai on a discard, no extra single wait (docs/engines/taiwanese.md).
 ``single_wait`` (str, ``"formal"``)
-    ``"formal"``: 獨聽 when the hand before the win had exactly one formal wait (DESIGN.md 2.3);
+    ``"formal"``: 獨聽 when the hand before the win had exactly one formal wait (docs/engines/taiwanese.md);
     ``"shape"``: when the winning tile completes an edge, closed or pair wait in the scored
     decomposition.
 ``flower_kong_adds_own_flower`` (bool, True)
-    花槓 2 plus the own flower in it (DESIGN.md 2.3); False: the flower kong absorbs its own flower.
+    花槓 2 plus the own flower in it (docs/engines/taiwanese.md); False: the flower kong absorbs its own flower.
 ``big_patterns_absorb`` (bool, True)
-    大三元/小三元 absorb their dragon pungs, 小四喜/大四喜 absorb wind pungs (DESIGN.md 2.3).
+    大三元/小三元 absorb their dragon pungs, 小四喜/大四喜 absorb wind pungs (docs/engines/taiwanese.md).
 ``flag_hands_absorb_win_items`` (bool, True)
     天胡/地胡 absorb the way-of-winning items (不求, 門清, 自摸, 獨聽) as in acceptance case T37.
 ``flower_wins_absorb_flowers`` (bool, True)
@@ -43,7 +43,7 @@ Options (all presets define all of them):
     ``"dealer_is_east"``: the seat wind is counted from the dealer (the dealer sits East, rule text
     "wie de eerste dealer (Oost) is"); ``"seat"``: the seat letter is the seat wind.
 ``draw_keeps_dealer`` (bool, True)
-    A drawn hand keeps the dealer and increments N (DESIGN.md 2.3), used by
+    A drawn hand keeps the dealer and increments N (docs/engines/taiwanese.md), used by
     :func:`engines.taiwanese.dealer.next_dealer_state`.
 """
 from __future__ import annotations

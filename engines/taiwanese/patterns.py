@@ -1,7 +1,7 @@
 """The tai table of Taiwanese 16-tile mahjong, over one decomposition of a winning hand.
 
-Source: rules/taiwanese-16.txt ("De tai-tabel", "Bloemen in Taiwanees mahjong") with the decisions
-of DESIGN.md 2.3; every open choice is an option of :mod:`engines.taiwanese.options`.
+Source: the Taiwanese rule text ("De tai-tabel", "Bloemen in Taiwanees mahjong") with the decisions
+of docs/engines/taiwanese.md; every open choice is an option of :mod:`engines.taiwanese.options`.
 
 Item names (the keys of ``tai_items``), in table order:
 
@@ -87,7 +87,7 @@ TAI: dict[str, int] = {
     "heavenly_hand": 32,
 }
 
-#: Situations given in the input's ``flags`` (DESIGN.md 2.3), with their tai.
+#: Situations given in the input's ``flags`` (docs/engines/taiwanese.md), with their tai.
 FLAGS: dict[str, int] = {
     "heavenly_hand": 32,  # 天胡 the dealer wins on the dealt hand
     "earthly_hand": 16,  # 地胡 a non-dealer wins on the first tile
@@ -187,7 +187,7 @@ def hand_items(sets: list[ScoredSet], pair: tuple[str, int], ctx: WinContext, op
     """Every tai item of one decomposition (five sets, melds included, and the pair ``(suit, number)``).
 
     Returns ``{item name: tai}`` in table order; the flowers and flags are included.
-    Source: rules/taiwanese-16.txt tai table; DESIGN.md 2.3 decisions (see module docstring).
+    Source: the Taiwanese rule text tai table; docs/engines/taiwanese.md decisions (see module docstring).
     """
     found: dict[str, int] = {}
     absorb = options["big_patterns_absorb"]

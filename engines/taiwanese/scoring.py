@@ -1,4 +1,4 @@
-"""The ``score`` command of the Taiwanese 16-tile engine (DESIGN.md 2.3, rules/taiwanese-16.txt).
+"""The ``score`` command of the Taiwanese 16-tile engine (docs/engines/taiwanese.md, the Taiwanese rule text).
 
 Input::
 
@@ -87,7 +87,7 @@ def score(data: dict[str, Any]) -> dict[str, Any]:
 
     Shapes: see the module docstring. Raises :class:`RuleViolation` listing every problem (unknown
     tile, wrong tile count, fifth copy, not a winning hand, bad seat/wind, inconsistent win).
-    Source: rules/taiwanese-16.txt (tai table, "Betalen: basis plus tai", dealer), DESIGN.md 2.3.
+    Source: the Taiwanese rule text (tai table, "Betalen: basis plus tai", dealer), docs/engines/taiwanese.md.
     """
     opts = resolve(data.get("rules"))
     hand = parse_input(data, opts)
@@ -235,7 +235,7 @@ def _shape_single(part: tuple[str, tuple[Tile, ...]] | None, win: Tile) -> bool:
 def _waits(concealed_before: tuple[Tile, ...], melds: tuple[Meld, ...]) -> list[Tile]:
     """Formal waits of the concealed tiles before the win (honours included, no seven pairs).
 
-    DESIGN.md 2.3: single wait = exactly one formal wait before the win. A formal wait counts even
+    docs/engines/taiwanese.md: single wait = exactly one formal wait before the win. A formal wait counts even
     when all four copies of the tile are the player's own (in the hand or the melds): ``11m 234m
     444m`` waiting on ``1m 234m 4444m`` waits on 1m and 4m, so winning on 1m is no single wait."""
     sets_needed = SETS_NEEDED - len(melds)

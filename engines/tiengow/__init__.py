@@ -1,6 +1,6 @@
 """Tien Gow (Chinese dominoes) rule engine: tiles, groups, deal validation and settlement.
 
-Rule source: rules/tiengow.txt with the decisions of DESIGN.md 2.4. Commands (JSON in, JSON out):
+Rule source: the Tien Gow rule text with the decisions of docs/engines/tiengow.md. Commands (JSON in, JSON out):
 
 - ``check``: is a play legal, does it beat the current high group;
 - ``deal``: validate a trick-by-trick record, derive columns, payments and the next banker;

@@ -1,4 +1,4 @@
-"""The Tien Gow commands ``check``, ``deal`` and ``settle`` (JSON in, JSON out; DESIGN.md 2.4)."""
+"""The Tien Gow commands ``check``, ``deal`` and ``settle`` (JSON in, JSON out; docs/engines/tiengow.md)."""
 from __future__ import annotations
 
 from collections import Counter
@@ -30,7 +30,7 @@ def check_command(data: dict[str, Any]) -> dict[str, Any]:
     strictly better rank (``rank`` 1 = strongest). ``reason``: why not legal / not beating, else null.
     Raises RuleViolation for unknown tiles, more copies than the set has within ``current`` or within
     ``play`` (the two are compared as given, not checked against each other), or a ``current`` that
-    is not a group. Rule source: rules/tiengow.txt, DESIGN.md 2.4.
+    is not a group. Rule source: the Tien Gow rule text, docs/engines/tiengow.md.
     """
     options = resolve(data.get("rules"))
     errors = Collector()
@@ -108,7 +108,7 @@ def settle_command(data: dict[str, Any]) -> dict[str, Any]:
     "final", "columns", "next_banker", "rules"}``; ``next_banker`` is always set: the last trick's
     winner, or ``banker`` when there is no last trick. Raises RuleViolation for impossible inputs
     (column totals, groups needing more columns than the winner has, a last quartet/Supreme missing
-    from ``immediate``). Rule source: rules/tiengow.txt, DESIGN.md 2.4.
+    from ``immediate``). Rule source: the Tien Gow rule text, docs/engines/tiengow.md.
     """
     options = resolve(data.get("rules"))
     errors = Collector()

@@ -1,6 +1,6 @@
 """Validate a trick-by-trick Tien Gow deal record and derive columns, winners and payments.
 
-Rule source: rules/tiengow.txt ("Een beurt spelen", "Puntentelling en einde") and DESIGN.md 2.4.
+Rule source: the Tien Gow rule text ("Een beurt spelen", "Puntentelling en einde") and docs/engines/tiengow.md.
 A record (the ``deal`` command's input)::
 
     {"banker": 0, "hands": [[8 tiles] x 4] (optional),
@@ -114,7 +114,7 @@ class DealResult:
         }
 
     def to_json(self) -> dict[str, Any]:
-        """The ``deal`` command output (DESIGN.md 2.4)."""
+        """The ``deal`` command output (docs/engines/tiengow.md)."""
         out = self.settlement.to_json()
         out.update({
             "columns": list(self.columns),

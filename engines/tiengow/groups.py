@@ -1,6 +1,6 @@
 """Tien Gow groups (what may be led) and their comparison (what beats what).
 
-Rule source: rules/tiengow.txt ("Een beurt spelen") and DESIGN.md 2.4:
+Rule source: the Tien Gow rule text ("Een beurt spelen") and docs/engines/tiengow.md:
 
 - a single tile;
 - a pair: two identical civil tiles (``civil`` 2) or two military tiles of equal total (``military`` 2);
@@ -76,7 +76,7 @@ def tile_rank(tile: Tile, options: Options = DEFAULT_OPTIONS) -> int:
     """The tile's rank within its class (1 = strongest).
 
     Military tiles of equal total share a rank. Civil tiles of equal total share the better rank only
-    with the rules option ``equal_totals_civil`` (default off: DESIGN.md 2.4).
+    with the rules option ``equal_totals_civil`` (default off: docs/engines/tiengow.md).
     """
     if tile.civil and options.equal_totals_civil:
         return min(t.rank for t in TILES.values() if t.civil and t.total == tile.total)
@@ -121,7 +121,7 @@ def beats(play: Group, current: Group) -> tuple[bool, str]:
     """Whether ``play`` beats the current high group ``current`` and, if not, why (reason template).
 
     Same kind, same civil and military counts, strictly better rank; the Supreme neither beats nor is
-    beaten. Rule source: rules/tiengow.txt, DESIGN.md 2.4.
+    beaten. Rule source: the Tien Gow rule text, docs/engines/tiengow.md.
     """
     if current.kind is GroupKind.SUPREME:
         return False, _("A led Supreme is never beaten.")

@@ -1,5 +1,5 @@
 """Tile, family and group names for the UI: English (the translation source) and the Dutch names
-of the rule text (rules/tiengow.txt: "Hemel, Aarde, Mens, Gans, Pruim, Dubbele Drie, Plank, Bijl,
+of the rule text (the Tien Gow rule text: "Hemel, Aarde, Mens, Gans, Pruim, Dubbele Drie, Plank, Bijl,
 Scheidingspartitie, Lange Poot Zeven, Grote Kop Zes"; military "negen, acht, zeven, Grote Zes, vijf,
 Kleine Drie"; families "Hemel–negen, Aarde–acht, Man–zeven, Gans–vijf").
 
@@ -60,7 +60,7 @@ CLASS_NAMES: dict[str, tuple[str, str]] = {
     "civil": ("Civil", "Burger"),
     "military": ("Military", "Militair"),
 }
-"""Tile classes -> (English, Dutch; DESIGN.md 4: burger/militair)."""
+"""Tile classes -> (English, Dutch; docs/engines/tiengow.md: burger/militair)."""
 
 assert set(TILE_NAMES) == set(TILES)
 

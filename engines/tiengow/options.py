@@ -1,7 +1,7 @@
 """Tien Gow rules options: every ambiguity of the rule text as a named option with the decided default.
 
-Rule source: DESIGN.md 2.4 (decisions) and rules/tiengow.txt. The one preset is ``"standard"`` (the
-rule text's own rules with the DESIGN.md decisions). Override any option with
+Rule source: docs/engines/tiengow.md (decisions) and the Tien Gow rule text. The one preset is ``"standard"`` (the
+rule text's own rules with the decisions of docs/engines/tiengow.md). Override any option with
 ``{"preset": "standard", "option": value}``; see :data:`OPTION_HELP` for what each means.
 """
 from __future__ import annotations
@@ -19,7 +19,7 @@ EARLY_DEATH_CHOICES = ("last_single", "last_trick", "off")
 
 PRESETS: dict[str, dict[str, Any]] = {
     "standard": {
-        # "Tegels van gelijk totaal zijn gelijk": DESIGN.md 2.4 decides this holds only among military tiles.
+        # "Tegels van gelijk totaal zijn gelijk": docs/engines/tiengow.md decides this holds only among military tiles.
         "equal_totals_civil": False,
         # Early death (players without a column discard face down on the last trick): only when the last
         # trick is a single ("last_single"); "last_trick": on any last trick; "off": never.
@@ -31,7 +31,7 @@ PRESETS: dict[str, dict[str, Any]] = {
         "immediate_banker_double": True,
         # Immediate payments are also paid for the last trick (besides its final multiplier).
         "immediate_on_last_trick": True,
-        # The last-trick and sweep multipliers do not apply to immediate payments (rule text, DESIGN.md 2.4).
+        # The last-trick and sweep multipliers do not apply to immediate payments (rule text, docs/engines/tiengow.md).
         "multiply_immediate": False,
         # Final settlement: an opponent pays (par - columns), or zero_column_payment for no column.
         "par_columns": 4,

@@ -1,6 +1,6 @@
 """Tien Gow payments: immediate (Supreme / quartet) and the final settlement of a deal.
 
-Rule source: rules/tiengow.txt ("Puntentelling en einde") with the DESIGN.md 2.4 decisions; every
+Rule source: the Tien Gow rule text ("Puntentelling en einde") with the docs/engines/tiengow.md decisions; every
 choice is a rules option (:mod:`engines.tiengow.options`). Amounts are points; seats 0..3.
 
 - Immediate: the winner of a trick won with the Supreme gets ``supreme_payment`` (2) from each
@@ -109,7 +109,7 @@ class Settlement:
     @property
     def next_banker(self) -> int:
         """The banker of the next deal: the winner of the last trick ("De winnaar van de laatste slag
-        wordt de volgende bankier", rules/tiengow.txt), or the current banker when there is no last
+        wordt de volgende bankier", the Tien Gow rule text), or the current banker when there is no last
         trick (immediate payments only, or a partial record)."""
         return self.last_trick.winner if self.last_trick else self.banker
 

@@ -1,7 +1,7 @@
 """A simple random Tien Gow player: deals 32 tiles and plays a legal deal with random choices.
 
 Used by property tests and benchmarks; deterministic for a given ``random.Random``. The simulator
-tracks winners and columns itself (rules/tiengow.txt: leader plays any legal group, followers beat
+tracks winners and columns itself (the Tien Gow rule text: leader plays any legal group, followers beat
 face up or discard face down, early death on a last single trick) and settles at settlement level,
 so its result can be compared with the ``deal`` command's derivation of the record.
 """

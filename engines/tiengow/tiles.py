@@ -1,6 +1,6 @@
 """The 32 Tien Gow tiles: civil and military classes, ranks, families, and parsing.
 
-Rule source: rules/tiengow.txt ("Opstelling") and DESIGN.md 2.4. A tile is written by its pips
+Rule source: the Tien Gow rule text ("Opstelling") and docs/engines/tiengow.md. A tile is written by its pips
 ``"low-high"`` (``"1-5"``); ``"high-low"`` is accepted and normalised. Civil tiles come in two
 identical copies, military tiles in one. Copies are not distinguished: a :class:`Tile` is a kind.
 
@@ -77,7 +77,7 @@ class Tile:
 
 
 CIVIL_ORDER: tuple[str, ...] = ("6-6", "1-1", "4-4", "1-3", "5-5", "3-3", "2-2", "5-6", "4-6", "1-6", "1-5")
-"""Civil tiles, strongest first (rules/tiengow.txt: Hemel .. Grote Kop Zes)."""
+"""Civil tiles, strongest first (the Tien Gow rule text: Hemel .. Grote Kop Zes)."""
 
 MILITARY_ORDER: tuple[str, ...] = ("4-5", "3-6", "3-5", "2-6", "3-4", "2-5", "2-4", "1-4", "2-3", "1-2")
 """Military tiles, strongest first; equal totals are equal (rank by total)."""
@@ -130,7 +130,7 @@ def normalise(code: Any) -> str | None:
 def parse_tile(code: Any, field: str, errors: Collector) -> Tile | None:
     """The :class:`Tile` written as ``code``, or ``None`` after adding a violation of ``field``.
 
-    Rule source: DESIGN.md 2.4 (tiles by pips ``"low-high"``, pips 1..6).
+    Rule source: docs/engines/tiengow.md (tiles by pips ``"low-high"``, pips 1..6).
     """
     key = normalise(code)
     if key is None:

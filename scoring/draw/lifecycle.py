@@ -1,5 +1,5 @@
 """What drawing and closing rounds share: which results of a round are still open, and the rule
-that a round is drawn only once every earlier round is closed (DESIGN.md 3: "a round closes only
+that a round is drawn only once every earlier round is closed (docs/tournaments.md: "a round closes only
 when every match is confirmed")."""
 from __future__ import annotations
 

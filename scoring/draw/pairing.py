@@ -1,5 +1,5 @@
 """Pairing rounds of a Tai Pan tournament: the thin ORM layer over :mod:`scoring.draw.pairing_core`
-(DESIGN.md 3 Pairing, issue 4 items 1-2).
+(docs/tournaments.md Pairing, issue 4 items 1-2).
 
 - :func:`pair_next_round` pairs the next round as a DRAFT (matches with table numbers by rank and
   a ``pairing_note`` saying why), once the previous round is closed (every match confirmed).
@@ -9,7 +9,7 @@
   with a :data:`BLOCKING_CODES` problem and needs an explicit "publish anyway" for
   :data:`CONFIRMABLE_CODES` (:func:`scoring.draw.rounds.publish_round`).
 
-Ranking for the Swiss pairing is the standings order (:func:`scoring.standings.teams.standings`).
+Ranking for the Swiss pairing is the standings order (:func:`scoring.standings.team_standings`).
 """
 from __future__ import annotations
 
@@ -29,7 +29,7 @@ from scoring.locking import lock
 from scoring.models import Match, Round, Team, Tournament
 from scoring.policy import Perm
 from scoring.results.sheet import recompute
-from scoring.standings.teams import standings
+from scoring.standings import team_standings
 
 NOTE_LENGTH = 200
 
@@ -37,8 +37,11 @@ NOTE_LENGTH = 200
 def entrants_for(tournament: Tournament, *, before_round: int | None = None) -> list[Entrant]:
     """Every team of the tournament as a pairing :class:`Entrant`, in standings order (best
     first), with its opponents and bye from the rounds before ``before_round`` (default: all).
-    Queries: a fixed number (standings + one for the teams + one for the meetings)."""
-    rows = standings(tournament, through_round=(before_round - 1) if before_round else None)
+    The standings come from the cache (:func:`scoring.standings.team_standings`, whose key
+    ignores draft rounds), so pairing a round, showing its draft and publishing it rank the teams
+    once. Queries: a fixed number (the state key, on a miss the standings, the teams, the
+    meetings)."""
+    rows = team_standings(tournament, through_round=(before_round - 1) if before_round else None)
     teams = {t.pk: t for t in Team.objects.filter(tournament=tournament)}
     meetings = Match.objects.filter(round__tournament=tournament)
     if before_round is not None:

@@ -1,6 +1,6 @@
 """Swiss pairing for team tournaments as pure functions over plain data (no Django).
 
-Source: DESIGN.md 3 (Pairing) and issue 4 item 1. The ORM layer is
+Source: docs/tournaments.md (Pairing) and issue 4 item 1. The ORM layer is
 :mod:`scoring.draw.pairing`; this module only sees :class:`Entrant` values.
 
 Rules implemented:
@@ -25,9 +25,20 @@ Rules implemented:
      so two one-group floats are preferred to one two-group float (as the Dutch system does);
   3. the smallest total rank distance (1 v 2, 3 v 4 within a group; deterministic).
 
-- **Speed**: candidate edges are restricted to the ``k`` nearest non-opponents by rank (and the
-  ``k`` lowest-ranked bye candidates); ``k`` doubles until the matching is perfect, ending at the
-  full graph. 1,000 teams in round 9 take seconds (``benchmarks/bench_pairing.py``).
+- **Speed, with the same optimum** (proofs in :func:`_candidates` and :func:`_safe_cuts`): with
+  the bye team fixed, a pair of an optimal pairing never spans many teams that neither of them has
+  met, and two pairs that both cross a boundary between ranks could be uncrossed into a strictly
+  better pairing unless a rematch forbids it. So only a small, provably sufficient set of
+  candidate pairs is kept, the ranking splits into short chunks at every boundary no optimal
+  pairing can cross, and each chunk is matched on its own (up to 8 teams by trying every perfect
+  matching, larger ones by networkx ``max_weight_matching``); the union has the weight of the full
+  graph's optimum. The bye goes to the
+  lowest-ranked eligible team whose absence leaves every chunk matchable. Whenever that fails
+  (no such team among the lowest few, or no pairing at all) the whole graph is matched as before,
+  which also names the blocking teams. ``benchmarks/bench_pairing.py`` times it against the
+  earlier single matching over the k nearest opponents (which found the same optimum in practice
+  but could not prove it) and checks that both reach the same weight;
+  ``tests/draw/test_pairing_optimum.py`` compares it with the full graph's optimum.
 - **Impossible**: if even the full graph has no perfect matching, :class:`NoPairing` names the
   blocking teams (Gallai-Edmonds: the teams some maximum matching must leave unpaired, plus their
   only possible opponents) and no pairing is made - never a rematch.
@@ -41,6 +52,7 @@ then only made stable by match points (higher first).
 from __future__ import annotations
 
 import random
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -49,8 +61,9 @@ import networkx as nx
 
 BYE = "BYE"  # the bye node of the matching graph
 
-#: Initial number of nearest candidate opponents per team; doubled until a perfect matching exists.
-INITIAL_CANDIDATES = 4
+#: How many of the lowest-ranked teams without a bye are tried for the bye before the whole graph
+#: is matched instead (each try is exact; the full graph only costs time).
+BYE_TRIES = 4
 
 
 class Reason(StrEnum):
@@ -141,7 +154,6 @@ def pair_round(
     *,
     seed: int = 0,
     method: str = "random",
-    initial_candidates: int = INITIAL_CANDIDATES,
 ) -> list[Table]:
     """Pair ``round_number``. ``entrants``: every team in ranking order (best first); absent ones
     (late entries, withdrawals) are skipped. ``method`` for round 1: ``"random"`` (by ``seed``) or
@@ -154,7 +166,7 @@ def pair_round(
     fresh = all(not e.opponents and not e.had_bye and e.points == 0 for e in field_)
     if fresh:
         return _initial(field_, seed=seed, method=method)
-    return _swiss(field_, initial_candidates=initial_candidates)
+    return _swiss(field_)
 
 
 def check_pairing(entrants: Sequence[Entrant], pairs: Sequence[tuple], round_number: int) -> list[Warning]:
@@ -277,25 +289,225 @@ def _candidate_graph(ranked: list[Entrant], weights: _Weights, k: int, odd: bool
     return g
 
 
-def _swiss(field_: list[Entrant], *, initial_candidates: int) -> list[Table]:
+def _swiss(field_: list[Entrant]) -> list[Table]:
     ranked = _ranked(field_)
     n = len(ranked)
     odd = n % 2 == 1
     by_id = {e.id: e for e in ranked}
     _quick_impossible(ranked, odd)
     weights = _Weights(ranked)
-    needed = (n + 1) // 2
-    k = max(1, initial_candidates)
-    while True:
-        graph = _candidate_graph(ranked, weights, k, odd)
+    matching = _chunked_optimum(ranked, weights, odd)
+    if matching is None:  # no pairing at all, or the bye is unusually high up: the whole graph
+        graph = _candidate_graph(ranked, weights, n, odd)
         matching = nx.max_weight_matching(graph, maxcardinality=True, weight="weight")
-        if len(matching) == needed:
-            break
-        if k >= n:
+        if len(matching) != (n + 1) // 2:
             raise _blocking_error(graph, ranked, odd)
-        k = min(n, k * 2)
     return _tables(matching, by_id, weights)
 
+
+def _met_positions(ranked: list[Entrant]) -> list[set[int]]:
+    """For each position in ``ranked``: the positions of the teams present that it has met."""
+    pos = {e.id: i for i, e in enumerate(ranked)}
+    met: list[set[int]] = [set() for _ in ranked]
+    for i, e in enumerate(ranked):
+        for opp in e.opponents:
+            j = pos.get(opp)
+            if j is not None and j != i:
+                met[i].add(j)
+                met[j].add(i)
+    return met
+
+
+def _candidates(met: list[set[int]], odd: bool) -> list[list[int]]:
+    """``cand[a]``: the positions ``d > a`` that ``a`` may meet in SOME optimal pairing (a superset:
+    every pair of every optimal pairing is kept; others may be kept too).
+
+    Positions are ranks (0 = best); score groups never decrease along them. Fix the bye team ``t``
+    (``None`` for an even field) and an optimal pairing ``M`` of the others; write ``p(x)`` for
+    ``x``'s opponent in ``M`` and ``F`` for the pairs that have met.
+
+    Exchange lemma: if ``(a, d)`` is in ``M`` (``a < d``) and ``x`` lies strictly between them
+    (``x != t``), then ``x`` or ``p(x)`` has met ``a`` or ``d``. Otherwise the two pairs
+    ``(a, d)`` and ``(x, p(x))`` nest or cross, and re-pairing the four teams as the two lowest
+    and the two highest of them (``(a, x), (d, p(x))``, ``(p(x), a), (x, d)`` or, nested,
+    ``(a, b), (c, d)`` with ``b < c`` the inner two) is allowed, lowers the rank distance by
+    twice a positive gap and never raises the sum of squared score-group distances (with
+    group gaps ``u, v, w >= 0`` along the line: ``(u+v)² + (v+w)² >= u² + w²`` and
+    ``(u+v+w)² + v² >= u² + w²``), a strictly better pairing.
+
+    Consequences used here, each only removing pairs that no optimal pairing contains:
+
+    1. ``x`` maps to a team of ``N = F(a) | F(d)`` (itself or its opponent) and each team of
+       ``N`` is hit at most twice, so ``d - a <= 2 * |N| + 1`` (``+ 1`` when ``t`` lies between).
+    2. The inner teams outside ``N`` (``U``) need distinct opponents in ``N`` within reach
+       (a pair is never longer than ``L = 4 * max|F| + 1 (+1)``, by 1), so ``|U| <= |N near| (+1)``.
+    3. Repeatedly: those opponents must be candidates of ``x`` themselves; at most one ``x``
+       (the bye team) may have none, and ``|U|`` is at most the number of such opponents (+1).
+    """
+    n = len(met)
+    extra = 1 if odd else 0
+    fmax = max((len(m) for m in met), default=0)
+    reach = 4 * fmax + 1 + extra
+    cand = _count_filter(met, reach, extra)
+    for _ in range(2):  # (3) twice (each pass is sound; more drop few pairs, rarely worth their time)
+        adj: list[set[int]] = [set() for _ in range(n)]
+        for a in range(n):
+            for d in cand[a]:
+                adj[a].add(d)
+                adj[d].add(a)
+        changed = False
+        for a in range(n):
+            kept = []
+            met_a = met[a]
+            for d in cand[a]:
+                if d - a - 1 <= extra:
+                    kept.append(d)  # at most the bye team between them: (3) cannot fail
+                    continue
+                both = met_a | met[d]
+                hit: set[int] = set()
+                lonely = count = 0
+                for x in range(a + 1, d):
+                    if x in both:
+                        continue
+                    count += 1
+                    found = adj[x] & both
+                    if found:
+                        hit |= found
+                    else:
+                        lonely += 1
+                        if lonely > extra:
+                            break
+                if lonely <= extra and count <= len(hit) + extra:
+                    kept.append(d)
+            changed = changed or len(kept) != len(cand[a])
+            cand[a] = kept
+        if not changed:
+            break
+    return cand
+
+
+def _count_filter(met: list[set[int]], reach: int, extra: int) -> list[list[int]]:
+    """Steps (1) and (2) of :func:`_candidates`, no pair being longer than ``reach``."""
+    n = len(met)
+    # The teams each team has met that can matter: within twice the reach (sorted).
+    near = [sorted(p for p in met[i] if abs(p - i) <= 2 * reach) for i in range(n)]
+    near_max = max((len(s) for s in near), default=0)
+    out: list[list[int]] = [[] for _ in range(n)]
+    for a in range(n):
+        met_a, near_a = met[a], near[a]
+        low_a, past_a = bisect_left(near_a, a - reach), bisect_right(near_a, a)
+        longest = 2 * (len(near_a) + near_max) + extra  # (2) fails beyond, whatever ``d`` met
+        for d in range(a + 1, min(n, a + reach + 1)):
+            inner = d - a - 1
+            if inner > longest:
+                break
+            if d in met_a or inner > 2 * (len(met_a) + len(met[d])) + extra:
+                continue  # a rematch, or (1)
+            near_d = near[d]
+            # |N near| and |N between a and d| counted per side: a team both have met counts twice,
+            # which only keeps more pairs (never drops one that (2) keeps).
+            n_near = bisect_right(near_a, d + reach) - low_a
+            between = bisect_left(near_a, d) - past_a
+            if near_d:
+                n_near += bisect_right(near_d, d + reach) - bisect_left(near_d, a - reach)
+                between += bisect_left(near_d, d) - bisect_right(near_d, a)
+            if inner - between <= n_near + extra:
+                out[a].append(d)
+    return out
+
+
+#: Chunks of at most this many teams are matched by trying every perfect matching (at most 105).
+SMALL_CHUNK = 8
+
+
+def _best_perfect(members: list[int], edges: dict[tuple[int, int], int]) -> set | None:
+    """The heaviest perfect matching of a few ``members`` over ``edges`` (``(a, d): weight``,
+    ``a < d``), by trying them all (the first found wins a tie); ``None`` if there is none."""
+    best: list = [None, None]
+
+    def extend(rest: list[int], chosen: list, total: int) -> None:
+        if not rest:
+            if best[0] is None or total > best[0]:
+                best[0], best[1] = total, list(chosen)
+            return
+        a, others = rest[0], rest[1:]
+        for i, d in enumerate(others):
+            w = edges.get((a, d))
+            if w is not None:
+                chosen.append((a, d))
+                extend(others[:i] + others[i + 1:], chosen, total + w)
+                chosen.pop()
+
+    extend(sorted(members), [], 0)
+    return None if best[1] is None else set(best[1])
+
+
+def _safe_cuts(cand: list[list[int]], met: list[set[int]], bye: int | None) -> list[int]:
+    """Boundaries ``s`` (between positions ``s - 1`` and ``s``) that no optimal pairing of the
+    teams other than ``bye`` crosses. Crossing lemma: two pairs ``(a, c)`` and ``(b, d)`` crossing
+    ``s`` (``a, b < s <= c, d``) can be re-paired ``(a, b), (c, d)`` strictly better (as in
+    :func:`_candidates`) unless ``a, b`` or ``c, d`` have met. So when no two teams on either side
+    that have a candidate pair across ``s`` have met, an optimal pairing crosses ``s`` at most once;
+    with an even number of teams (bye left out) before ``s`` it crosses it not at all."""
+    n = len(cand)
+    longest = max((d - a for a in range(n) for d in cand[a]), default=0)
+    cuts = []
+    for s in range(1, n):
+        before = s - (1 if bye is not None and bye < s else 0)
+        if before % 2:
+            continue
+        left: set[int] = set()
+        right: set[int] = set()
+        for a in range(max(0, s - longest), s):
+            if a == bye:
+                continue
+            for d in cand[a]:
+                if d >= s and d != bye:
+                    left.add(a)
+                    right.add(d)
+        if any(met[a] & left for a in left) or any(met[d] & right for d in right):
+            continue
+        cuts.append(s)
+    return cuts
+
+
+def _chunked_optimum(ranked: list[Entrant], weights: _Weights, odd: bool) -> set | None:
+    """The maximum-weight pairing (as a set of id pairs, the bye as ``(BYE, id)``) computed chunk
+    by chunk over the candidate pairs; ``None`` when no pairing was found this way (then there is
+    none at all, or the bye would go to a team above the :data:`BYE_TRIES` lowest eligible ones).
+
+    Exact: with the bye team fixed, every optimal pairing uses only candidate pairs and crosses no
+    safe cut, so each chunk has a perfect matching and the chunks' optima add up to the optimum.
+    If a chunk has none, no pairing leaves that bye team out, and the next one up is tried (the
+    bye goes to the lowest-ranked team that can take it, as its weight outranks all else)."""
+    n = len(ranked)
+    ids = [e.id for e in ranked]
+    met = _met_positions(ranked)
+    cand = _candidates(met, odd)
+    byes: list[int | None] = [i for i in range(n - 1, -1, -1) if not ranked[i].had_bye][:BYE_TRIES] if odd else [None]
+    for bye in byes:
+        bounds = [0, *_safe_cuts(cand, met, bye), n]
+        pairs: set = set()
+        for lo, hi in zip(bounds, bounds[1:], strict=False):
+            members = [i for i in range(lo, hi) if i != bye]
+            if not members:
+                continue
+            edges = {(a, d): weights.pair(ids[a], ids[d]) for a in members for d in cand[a] if d < hi and d != bye}
+            if len(members) <= SMALL_CHUNK:
+                chunk = _best_perfect(members, edges)
+            else:
+                graph = nx.Graph()
+                graph.add_nodes_from(members)
+                graph.add_weighted_edges_from((a, d, w) for (a, d), w in edges.items())
+                chunk = nx.max_weight_matching(graph, maxcardinality=True, weight="weight")
+            if chunk is None or 2 * len(chunk) != len(members):
+                break
+            pairs |= {(ids[a], ids[d]) for a, d in chunk}
+        else:
+            if bye is not None:
+                pairs.add((BYE, ids[bye]))
+            return pairs
+    return None
 
 def _tables(matching, by_id: dict, weights: _Weights) -> list[Table]:
     pairs = []

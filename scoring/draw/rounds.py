@@ -1,4 +1,4 @@
-"""Round lifecycle, the same for rounds of matches and rounds of tables (DESIGN.md 3):
+"""Round lifecycle, the same for rounds of matches and rounds of tables (docs/tournaments.md):
 draft -> published -> in progress -> closed (the transitions of :class:`~scoring.models.Round`).
 
 - draft: the pairing or seating is visible to organisers only and can be changed;

@@ -1,6 +1,6 @@
 """Seating a round of a four-player tournament (Sichuan, Taiwanese, Tien Gow): the ORM layer over
 :mod:`scoring.draw.seating_core` (the pure seating search). Players are seated four to a table by
-total score, avoiding repeat opponents (DESIGN.md 3); the round is created as a draft."""
+total score, avoiding repeat opponents (docs/tournaments.md); the round is created as a draft."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field

@@ -1,6 +1,6 @@
 """Seating players four to a table for one round of a four-player tournament (pure, no Django).
 
-Rule source: issue 6 item 4 and DESIGN.md 3 ("Other games: individual players, four per table,
+Rule source: issue 6 item 4 and docs/tournaments.md ("Other games: individual players, four per table,
 seats by wind or 0..3"): each round seats the present players four to a table *by total score*,
 *avoiding repeated opponents*, with a seeded search minimising repeat meetings and a report of the
 repeats that could not be avoided.

@@ -1,4 +1,4 @@
-"""The contract between a game and the rest of the app (DESIGN.md 1: one engine and one adapter
+"""The contract between a game and the rest of the app (docs/architecture.md: one engine and one adapter
 serve every page, command and PDF).
 
 A :class:`GameAdapter` owns everything game-specific that the other layers need:
@@ -44,12 +44,12 @@ __all__ = [
     "Violation",
 ]
 
-#: ``Tournament.round_format`` value of a round of a fixed number of records (DESIGN.md 3).
+#: ``Tournament.round_format`` value of a round of a fixed number of records (docs/tournaments.md).
 FIXED_HANDS = "fixed_hands"
 
 
 class EntrantKind(StrEnum):
-    """Who a game's tournament registers and how a round is drawn (DESIGN.md 3)."""
+    """Who a game's tournament registers and how a round is drawn (docs/tournaments.md)."""
 
     #: Teams of two, paired two teams to a table by the Swiss system (Tai Pan).
     TEAMS = "teams"
@@ -194,7 +194,7 @@ class GameAdapter:
         return {}
 
     def record_limit(self, settings: TournamentSettings) -> int | None:
-        """Records per result in the fixed-hands round format (DESIGN.md 3: "N hands per
+        """Records per result in the fixed-hands round format (docs/tournaments.md: "N hands per
         round"), else ``None``."""
         if settings.round_format == FIXED_HANDS and settings.hands_per_round:
             return int(settings.hands_per_round)

@@ -34,7 +34,7 @@ def capitalise_labels(form: forms.Form) -> None:
 
 
 def violation_message(violation) -> str:
-    """The translated message of an engine :class:`~engines.errors.Violation` (DESIGN.md 2)."""
+    """The translated message of an engine :class:`~engines.errors.Violation` (docs/engines/index.md)."""
     template = gettext(violation.template)
     try:
         return template.format(**violation.params) if violation.params else template

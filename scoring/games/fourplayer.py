@@ -1,5 +1,5 @@
 """Shared base of the four-player games (Sichuan, Taiwanese, Tien Gow): individual players seated
-four to a table, one result per seat, records are deals (DESIGN.md 3)."""
+four to a table, one result per seat, records are deals (docs/tournaments.md)."""
 from __future__ import annotations
 
 from typing import Any

@@ -2,14 +2,14 @@
 payment reasons). Engines speak English identifiers (``half_flush``); pages and PDFs show
 :func:`item_label`, which the catalogue in ``locale/`` turns into Dutch.
 
-Sources: rules/sichuan-bloody.txt (fan), rules/taiwanese-16.txt (tai), DESIGN.md 2.2-2.3.
+Sources: the Sichuan rule text (fan), the Taiwanese rule text (tai), docs/engines/sichuan.md and taiwanese.md.
 """
 from __future__ import annotations
 
 from django.utils.translation import gettext_lazy as _
 
 ITEM_LABELS = {
-    # Sichuan fan items (DESIGN.md 2.2)
+    # Sichuan fan items (docs/engines/sichuan.md)
     "all_pungs": _("all pungs"),
     "all_258_pungs": _("all 2/5/8 pungs"),
     "outside_hand": _("outside hand"),
@@ -21,7 +21,7 @@ ITEM_LABELS = {
     "robbed_kong": _("robbing a kong"),
     "last_tile": _("last tile"),
     "self_draw": _("self-draw"),
-    # Taiwanese tai items (DESIGN.md 2.3)
+    # Taiwanese tai items (docs/engines/taiwanese.md)
     "concealed": _("concealed hand"),
     "single_wait": _("single wait"),
     "round_wind": _("round wind"),
@@ -54,7 +54,7 @@ ITEM_LABELS = {
     "heavenly_ready": _("heavenly ready"),
     "earthly_ready": _("earthly ready"),
     "dealer_tai": _("dealer tai"),
-    # Tien Gow payment factors (DESIGN.md 2.4)
+    # Tien Gow payment factors (docs/engines/tiengow.md)
     "banker": _("banker"),
     "sweep": _("sweep of 8"),
     "last_ordinary": _("last trick"),

@@ -1,5 +1,5 @@
 """Shared pieces of the mahjong entry forms (Sichuan and Taiwanese): seats, seat choices, melds
-typed as text, and the tile picker's tiles (MPSZ notation, DESIGN.md 2.2-2.3)."""
+typed as text, and the tile picker's tiles (MPSZ notation, docs/engines/sichuan.md and taiwanese.md)."""
 from __future__ import annotations
 
 import re
@@ -58,7 +58,7 @@ HONOUR_NAMES = {
 def tile_title(code: str) -> str:
     """The name of an MPSZ tile button in the active language: suited tiles "3 dots (p)",
     honours "East wind" .. "Red dragon", flowers "flower 1".."flower 4", seasons "season 1"..
-    "season 4" (rules/taiwanese-16.txt: flowers and seasons numbered 1-4)."""
+    "season 4" (the Taiwanese rule text: flowers and seasons numbered 1-4)."""
     if code in HONOUR_NAMES:
         return str(HONOUR_NAMES[code])
     if code.startswith("fl"):

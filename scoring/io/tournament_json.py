@@ -1,5 +1,5 @@
 """Tournament JSON: export and import of a whole tournament, for every game (issue 4 item 6,
-DESIGN.md 3; issue 12 item 3).
+docs/tournaments.md; issue 12 item 3).
 
 - :func:`export_tournament` / :func:`dumps`: the tournament as JSON in the layout declared by
   :mod:`scoring.io.schema` (Tai Pan: teams and matches with hands; four-player games: players and

@@ -1,4 +1,4 @@
-"""Tournament data model (DESIGN.md sections 1 and 3).
+"""Tournament data model (docs/architecture.md, docs/tournaments.md).
 
 Entered records (hand and deal inputs as the engine reads them) are the source of truth; the plain
 integer columns next to them (hand scores, match totals, match points) are derived and can be

@@ -1,4 +1,4 @@
-"""Entrants: players and Tai Pan teams of two (DESIGN.md 3)."""
+"""Entrants: players and Tai Pan teams of two (docs/tournaments.md)."""
 from __future__ import annotations
 
 from django.db import models

@@ -1,5 +1,5 @@
 """Result containers (a Tai Pan match, a four-player table), their records (hands, deals),
-confirmations and the audit trail (DESIGN.md 1 and 3)."""
+confirmations and the audit trail (docs/architecture.md, docs/tournaments.md)."""
 from __future__ import annotations
 
 from django.conf import settings

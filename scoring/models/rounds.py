@@ -1,4 +1,4 @@
-"""Rounds: draft -> published -> in progress -> closed (DESIGN.md 3)."""
+"""Rounds: draft -> published -> in progress -> closed (docs/tournaments.md)."""
 from __future__ import annotations
 
 from django.db import models

@@ -1,4 +1,4 @@
-"""Tournaments and per-tournament roles (DESIGN.md 3)."""
+"""Tournaments and per-tournament roles (docs/tournaments.md)."""
 from __future__ import annotations
 
 from django.conf import settings
@@ -12,7 +12,7 @@ from scoring.models.states import FSMField, StatefulModel, transition
 
 
 class RoundFormat(models.TextChoices):
-    """How a round is played (DESIGN.md 3)."""
+    """How a round is played (docs/tournaments.md)."""
 
     TARGET = "target", _("Play to the target score")
     FIXED_HANDS = "fixed_hands", _("Fixed number of hands")

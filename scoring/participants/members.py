@@ -1,4 +1,4 @@
-"""The tournament's members: organisers and referees (per-tournament roles, DESIGN.md 3).
+"""The tournament's members: organisers and referees (per-tournament roles, docs/tournaments.md).
 
 Every change locks the tournament row first and re-reads the memberships inside the lock (the
 actor's own role too, never a cached one), so two organisers removing or demoting each other at

@@ -3,23 +3,33 @@ document with a footer, and QR codes.
 
 Text uses DejaVu Sans when the system has it, else reportlab's bundled Bitstream Vera, so names
 with accents print correctly.
+
+Speed (a round pack has hundreds of sheets): QR codes are computed once and drawn as one path
+(:class:`QrCode`); reportlab's C accelerator (``rl-accel``, a requirement) formats the numbers and
+encodes the streams; shape checking is off outside the tests.
 """
 from __future__ import annotations
 
 import io
+import itertools
 from pathlib import Path
 from xml.sax.saxutils import escape
 
 import reportlab
-from reportlab.graphics.barcode.qr import QrCodeWidget
-from reportlab.graphics.shapes import Drawing
+from django.conf import settings
+from reportlab import rl_config
+from reportlab.graphics.barcode import qrencoder
 from reportlab.lib import colors
 from reportlab.lib.pagesizes import A4
 from reportlab.lib.styles import ParagraphStyle, getSampleStyleSheet
 from reportlab.lib.units import mm
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
-from reportlab.platypus import Paragraph, SimpleDocTemplate
+from reportlab.platypus import Flowable, Paragraph, SimpleDocTemplate
+
+if not getattr(settings, "TESTING", False):
+    # reportlab checks every attribute set on its graphics shapes; the tests keep the checks.
+    rl_config.shapeChecking = 0
 
 FONT = "NSKTSans"
 FONT_BOLD = "NSKTSans-Bold"
@@ -83,12 +93,48 @@ def document(buffer: io.BytesIO, title: str, pagesize=A4) -> SimpleDocTemplate:
     )
 
 
-def qr(url: str, size: float = 24 * mm) -> Drawing:
-    widget = QrCodeWidget(url)
-    x1, y1, x2, y2 = widget.getBounds()
-    drawing = Drawing(size, size, transform=[size / (x2 - x1), 0, 0, size / (y2 - y1), 0, 0])
-    drawing.add(widget)
-    return drawing
+class QrCode(Flowable):
+    """A QR code as one filled path: the code is computed once (reportlab's encoder, error
+    correction level L, the smallest version that holds the text, as its QR widget does) and
+    every run of dark modules in a row is one rectangle of the path, with a quiet zone of
+    :attr:`border` modules, in a ``size`` square. (The widget computed the code twice per sheet,
+    once for its bounds, and drew each run as a shape object of its own.)"""
+
+    border = 4
+
+    def __init__(self, text: str, size: float):
+        super().__init__()
+        self.value = text  # what the code holds (the name reportlab's widget uses)
+        code = qrencoder.QRCode(None, qrencoder.QRErrorCorrectLevel.L)
+        code.addData(text)
+        code.make()
+        self.modules = code.modules
+        self.size = size
+
+    def wrap(self, available_width, available_height):
+        return self.size, self.size
+
+    def draw(self) -> None:
+        count = len(self.modules)
+        box = self.size / (count + 2 * self.border)
+        path = self.canv.beginPath()
+        for r, row in enumerate(self.modules):
+            y = self.size - (r + self.border + 1) * box
+            c = 0
+            for dark, run in itertools.groupby(row):
+                length = len(list(run))
+                if dark:
+                    path.rect((c + self.border) * box, y, length * box, box)
+                c += length
+        self.canv.saveState()
+        self.canv.setFillColor(colors.black)
+        self.canv.drawPath(path, stroke=0, fill=1)
+        self.canv.restoreState()
+
+
+def qr(url: str, size: float = 24 * mm) -> QrCode:
+    """A QR code of ``url``, ``size`` wide and high (quiet zone included)."""
+    return QrCode(url, size)
 
 
 def build(flowables: list, title: str, pagesize=A4) -> bytes:

@@ -1,5 +1,5 @@
 """The one audit helper: every change to a result (and every drawn round) is kept with who, when,
-why and the old and new values (DESIGN.md 3: "Every change is kept with who, when and why")."""
+why and the old and new values (docs/tournaments.md: "Every change is kept with who, when and why")."""
 from __future__ import annotations
 
 from typing import Any

@@ -198,7 +198,7 @@ def _bump(container: ResultContainer) -> None:
 
 
 def recompute(container: ResultContainer, *, save: bool = True) -> Evaluation | None:
-    """Rebuild the result's derived numbers from its records (DESIGN.md 1: derived data can always
+    """Rebuild the result's derived numbers from its records (docs/architecture.md: derived data can always
     be rebuilt): each record as evaluated (carried state written in) and its scores, the totals,
     ranking points, winner, carried state, how it ended, and the state of an unconfirmed result
     (pending, playing or finished). ``save=False`` changes the instance only. Returns the
@@ -421,7 +421,7 @@ def delete_record(container: ResultContainer, number: int, actor, *, expected_ve
 
 
 def end_at_time(container: ResultContainer, actor, *, expected_version: int | None = None, reason: str = "") -> ResultContainer:
-    """End an unfinished result at the time limit (DESIGN.md 3): Tai Pan's higher total wins and
+    """End an unfinished result at the time limit (docs/tournaments.md): Tai Pan's higher total wins and
     equal totals are a draw (``fixed_hands``: more victory points); a four-player table keeps its
     totals. A reason is required. Refused for a bye, a finished or confirmed result. Undo with
     :func:`resume_play`. Audit: ``end``."""

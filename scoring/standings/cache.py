@@ -2,8 +2,11 @@
 default) under a key that changes whenever anything they are computed from changes.
 
 The key is read with one cheap aggregate query per kind of row the standings read: the result
-containers of the tournament (count, highest ``version`` sum and last change), its entrants (count
-and last change) and the tournament's tie-break order. Every write through the result sheet bumps
+containers of the tournament's played (not draft) rounds (count, ``version`` sum and last change),
+its entrants (count and last change), its played rounds and the tournament's tie-break order.
+Draft rounds are left out: the standings never count them, so drawing, redrawing or checking a
+draft reads the standings of the rounds before from the cache (a pairing computes them once);
+publishing a draft changes the key. Every write through the result sheet bumps
 a container's ``version`` and ``updated_at``; every entrant edit bumps the entrant's
 ``updated_at``; so a new result, correction, confirmation or rename gives a new key and a stale
 table is never served. The same data gives the same key.
@@ -22,7 +25,7 @@ from typing import TypeVar
 from django.core.cache import cache
 from django.db.models import Count, Max, Sum
 
-from scoring.models import Match, Player, Table, Team, Tournament
+from scoring.models import Match, Player, Round, Table, Team, Tournament
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -34,15 +37,15 @@ TIMEOUT = 6 * 60 * 60
 def state_key(tournament: Tournament, kind: str, through_round: int | None = None) -> str:
     """``"standings:<tournament>:<kind>:<all|rN>:<digest>"`` for the current state of the
     tournament's results and entrants (five small aggregate queries: matches, tables, teams,
-    players, rounds)."""
+    players, rounds; draft rounds left out)."""
     results = []
     for model in (Match, Table):
-        results.append(tuple(model.objects.filter(round__tournament=tournament).aggregate(
-            n=Count("pk"), v=Sum("version"), t=Max("updated_at")).values()))
+        results.append(tuple(model.objects.filter(round__tournament=tournament).exclude(round__status=Round.Status.DRAFT)
+                             .aggregate(n=Count("pk"), v=Sum("version"), t=Max("updated_at")).values()))
     entrants = []
     for model in (Team, Player):
         entrants.append(tuple(model.objects.filter(tournament=tournament).aggregate(n=Count("pk"), t=Max("updated_at")).values()))
-    rounds = list(tournament.rounds.order_by("number").values_list("number", "status"))
+    rounds = list(tournament.rounds.exclude(status=Round.Status.DRAFT).order_by("number").values_list("number", "status"))
     # Canonical text of plain values: a just-created tournament holds ``RoundFormat.TARGET`` where
     # a loaded one holds ``"target"``, and a database may return JSON objects with their keys in
     # another order; the same data must give the same key.

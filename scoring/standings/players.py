@@ -1,5 +1,5 @@
 """Standings of a four-player tournament: players ranked by total points over their finished
-tables (DESIGN.md 3; the same rule as the Tai Pan standings: only finished and confirmed results
+tables (docs/tournaments.md; the same rule as the Tai Pan standings: only finished and confirmed results
 of published rounds count)."""
 from __future__ import annotations
 
@@ -32,7 +32,7 @@ class StandingRow:
 
 def standings(tournament: Tournament, *, through_round: int | None = None) -> list[StandingRow]:
     """Players ranked by total points over their counted tables (finished or confirmed, in a
-    published, running or closed round; DESIGN.md 3 "Standings by total points"), after round
+    published, running or closed round; docs/tournaments.md "Standings by total points"), after round
     ``through_round`` when given. Ties share a rank and are listed by name. One query, whatever the
     field size.
 

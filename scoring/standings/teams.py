@@ -1,4 +1,4 @@
-"""Tai Pan standings (DESIGN.md 3 Ranking, issue 2 item 7, issue 4 item 5).
+"""Tai Pan standings (docs/tournaments.md Ranking, issue 2 item 7, issue 4 item 5).
 
 :func:`standings` loads the tournament's teams and finished results in a FIXED number of queries
 (two, whatever the number of teams or rounds), builds plain :class:`scoring.standings.tiebreaks.Context`
@@ -13,13 +13,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from django.db.models import IntegerField, OuterRef, Q, Subquery, Sum, Value
+from django.db.models.functions import Coalesce
+
 from scoring.models import Match, Round, Team, Tournament
 from scoring.standings.tiebreaks import (
     DRAW,
     LOSS,
     REGISTRY,
     WIN,
-    Buchholz,
     Context,
     Game,
     TeamResults,
@@ -32,7 +34,7 @@ COUNTED = (Match.Status.FINISHED, Match.Status.CONFIRMED)
 
 @dataclass
 class StandingRow:
-    """One line of the standings (INTERFACES.md). ``rank`` is shared on ties; ``players``:
+    """One line of the standings (also the REST API's, docs/api.md). ``rank`` is shared on ties; ``players``:
     ``"Anna & Bart"``; ``played`` includes byes and equals ``won + drawn + lost`` (a bye is a
     win); ``tiebreaks``: the tournament's tie-break values by key, in order."""
 
@@ -54,36 +56,50 @@ class StandingRow:
     withdrawn: bool = False
 
 
-def _team_queryset(tournament: Tournament):
-    return Team.objects.filter(tournament=tournament).select_related("first_player", "second_player").order_by("name", "pk")
+#: The team columns the standings show (one query, value lists: no model objects).
+TEAM_COLUMNS = ("pk", "name", "affiliation", "first_player__name", "second_player__name", "withdrawn_after_round")
+MATCH_COLUMNS = ("round__number", "team_ns_id", "team_ew_id", "total_ns", "total_ew", "points_ns", "points_ew", "winner_id")
 
 
-def _match_rows(tournament: Tournament, through_round: int | None):
+def _team_rows(tournament: Tournament, pks=None) -> list[tuple]:
+    """``(pk, name, affiliation, first player, second player, withdrawn_after_round)`` per team
+    (``pks``: only those), by name."""
+    qs = Team.objects.filter(tournament=tournament)
+    if pks is not None:
+        qs = qs.filter(pk__in=pks)
+    return list(qs.order_by("name", "pk").values_list(*TEAM_COLUMNS))
+
+
+def _counted(tournament: Tournament, through_round: int | None = None):
+    """The tournament's counted matches (finished or confirmed, not in a draft round)."""
     qs = Match.objects.filter(round__tournament=tournament, status__in=COUNTED).exclude(round__status=Round.Status.DRAFT)
     if through_round is not None:
         qs = qs.filter(round__number__lte=through_round)
-    return qs.order_by("round__number", "table").values_list(
-        "round__number", "team_ns_id", "team_ew_id", "total_ns", "total_ew", "points_ns", "points_ew", "winner_id"
-    )
+    return qs
 
 
-def build_context(team_ids, match_rows, withdrawn: dict | None = None) -> Context:
+def _match_rows(tournament: Tournament, through_round: int | None):
+    return _counted(tournament, through_round).order_by("round__number", "table").values_list(*MATCH_COLUMNS)
+
+
+def build_context(team_ids, match_rows, withdrawn: dict | None = None, *, points: dict | None = None) -> Context:
     """Plain :class:`Context` from ``match_rows`` (tuples ``(round, ns, ew, total_ns, total_ew,
     points_ns, points_ew, winner_id)``; ``ew`` ``None`` = bye). Pure; used by :func:`standings`
-    and tests."""
+    and tests. ``points``: every team's match points when ``team_ids`` are only some of them."""
     withdrawn = withdrawn or {}
     teams = {tid: TeamResults(tid, [], bool(withdrawn.get(tid))) for tid in team_ids}
+    new = tuple.__new__  # a Game without the named tuple's Python-level constructor (thousands per call)
     for rnd, ns, ew, tns, tew, pns, pew, winner in match_rows:
         if ew is None:
             if ns in teams:
-                teams[ns].games.append(Game(rnd, None, 0, 0, pns, WIN))
+                teams[ns].games.append(new(Game, (rnd, None, 0, 0, pns, WIN)))
             continue
-        for me, opp, scored, conceded, pts in ((ns, ew, tns, tew, pns), (ew, ns, tew, tns, pew)):
-            if me not in teams:
-                continue
-            outcome = DRAW if winner is None else WIN if winner == me else LOSS
-            teams[me].games.append(Game(rnd, opp, scored, conceded, pts, outcome))
-    return Context(teams)
+        draw = winner is None
+        if ns in teams:
+            teams[ns].games.append(new(Game, (rnd, ew, tns, tew, pns, DRAW if draw else WIN if winner == ns else LOSS)))
+        if ew in teams:
+            teams[ew].games.append(new(Game, (rnd, ns, tew, tns, pew, DRAW if draw else WIN if winner == ew else LOSS)))
+    return Context(teams, points)
 
 
 def tiebreak_keys(tournament: Tournament) -> list[str]:
@@ -92,16 +108,19 @@ def tiebreak_keys(tournament: Tournament) -> list[str]:
     return keys or [tb.key for tb in resolve(None)]
 
 
+def _withdrawn(team_rows: list[tuple], through_round: int | None) -> dict[int, bool]:
+    return {pk: gone is not None and (through_round is None or gone < through_round) for pk, *_rest, gone in team_rows}
+
+
 def standings(tournament: Tournament, *, through_round: int | None = None) -> list[StandingRow]:
     """The ranked standings of a Tai Pan tournament, after ``through_round`` (default: every
-    played round). Exactly two queries (teams with players; finished matches), whatever the
-    number of teams and rounds. Returns :class:`StandingRow` best first; shared ranks on ties
-    (ordered by name within a shared rank)."""
-    teams = list(_team_queryset(tournament))
-    rows = list(_match_rows(tournament, through_round))
-    withdrawn = {t.pk: t.withdrawn_after_round is not None and (through_round is None or t.withdrawn_after_round < through_round)
-                 for t in teams}
-    ctx = build_context([t.pk for t in teams], rows, withdrawn)
+    played round). Exactly two queries (teams with their players' names; counted matches, both as
+    value lists), whatever the number of teams and rounds. Returns :class:`StandingRow` best
+    first; shared ranks on ties (ordered by name within a shared rank)."""
+    teams = _team_rows(tournament)
+    rows = _match_rows(tournament, through_round)
+    withdrawn = _withdrawn(teams, through_round)
+    ctx = build_context([t[0] for t in teams], rows, withdrawn)
     return standings_from(ctx, tiebreak_keys(tournament), teams, withdrawn)
 
 
@@ -111,19 +130,29 @@ def team_breakdown(tournament: Tournament, team: Team) -> dict:
     ``{"row": StandingRow, "rounds": [{"round", "opponent", "opponent_id", "bye", "scored",
     "conceded", "difference", "match_points", "outcome", "opponent_match_points"}],
     "tiebreaks": [{"key", "label", "value", "byes_and_withdrawals", "per_round": [{"round",
-    "value"}]}]}``. Queries: a fixed number (the standings' two plus none per round)."""
-    teams = list(_team_queryset(tournament))
-    rows = list(_match_rows(tournament, None))
-    withdrawn = {t.pk: t.withdrawn_after_round is not None for t in teams}
-    ctx = build_context([t.pk for t in teams], rows, withdrawn)
+    "value"}]}]}``.
+
+    Reads one team's rows and what its rank and tie-breaks need, not the whole standings: every
+    team's match points summed in the database (its opponents' points for Buchholz; the teams
+    above it), then the matches of the teams level with it on match points, whose tie-breaks
+    decide its place among them. Two queries, the same row as :func:`standings`."""
     keys = tiebreak_keys(tournament)
-    names = {t.pk: t.name for t in teams}
-    full = standings_from(ctx, keys, teams, withdrawn)
-    row = next(r for r in full if r.team_id == team.pk)
+    points, names = _points_and_names(tournament)
+    mine = points.get(team.pk, 0)
+    level = [pk for pk, p in points.items() if p == mine]
+    rows = _counted(tournament).filter(Q(team_ns__in=level) | Q(team_ew__in=level)) \
+        .order_by("round__number", "table").values_list(*MATCH_COLUMNS)
+    teams = [(pk, *names[pk]) for pk in level]
+    withdrawn = _withdrawn(teams, None)
+    ctx = build_context(level, rows, withdrawn, points=points)
+    above = sum(1 for p in points.values() if p > mine)
+    group_rows = standings_from(ctx, keys, teams, withdrawn)
+    row = next(r for r in group_rows if r.team_id == team.pk)
+    row.rank += above
     res = ctx.teams[team.pk]
     rounds = [{
         "round": g.round,
-        "opponent": names.get(g.opponent) if g.opponent else None,
+        "opponent": names[g.opponent][0] if g.opponent in names else None,
         "opponent_id": g.opponent,
         "bye": g.is_bye,
         "scored": g.scored,
@@ -146,29 +175,40 @@ def team_breakdown(tournament: Tournament, team: Team) -> dict:
     return {"row": row, "rounds": rounds, "tiebreaks": breaks}
 
 
-def standings_from(ctx: Context, keys: list[str], teams: list[Team], withdrawn: dict) -> list[StandingRow]:
-    """Standings rows from an already built context (no queries; players must be loaded)."""
+def _points_and_names(tournament: Tournament) -> tuple[dict[int, int], dict[int, tuple]]:
+    """Every team's match points over its counted matches, summed by the database, and its
+    ``(name, affiliation, first player, second player, withdrawn_after_round)``: one query."""
+    counted = _counted(tournament)
+    as_ns = counted.filter(team_ns=OuterRef("pk")).order_by().values("team_ns").annotate(s=Sum("points_ns")).values("s")
+    as_ew = counted.filter(team_ew=OuterRef("pk")).order_by().values("team_ew").annotate(s=Sum("points_ew")).values("s")
+    zero = Value(0, output_field=IntegerField())
+    qs = Team.objects.filter(tournament=tournament).annotate(
+        mp=Coalesce(Subquery(as_ns, output_field=IntegerField()), zero)
+        + Coalesce(Subquery(as_ew, output_field=IntegerField()), zero))
+    points, names = {}, {}
+    for pk, *rest, mp in qs.values_list(*TEAM_COLUMNS, "mp"):
+        points[pk] = mp
+        names[pk] = tuple(rest)
+    return points, names
+
+
+def standings_from(ctx: Context, keys: list[str], teams: list[tuple], withdrawn: dict) -> list[StandingRow]:
+    """Standings rows from an already built context and the teams' :data:`TEAM_COLUMNS` value
+    rows (no queries), from each team's sums (computed once, :attr:`TeamResults.sums`)."""
     ranked = rank_teams(ctx, keys)
-    by_id = {t.pk: t for t in teams}
-    buchholz = Buchholz()
+    by_id = {t[0]: t for t in teams}
+    points = ctx.points
     out = []
     for rank, tid, values in ranked:
-        team, res = by_id[tid], ctx.teams[tid]
-        games = res.games
+        _pk, name, affiliation, first, second, _gone = by_id[tid]
+        res = ctx.teams[tid]
+        sums = res.sums
         out.append(StandingRow(
-            rank=rank, team_id=tid, name=team.name,
-            players=f"{team.first_player.name} & {team.second_player.name}",
-            affiliation=team.affiliation, played=len(games),
-            won=sum(1 for g in games if g.outcome == WIN),
-            drawn=sum(1 for g in games if g.outcome == DRAW),
-            lost=sum(1 for g in games if g.outcome == LOSS),
-            byes=sum(1 for g in games if g.is_bye),
-            match_points=res.match_points,
-            point_difference=sum(g.scored - g.conceded for g in games),
-            points_scored=sum(g.scored for g in games),
-            buchholz=buchholz.value(res, ctx, frozenset()),
-            tiebreaks={k: values[k] for k in keys},
-            withdrawn=withdrawn.get(tid, False),
+            rank=rank, team_id=tid, name=name, players=f"{first} & {second}", affiliation=affiliation,
+            played=len(res.games), won=sums.won, drawn=sums.drawn, lost=sums.lost, byes=sums.byes,
+            match_points=points[tid], point_difference=sums.difference, points_scored=sums.scored,
+            buchholz=sum(points.get(o, 0) for o in sums.opponents),
+            tiebreaks={k: values[k] for k in keys}, withdrawn=withdrawn.get(tid, False),
         ))
     out.sort(key=lambda r: (r.rank, r.name.lower(), r.team_id))
     return out

@@ -1,4 +1,4 @@
-"""Tie-breaks: a registry of small classes (DESIGN.md 3 Ranking, issue 4 item 5).
+"""Tie-breaks: a registry of small classes (docs/tournaments.md Ranking, issue 4 item 5).
 
 Teams are ranked on match points (win 2, draw 1, loss 0; a bye is a win with 0 point difference;
 ``fixed_hands``: victory points), then on the tournament's ordered list of tie-breaks
@@ -14,18 +14,19 @@ Higher values rank higher.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import ClassVar
+from functools import cached_property
+from typing import ClassVar, NamedTuple
 
 from django.utils.translation import gettext_lazy as _
 
 WIN, DRAW, LOSS = "win", "draw", "loss"
 
 
-@dataclass(frozen=True)
-class Game:
+class Game(NamedTuple):
     """One team's result in one finished match. ``opponent`` ``None`` = a bye. ``scored`` /
     ``conceded``: the two match totals (Tai Pan points; a bye 0/0). ``points``: match points
-    earned (or victory points). ``outcome``: ``"win"``, ``"draw"`` or ``"loss"`` (a bye is a win)."""
+    earned (or victory points). ``outcome``: ``"win"``, ``"draw"`` or ``"loss"`` (a bye is a win).
+    (A named tuple: the standings build one per team and match.)"""
 
     round: int
     opponent: int | None
@@ -39,6 +40,19 @@ class Game:
         return self.opponent is None
 
 
+class Sums(NamedTuple):
+    """One team's sums over its games, computed once (:attr:`TeamResults.sums`)."""
+
+    points: int
+    difference: int
+    scored: int
+    won: int
+    drawn: int
+    lost: int
+    byes: int
+    opponents: tuple  # ids of the opponents met, in round order (byes left out)
+
+
 @dataclass
 class TeamResults:
     """All finished games of one team (in round order) and whether it has withdrawn."""
@@ -50,24 +64,53 @@ class TeamResults:
     @property
     def match_points(self) -> int:
         """Sum of match points (victory points in the fixed-hands format), byes included."""
-        return sum(g.points for g in self.games)
+        return self.sums.points
+
+    @cached_property
+    def sums(self) -> Sums:
+        """The team's :class:`Sums`, computed on first use (add games before that)."""
+        points = difference = scored = won = drawn = lost = byes = 0
+        opponents = []
+        for _round, opponent, own, other, earned, outcome in self.games:
+            points += earned
+            difference += own - other
+            scored += own
+            if outcome == WIN:
+                won += 1
+            elif outcome == DRAW:
+                drawn += 1
+            else:
+                lost += 1
+            if opponent is None:
+                byes += 1
+            else:
+                opponents.append(opponent)
+        return tuple.__new__(Sums, (points, difference, scored, won, drawn, lost, byes, tuple(opponents)))
 
     @property
     def played(self) -> list[Game]:
         """Games against a real opponent (byes left out)."""
-        return [g for g in self.games if not g.is_bye]
+        return [g for g in self.games if g.opponent is not None]
 
 
 @dataclass
 class Context:
-    """Every team's results (``teams``: id -> :class:`TeamResults`), the data tie-breaks read."""
+    """Every team's results (``teams``: id -> :class:`TeamResults`), the data tie-breaks read.
+
+    ``points``: match points by team id, summed once when the context is made (pass them when
+    the context holds only some teams but their opponents' points are known, as the team
+    breakdown does). Build the context after the games: the sums are not kept up to date."""
 
     teams: dict[int, TeamResults]
+    points: dict[int, int] | None = None
+
+    def __post_init__(self) -> None:
+        if self.points is None:
+            self.points = {tid: t.match_points for tid, t in self.teams.items()}
 
     def points_of(self, team_id: int) -> int:
         """Match points of ``team_id`` (0 for an unknown team)."""
-        t = self.teams.get(team_id)
-        return t.match_points if t else 0
+        return self.points.get(team_id, 0)
 
 
 class TieBreak:
@@ -85,6 +128,12 @@ class TieBreak:
     def explain(self, team: TeamResults, ctx: Context) -> list[dict]:
         """Per-round parts of the number for the team breakdown page: ``[{"round", "value"}]``."""
         return []
+
+    def values(self, group: list[int], ctx: Context) -> dict[int, int | float]:
+        """:meth:`value` of every team of ``group`` (ids still tied with each other), by id."""
+        frozen = frozenset(group)
+        teams = ctx.teams
+        return {tid: self.value(teams[tid], ctx, frozen) for tid in group}
 
 
 REGISTRY: dict[str, type[TieBreak]] = {}
@@ -105,7 +154,7 @@ class PointDifference(TieBreak):
     byes_and_withdrawals = _("A bye counts as 0 point difference. Matches of a team that withdrew keep counting.")
 
     def value(self, team, ctx, group):
-        return sum(g.scored - g.conceded for g in team.games)
+        return team.sums.difference
 
     def explain(self, team, ctx):
         return [{"round": g.round, "value": g.scored - g.conceded} for g in team.games]
@@ -120,7 +169,7 @@ class PointsScored(TieBreak):
     byes_and_withdrawals = _("A bye scores 0 points. Matches against a team that withdrew keep counting.")
 
     def value(self, team, ctx, group):
-        return sum(g.scored for g in team.games)
+        return team.sums.scored
 
     def explain(self, team, ctx):
         return [{"round": g.round, "value": g.scored} for g in team.games]
@@ -138,7 +187,8 @@ class Buchholz(TieBreak):
     )
 
     def value(self, team, ctx, group):
-        return sum(ctx.points_of(g.opponent) for g in team.played)
+        points = ctx.points
+        return sum(points.get(o, 0) for o in team.sums.opponents)
 
     def explain(self, team, ctx):
         return [{"round": g.round, "value": ctx.points_of(g.opponent) if not g.is_bye else 0} for g in team.games]
@@ -206,6 +256,12 @@ class HeadToHead(TieBreak):
             return 0
         return sum(g.points for g in team.played if g.opponent in group)
 
+    def values(self, group, ctx):
+        frozen = frozenset(group)
+        if len(group) < 2 or not self._all_met(frozen, ctx):  # checked once for the whole group
+            return {tid: 0 for tid in group}
+        return {tid: sum(g.points for g in ctx.teams[tid].played if g.opponent in frozen) for tid in group}
+
     @staticmethod
     def _all_met(group: frozenset, ctx: Context) -> bool:
         for tid in group:
@@ -224,10 +280,10 @@ class Wins(TieBreak):
     byes_and_withdrawals = _("A bye counts as a win. Wins against a team that withdrew keep counting.")
 
     def value(self, team, ctx, group):
-        return sum(1 for g in team.games if g.outcome == WIN)
+        return team.sums.won
 
 
-#: NSKT default order (DESIGN.md 3).
+#: NSKT default order (docs/tournaments.md).
 NSKT_DEFAULT: list[str] = ["point_difference", "buchholz", "points_scored", "head_to_head"]
 
 
@@ -252,21 +308,21 @@ def rank_teams(ctx: Context, keys: list[str] | None = None) -> list[tuple[int, i
     values: dict[int, dict] = {tid: {} for tid in ctx.teams}
     # groups of still-tied ids, in rank order
     by_points: dict[int, list[int]] = {}
-    for tid, team in ctx.teams.items():
-        by_points.setdefault(team.match_points, []).append(tid)
+    for tid in ctx.teams:
+        by_points.setdefault(ctx.points[tid], []).append(tid)
     groups = [sorted(by_points[p]) for p in sorted(by_points, reverse=True)]
     for tb in breaks:
         next_groups: list[list[int]] = []
+        key = tb.key
         for group in groups:
-            frozen = frozenset(group)
-            for tid in group:
-                values[tid][tb.key] = tb.value(ctx.teams[tid], ctx, frozen)
+            for tid, value in tb.values(group, ctx).items():
+                values[tid][key] = value
             if len(group) == 1:
                 next_groups.append(group)
                 continue
             split: dict = {}
             for tid in group:
-                split.setdefault(values[tid][tb.key], []).append(tid)
+                split.setdefault(values[tid][key], []).append(tid)
             next_groups.extend(split[v] for v in sorted(split, reverse=True))
         groups = next_groups
     # values for single teams that were never in a tie are still filled for every key above

@@ -66,13 +66,14 @@ def forget(request, tournament_id: int) -> None:
     _cache(request).pop(tournament_id, None)
 
 
-def held_links(request) -> list[dict]:
+def held_links(request, *, with_hash: bool = False) -> list[dict]:
     """The links this phone holds (from the session only, no query): ``{"slug", "name"}`` each,
-    for the navigation."""
+    for the navigation (``with_hash``: also the link's id and its token's hash, for ETags)."""
     session = getattr(request, "session", None)
     if session is None:
         return []
-    return [{"slug": v.get("slug", ""), "name": v.get("name", "")} for v in (session.get(SESSION_KEY) or {}).values()]
+    keys = ("slug", "name", "link", "hash") if with_hash else ("slug", "name")
+    return [{k: v.get(k, "") for k in keys} for _t, v in sorted((session.get(SESSION_KEY) or {}).items())]
 
 
 def _cache(request) -> dict:

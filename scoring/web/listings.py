@@ -8,7 +8,7 @@ page fast at a thousand teams (django-tables2's per-cell rendering was 85 % of t
 :func:`team_grid` renders ``scoring.standings.teams.standings()`` rows (``StandingRow``): rank
 (shared on ties), team, players, played, won/drawn/lost, match points, point difference, points
 scored, Buchholz, then one column per further tie-break of the tournament in its order
-(DESIGN.md 3, issue 2 item 7, issue 4 item 5); :func:`player_grid` the four-player standings.
+(docs/tournaments.md, issue 2 item 7, issue 4 item 5); :func:`player_grid` the four-player standings.
 
 The organiser listings (teams, players) stay django-tables2 tables (sortable where useful).
 """

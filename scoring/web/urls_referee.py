@@ -26,6 +26,8 @@ def _result_urls(prefix: str, names: dict, kind: dict) -> list:
 
 urlpatterns = [
     path("mijn-tafels/", referee.my_tables, name="my_tables"),
+    path("handleiding-scheidsrechter/", referee.guide, name="referee_guide"),
+    path("handleiding-scheidsrechter.pdf", referee.guide_pdf, name="referee_guide_pdf"),
     *_result_urls("match", {"enter": "match_enter", "preview": "hand_preview", "record": "hand", "edit": "hand_edit",
                             "delete": "hand_delete", "end": "match_end", "resume": "match_resume", "confirm": "match_confirm",
                             "dispute": "match_dispute", "reopen": "match_reopen", "restore": "audit_restore"}, MATCH),

@@ -3,7 +3,7 @@ standings of both kinds with the tie-break values, and matches and tables with t
 totals. Anyone may read them without credentials; draft rounds stay hidden except from the
 tournament's organisers; no output names a user.
 
-Expected numbers come from the rules (rules/taipan-nskt.txt, DESIGN.md 2.1-2.2, 3): a Grand Tai
+Expected numbers come from the rules (the NSKT rule text, docs/engines/ and docs/tournaments.md): a Grand Tai
 Pan made with a double victory is 200 + 200 = 400 for NS, so two such hands reach the NSKT target
 800 and NS wins the match (match points 2 : 0); a Sichuan self-drawn win of East with no fan
 items (base 1, everyone pays 1 + 1) is East +6, the others -2 each."""
@@ -66,7 +66,7 @@ def test_tournament_detail(api_world):
     assert data["rules"] == "nskt" and data["round_format"] == "target" and data["hands_per_round"] is None
     assert data["sides"] == ["NS", "EW"] and data["record_noun"] == "hand"
     # An empty tie-break setting is the NSKT order: point difference, Buchholz, points scored,
-    # head-to-head (DESIGN.md 3 Ranking).
+    # head-to-head (docs/tournaments.md Ranking).
     assert [tb["key"] for tb in data["tiebreaks"]] == ["point_difference", "buchholz", "points_scored", "head_to_head"]
     assert data["rounds"] == [{"number": 1, "status": "published", "tables": 2,
                                "url": "http://testserver/api/v1/tournaments/tp/rounds/1"}]

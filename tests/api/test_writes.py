@@ -3,7 +3,7 @@ records, ending at the time limit and resuming, confirming and reopening, throug
 sheet with the version the client read; refusals as JSON errors next to their field, the same
 messages the entry pages show; CSRF only for session-authenticated writes.
 
-Scores come from the rules (rules/taipan-nskt.txt, DESIGN.md 2.1-2.2): a plain hand with 75 : 25
+Scores come from the rules (the NSKT rule text, docs/engines/): a plain hand with 75 : 25
 card points is NS 75, EW 25; a Tai Pan made by N adds 100 (NS 175); a Grand Tai Pan with a double
 victory is 400 : 0, two of them reach the NSKT target 800; a Sichuan self-drawn win of East with
 no fan items is +6 / -2 / -2 / -2."""

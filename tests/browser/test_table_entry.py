@@ -1,7 +1,7 @@
 """Four-player entry on a phone (issue 11 item 8): toggle buttons for the players and the way of
 winning, the tile picker under the field it fills (never an overlay), a whole set per tap, the
 winning tile tapped in the hand. A typical Sichuan win and a typical Taiwanese win take about 12
-taps (counted). Values: DESIGN.md 2.2 (a win on a discard without fan: the discarder pays the
+taps (counted). Values: docs/engines/sichuan.md (a win on a discard without fan: the discarder pays the
 base, 1) and case T01 of the Taiwanese rules (tests/factories.py DEALS)."""
 import pytest
 

@@ -1,5 +1,5 @@
 """Pure Swiss pairing (scoring.draw.pairing_core), no database. Expected pairings worked out by hand
-from DESIGN.md 3 / issue 4 item 1: rematches forbidden, bye to the lowest-ranked team without one,
+from docs/tournaments.md / issue 4 item 1: rematches forbidden, bye to the lowest-ranked team without one,
 equal match points first, then the smallest score-group distance, tables by rank."""
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """The round lifecycle shared by rounds of matches (Tai Pan) and rounds of tables (the
-four-player games), :mod:`scoring.draw.rounds` and :mod:`scoring.draw.lifecycle` (DESIGN.md 3):
+four-player games), :mod:`scoring.draw.rounds` and :mod:`scoring.draw.lifecycle` (docs/tournaments.md):
 draft -> published -> in progress -> closed, with the same refusals and the same messages for
 both kinds; a round closes only when every result is confirmed (byes need no confirmation); the
 next round is drawn only when every earlier round is closed (a fully confirmed round is closed on

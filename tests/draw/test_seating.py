@@ -21,7 +21,7 @@ pytestmark = pytest.mark.django_db
 
 #: Sichuan case S17 with the seats as players: North wins 1 on West's discard, then East
 #: self-draws (base 2); only South and West still pay, 3 each: E +6, S -3, W -4, N +1
-#: (DESIGN.md 2.2) - four different totals at every table.
+#: (docs/engines/sichuan.md) - four different totals at every table.
 FOUR_LEVELS = {"events": [
     {"type": "win", "player": "N", "discarder": "W", "hand": {
         "void": "s", "melds": [], "concealed": "123m 456m 789p 234p 55p",

@@ -1,4 +1,4 @@
-"""The engines' command-line contract (DESIGN.md 2): exit codes for bad JSON and unknown names."""
+"""The engines' command-line contract (docs/engines/index.md): exit codes for bad JSON and unknown names."""
 import subprocess
 import sys
 from pathlib import Path

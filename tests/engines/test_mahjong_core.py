@@ -1,5 +1,5 @@
 """Shared mahjong core (engines/mahjong): MPSZ parsing, melds, decompositions, seven pairs, waits and
-physical checks. Expected values are worked out by hand from the rule texts (DESIGN.md 2.2/2.3)."""
+physical checks. Expected values are worked out by hand from the rule texts (docs/engines/sichuan.md and taiwanese.md)."""
 from collections import Counter
 
 import pytest

@@ -1,4 +1,4 @@
-"""The uniform rules-presets API (issue "One result lifecycle", item 1; DESIGN.md section 2):
+"""The uniform rules-presets API (issue "One result lifecycle", item 1; docs/engines/index.md):
 every engine package exports ``PRESETS``, ``DEFAULT_PRESET`` and ``resolve_rules(raw)``, and
 ``engines`` reaches them by game name."""
 import importlib
@@ -25,7 +25,7 @@ def test_every_package_exports_the_same_three_names(game):
 
 
 def test_defaults_are_the_ones_design_names():
-    # DESIGN.md 2: nskt for Tai Pan (target 800), the rule text's own for the others
+    # docs/engines/index.md: nskt for Tai Pan (target 800), the rule text's own for the others
     # (Taiwanese: base 3, 2 per tai, no cap; Sichuan: 5 fan cap; Tien Gow: Supreme 2, quartet 4).
     assert engines.resolve_rules("taipan", None)["target"] == 800
     assert engines.resolve_rules("taipan", "standard")["target"] == 1000

@@ -1,4 +1,4 @@
-"""Sichuan ``score-hand`` (DESIGN.md 2.2, rules/sichuan-bloody.txt section 4-5): acceptance cases,
+"""Sichuan ``score-hand`` (docs/engines/sichuan.md, the Sichuan rule text section 4-5): acceptance cases,
 more hands worked out by hand from the rule text, every rules option, and clear violations."""
 import pytest
 

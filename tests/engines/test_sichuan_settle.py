@@ -1,4 +1,4 @@
-"""Sichuan ``settle`` (DESIGN.md 2.2, rules/sichuan-bloody.txt sections 3 and 5): acceptance cases,
+"""Sichuan ``settle`` (docs/engines/sichuan.md, the Sichuan rule text sections 3 and 5): acceptance cases,
 settlements worked out by hand, rules options, violations and the zero-sum property."""
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -197,7 +197,7 @@ def test_players_must_be_four_names():
 # ------------------------------------------------------------------ property: payments sum to zero
 
 # Each player owns tile kinds no other player uses, so any deal drawn below is physically possible
-# (DESIGN.md 2.2 settle: at most four copies of a tile, kong events match the final hands): A 1m-7m
+# (docs/engines/sichuan.md settle: at most four copies of a tile, kong events match the final hands): A 1m-7m
 # (void s), B 1p-7p (void m), C 1s-7s (void p), D 8m 9m 8p 9p (void s); the flower pigs hold 8s (A)
 # and 9s (D). A, B and C can kong their 7; D never kongs.
 OWN = {"A": ("m", "s"), "B": ("p", "m"), "C": ("s", "p")}
@@ -289,7 +289,7 @@ def test_payments_sum_to_zero(deal, rules):
 
 # ------------------------------------------------------------------ kong events against the hands
 # Rule text sections 2-3 (108 physical tiles, four of each; no pung or kong of the void suit) and
-# DESIGN.md 2.2 settle (events plus exhaustion); see the engines.sichuan.settle docstring.
+# docs/engines/sichuan.md settle (events plus exhaustion); see the engines.sichuan.settle docstring.
 
 SEATS = ["E", "S", "W", "N"]
 

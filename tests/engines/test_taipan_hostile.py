@@ -1,7 +1,7 @@
 """Hostile input to ``taipan play`` (issue "Hostile input", item 7): anything that cannot occur in
 a deal is refused with RuleViolation naming the field, never judged as a play.
 
-Facts used (NSKT rules, Tai Pan section; DESIGN.md 2.1): 56 distinct cards, 14 dealt to each player
+Facts used (NSKT rules, Tai Pan section; docs/engines/taipan.md): 56 distinct cards, 14 dealt to each player
 and the exchange gives and receives three, so a hand holds at most 14 cards; a card is in one
 place only (hand, table); a wish is made by playing the Mahjong; a Phoenix single ranks half above
 the single it beats (1.5 when led) and never beats the Dragon.

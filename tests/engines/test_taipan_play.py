@@ -1,4 +1,4 @@
-"""Tai Pan cards, combinations and the ``play`` command (NSKT rules, Tai Pan section; DESIGN.md 2.1).
+"""Tai Pan cards, combinations and the ``play`` command (NSKT rules, Tai Pan section; docs/engines/taipan.md).
 
 Each tricky situation of issue 3 has its own test; expected values come from the rule text:
 Phoenix single = beaten rank + 0.5 (1.5 led), never over the Dragon; Dragon = 15; bombs beat any
@@ -85,7 +85,7 @@ def test_classification(codes, ctype, length, rank):
 
 
 @pytest.mark.parametrize("codes", [
-    "Ks Kj Kp Phoenix",  # KKK+Phoenix is nothing (DESIGN.md 2.1)
+    "Ks Kj Kp Phoenix",  # KKK+Phoenix is nothing (docs/engines/taipan.md)
     "Dog 2s", "Dragon Phoenix", "Mahjong Phoenix", "Mahjong 2s 3s 4s",
     "As 2s 3j 4p 5t", "3s 4s 5s 6s", "5s 5j 7s 7j", "2s 3j",
 ])

@@ -1,4 +1,4 @@
-"""Tai Pan ``replay``: whole hands checked card by card (NSKT rules, Tai Pan section; DESIGN.md 2.1).
+"""Tai Pan ``replay``: whole hands checked card by card (NSKT rules, Tai Pan section; docs/engines/taipan.md).
 
 The deals are built so that hands end in a few plays: E holds the Mahjong and a 14-card straight
 (Mahjong..A, going out at once), N the stars 2..A (a 13-card straight flush), W the pagodas 2..A,

@@ -1,4 +1,4 @@
-"""Tai Pan summary scoring: ``score``, ``check-totals`` and ``match`` (DESIGN.md 2.1, NSKT rules).
+"""Tai Pan summary scoring: ``score``, ``check-totals`` and ``match`` (docs/engines/taipan.md, NSKT rules).
 
 Expected values are computed by hand from the NSKT rule text: card points as counted, a double
 victory 200 (100 under atp) with no card points, a call +100/+200 for the caller who goes out first,

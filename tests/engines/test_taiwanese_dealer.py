@@ -1,5 +1,5 @@
-"""Dealer rotation helper of the Taiwanese engine (rules/taiwanese-16.txt "De dealer en
-doorgeven", DESIGN.md 2.3: the dealer stays on a win or a draw, N counts the stays)."""
+"""Dealer rotation helper of the Taiwanese engine (the Taiwanese rule text "De dealer en
+doorgeven", docs/engines/taiwanese.md: the dealer stays on a win or a draw, N counts the stays)."""
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -52,7 +52,7 @@ def test_a_sequence_of_hands(winners):
 # --- the carried state {"dealer", "streak", "round_wind"} ------------------------------------
 
 def test_initial_state_east_deals_in_the_east_round():
-    # rules/taiwanese-16.txt: "wie de eerste dealer (Oost) is"
+    # the Taiwanese rule text: "wie de eerste dealer (Oost) is"
     assert initial_hand_state() == {"dealer": "E", "streak": 0, "round_wind": "E"}
     assert initial_hand_state() is not initial_hand_state()  # a fresh dict each time
 

@@ -4,7 +4,7 @@ Random winning hands are built from random sets (chows, pungs, kongs; some decla
 pair, never using a fifth copy of a tile. Checked: every such hand is scored; the winning tile is a
 formal wait; shuffling tiles, melds and flowers changes nothing; each payment is
 ``base + per_tai * (tai + dealer tai when the dealer is the payer or the winner)`` with the cap on
-hand tai (rules/taiwanese-16.txt "Betalen: basis plus tai", DESIGN.md 2.3); the payments balance;
+hand tai (the Taiwanese rule text "Betalen: basis plus tai", docs/engines/taiwanese.md); the payments balance;
 a fifth copy or a wrong tile count is rejected.
 """
 import random

@@ -1,7 +1,7 @@
 """Taiwanese 16-tile ``score``: tai table, payments, options and validation.
 
-Every expected value is computed by hand from rules/taiwanese-16.txt (tai table, "Betalen: basis plus
-tai", dealer 1 + 2N) and the decisions of DESIGN.md 2.3; the comment on each test shows the sum.
+Every expected value is computed by hand from the Taiwanese rule text (tai table, "Betalen: basis plus
+tai", dealer 1 + 2N) and the decisions of docs/engines/taiwanese.md; the comment on each test shows the sum.
 """
 import pytest
 
@@ -118,7 +118,7 @@ def test_flower_kong_without_extra_own_flower_option():
 
 
 def test_seat_wind_is_counted_from_the_dealer():
-    # Dealer S: the dealer is East, seat W is South, seat E is North (DESIGN: option seat_wind).
+    # Dealer S: the dealer is East, seat W is South, seat E is North (docs/engines/taiwanese.md, option seat_wind).
     hand = {"melds": ["pung 222z claimed"], "concealed": "123m 456m 789m 234p 55p",
             "win": {"tile": "4p", "how": "discard", "discarder": "N"}}
     out = score(dealer="S", seat="W", **hand)
@@ -367,7 +367,7 @@ def test_rules_violations():
 
 
 # Who pays is fixed by how the hand was won (rule text "Betalen": a discard win is paid by the
-# discarder only, a self-draw by all three; DESIGN.md 2.3 win fields): every other combination of
+# discarder only, a self-draw by all three; docs/engines/taiwanese.md win fields): every other combination of
 # how / discarder / robbed is contradictory and refused at the field that should not (or must) be there.
 _PARTY = {"discard": "discarder", "rob_added_kong": "robbed", "seven_rob_one": "robbed", "self": None, "eight_flowers": None}
 _EIGHT = ["fl1", "fl2", "fl3", "fl4", "se1", "se2", "se3", "se4"]

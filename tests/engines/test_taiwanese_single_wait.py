@@ -1,5 +1,5 @@
-"""Taiwanese single wait 獨聽 (DESIGN.md 2.3: "Single wait = exactly one formal wait before the
-win"; rules/taiwanese-16.txt tai table: 獨聽 1 tai).
+"""Taiwanese single wait 獨聽 (docs/engines/taiwanese.md: "Single wait = exactly one formal wait before the
+win"; the Taiwanese rule text tai table: 獨聽 1 tai).
 
 A formal wait is a tile kind that completes the hand before the win into five sets and a pair. It
 counts even when all four copies of that tile are the player's own (in the concealed tiles or a

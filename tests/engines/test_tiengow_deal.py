@@ -1,5 +1,5 @@
 """The Tien Gow ``deal`` command: a hand-built record checked against the rules, and rejections with
-their field paths. Expected values computed by hand from rules/tiengow.txt and DESIGN.md 2.4."""
+their field paths. Expected values computed by hand from the Tien Gow rule text and docs/engines/tiengow.md."""
 import copy
 
 import pytest

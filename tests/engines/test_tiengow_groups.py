@@ -1,5 +1,5 @@
-"""Tien Gow tiles, groups and their comparison, with expected values taken from rules/tiengow.txt
-("Opstelling", "Een beurt spelen") and DESIGN.md 2.4."""
+"""Tien Gow tiles, groups and their comparison, with expected values taken from the Tien Gow rule text
+("Opstelling", "Een beurt spelen") and docs/engines/tiengow.md."""
 from itertools import combinations
 
 import pytest
@@ -11,7 +11,7 @@ from engines.tiengow.names import TILE_NAMES, tile_name
 from engines.tiengow.options import resolve
 
 # The rule text's civil order, high to low: Hemel, Aarde, Mens, Gans, Pruim, Dubbele Drie, Plank,
-# Bijl, Scheidingspartitie, Lange Poot Zeven, Grote Kop Zes (pips per DESIGN.md 2.4).
+# Bijl, Scheidingspartitie, Lange Poot Zeven, Grote Kop Zes (pips per docs/engines/tiengow.md).
 CIVIL_HIGH_TO_LOW = ["6-6", "1-1", "4-4", "1-3", "5-5", "3-3", "2-2", "5-6", "4-6", "1-6", "1-5"]
 # Military by total: nine, eight, seven, Grote Zes (2-4), five, Kleine Drie (1-2).
 MILITARY_BY_TOTAL = [["4-5", "3-6"], ["3-5", "2-6"], ["3-4", "2-5"], ["2-4"], ["1-4", "2-3"], ["1-2"]]
@@ -203,7 +203,7 @@ def test_current_must_be_a_group():
 
 
 def test_equal_totals_civil_option():
-    # default (DESIGN.md 2.4): equal totals are equal only among military tiles
+    # default (docs/engines/tiengow.md): equal totals are equal only among military tiles
     assert check(["4-6"], ["5-5"])["beats"] is True
     assert check(["2-2"], ["1-3"])["beats"] is True
     rules = {"preset": "standard", "equal_totals_civil": True}

@@ -1,7 +1,7 @@
 """Property tests (hypothesis) for Tien Gow: random legal deals played by the random player of
 ``engines.tiengow.simulate`` (random hands from the 32 tiles, random legal plays) always give eight
 columns and zero-sum payments, and the ``deal`` command derives exactly the generator's result;
-records with a tile played twice or a wrong number of tiles are rejected (DESIGN.md 2.4)."""
+records with a tile played twice or a wrong number of tiles are rejected (docs/engines/tiengow.md)."""
 import copy
 import random
 

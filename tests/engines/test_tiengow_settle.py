@@ -1,5 +1,5 @@
 """The Tien Gow ``settle`` command (settlement level) and the acceptance cases through the Python API.
-Expected values computed by hand from rules/tiengow.txt ("Puntentelling en einde") and DESIGN.md 2.4."""
+Expected values computed by hand from the Tien Gow rule text ("Puntentelling en einde") and docs/engines/tiengow.md."""
 import pytest
 
 from engines import run
@@ -121,7 +121,7 @@ def test_multiply_immediate_option():
 
 @pytest.mark.parametrize("banker", [0, 1, 2, 3])
 def test_next_banker_without_a_last_trick_is_the_banker(banker):
-    # rules/tiengow.txt: the winner of the last trick becomes the next banker; with immediate
+    # the Tien Gow rule text: the winner of the last trick becomes the next banker; with immediate
     # payments only there is no last trick, so the banker deals again.
     out = settle(banker=banker, columns=None, last_trick=None, immediate=[{"winner": (banker + 1) % 4, "group": "supreme"}])
     assert out["final"] is None

@@ -1,5 +1,5 @@
 """The Taiwanese adapter honours the tournament's ``draw_keeps_dealer`` option (rules text: tables
-differ on whether a drawn hand keeps the dealer; DESIGN default: it does)."""
+differ on whether a drawn hand keeps the dealer; the default: it does)."""
 import pytest
 
 from scoring.games import registry

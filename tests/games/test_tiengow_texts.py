@@ -1,6 +1,6 @@
 """Tien Gow texts of the adapter and its entry form: one translatable sentence per summary and
 carried state (word order is the translation's), and tile names that follow the engine's table and
-the Dutch catalogue (the rule text's names, rules/tiengow.txt "Opstelling")."""
+the Dutch catalogue (the rule text's names, the Tien Gow rule text "Opstelling")."""
 from django.utils import translation
 
 from engines.tiengow.names import TILE_NAMES

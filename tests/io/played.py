@@ -2,7 +2,7 @@
 confirmations, a result ended at the time limit, a closed round and an open one, a bye and a
 withdrawn team (Tai Pan), a substitute and a withdrawn player (four-player games).
 
-Scores come from the rules (DESIGN.md 2; :data:`tests.factories.DEALS`): a Tai Pan Grand Tai Pan
+Scores come from the rules (docs/engines/index.md; :data:`tests.factories.DEALS`): a Tai Pan Grand Tai Pan
 of N with a double victory of NS is 400 : 0, two reach the target 800; Sichuan East self-draws:
 +6 / -2 / -2 / -2; Taiwanese South self-draws 6 tai: -17 / +47 / -15 / -15; Tien Gow banker seat
 1 settles: -4 / +10 / -1 / -5.

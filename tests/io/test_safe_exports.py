@@ -5,7 +5,7 @@ payloads) go through every CSV and XLSX export (standings and round tables of bo
 openpyxl and ``csv`` there is not one formula cell, every formula-like text keeps its text, and
 the numeric columns are still numbers (negative totals included).
 
-Scores (rules, DESIGN.md 2): Tai Pan NSKT, N's Grand Tai Pan with a double victory of NS is
+Scores (rules, docs/engines/index.md): Tai Pan NSKT, N's Grand Tai Pan with a double victory of NS is
 400 : 0, two of them reach the target 800; Sichuan: East self-draws all chows and a pair, base 1
 plus 1 for the self-draw from each player: East +6, the others -2 each.
 """

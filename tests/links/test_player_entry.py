@@ -3,7 +3,7 @@
 or disputes, a referee settles a dispute; the same sheet, locks, versions and audit trail as
 referee entry. Values from the NSKT rules: card points of a hand add up to 100; a double victory
 is 200 : 0; Grand Tai Pan made is +200 (so two "Grand Tai Pan with a double victory" hands reach
-the target 800). Sichuan (DESIGN.md 2.2): East's self-drawn win of base 1 is +6, the others -2."""
+the target 800). Sichuan (docs/engines/sichuan.md): East's self-drawn win of base 1 is +6, the others -2."""
 from __future__ import annotations
 
 import pytest

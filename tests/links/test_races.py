@@ -16,7 +16,7 @@ lock, so a confirmation never confirms totals its confirmer did not see:
   has (the seen ones).
 
 Values: Tai Pan (NSKT) two hands "Grand Tai Pan of N with NS's double victory" are 400 : 0 each
-(the target 800 is reached); the correction makes hand 1 a plain 75 : 25. Sichuan (DESIGN.md 2.2):
+(the target 800 is reached); the correction makes hand 1 a plain 75 : 25. Sichuan (docs/engines/sichuan.md):
 East's self-drawn win of base 1 is +6 / -2 / -2 / -2, South's the same from South.
 """
 from __future__ import annotations

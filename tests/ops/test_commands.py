@@ -1,6 +1,6 @@
 """Management commands: load_demo, pair_round, standings, rebuild_scores, export_tournament /
 import_tournament (issue 2 item 10, issue 4 item 6); rebuilding derived columns of matches and
-four-player tables (DESIGN.md 1: derived data can always be rebuilt from the records)."""
+four-player tables (docs/architecture.md: derived data can always be rebuilt from the records)."""
 from __future__ import annotations
 
 import json
@@ -154,7 +154,7 @@ def test_rebuild_tables_restores_derived_columns():
 
 
 def test_rebuild_scores_command_also_rebuilds_four_player_tables():
-    """``manage.py rebuild_scores`` restores tampered four-player derived columns (DESIGN.md 1)."""
+    """``manage.py rebuild_scores`` restores tampered four-player derived columns (docs/architecture.md)."""
     rnd, (table,) = table_round("tiengow")
     Deal.objects.create(table=table, number=1, record=TIEN_GOW_SETTLE, net=[9, 9, 9, 9])
     out = run("rebuild_scores", rnd.tournament.slug)

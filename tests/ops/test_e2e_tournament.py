@@ -9,7 +9,7 @@ The confirmation form posts the plain ``version`` field of the result it shows (
 ``confirm-version``).
 
 The expected ranking is computed in this test straight from the hands the test itself typed in,
-following DESIGN.md 3 (match points win 2 / draw 1 / loss 0, then point difference, Buchholz =
+following docs/tournaments.md (match points win 2 / draw 1 / loss 0, then point difference, Buchholz =
 sum of the opponents' match points, points scored), not from the application's derived columns.
 """
 import csv
@@ -140,7 +140,7 @@ def test_twelve_team_tournament_through_the_web(client):
     pairs = [frozenset((ns, ew)) for _, ns, ew, _, _ in typed]
     assert len(pairs) == len(set(pairs)) == 24
 
-    # --- expected ranking from the typed results (DESIGN.md 3) ---------------------------------
+    # --- expected ranking from the typed results (docs/tournaments.md) ---------------------------------
     mp, diff, scored, opponents = defaultdict(int), defaultdict(int), defaultdict(int), defaultdict(list)
     for _, ns, ew, tns, tew in typed:
         for me, other, mine, theirs in ((ns, ew, tns, tew), (ew, ns, tew, tns)):

@@ -7,8 +7,8 @@ The standings are no longer refreshed by a task (the signals and the refresh tas
 pages keep them in the cache under a key of the results' state (:mod:`scoring.standings.cache`),
 here in Redis.
 
-Hand values (NSKT rules, DESIGN.md 2.1): a Grand Tai Pan called by N with a double victory of NS
-is 400 : 0; two reach the target 800, so NS wins 800 : 0 (2 match points, DESIGN.md 3)."""
+Hand values (NSKT rules, docs/engines/taipan.md): a Grand Tai Pan called by N with a double victory of NS
+is 400 : 0; two reach the target 800, so NS wins 800 : 0 (2 match points, docs/tournaments.md)."""
 from __future__ import annotations
 
 import io

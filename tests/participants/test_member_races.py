@@ -1,7 +1,7 @@
 """Two organisers removing or demoting each other at the same moment (issue 10 item 4), on
 PostgreSQL: released together by a barrier (:func:`tests.race.race`), each in its own thread and
 database connection, :data:`TRIES` times per race. The invariant, checked after every try: the
-tournament always keeps at least one organiser (DESIGN.md 3 "Roles"; the last organiser can be
+tournament always keeps at least one organiser (docs/tournaments.md "Roles"; the last organiser can be
 neither removed nor made a referee).
 
 :mod:`scoring.participants.members` locks the tournament row first and re-reads the memberships

@@ -1,6 +1,6 @@
 """Score sheets of four-player tables (scoring.printing.sheets): one table's sheet with its players
 and entered deals, a round's pack with one page per table, and as many record rows as the round
-format plays (DESIGN.md 3: "N hands per round"; the open format leaves 16 rows to write in)."""
+format plays (docs/tournaments.md: "N hands per round"; the open format leaves 16 rows to write in)."""
 import io
 
 import pytest
@@ -73,14 +73,14 @@ def test_round_tables_pdf_one_page_per_table(client):
 
 def test_four_player_sheets_carry_the_qr_code_to_the_entry_page(client):
     """Issue 11 item 3: every score sheet, four-player ones too, has a QR code opening the entry
-    page; the address printed under it is the entry page's."""
-    from reportlab.graphics.barcode.qr import QrCodeWidget
-
+    page; the address printed under it is the entry page's. (Since issue 13 the QR code is a
+    flowable of its own, :class:`scoring.printing.common.QrCode`, drawn as one path, no longer a
+    reportlab widget inside a drawing; it holds the same ``value``.)"""
     t, table, users = tiengow_table()
     r = client.get(reverse("scoring:table_sheet_pdf", args=[t.slug, table.pk]))
     text = PdfReader(io.BytesIO(r.content)).pages[0].extract_text().replace("\n", "")
     assert reverse("scoring:table_enter", args=[t.slug, table.pk]) in text
     header = sheets._header(storage_of(table).queryset().get(pk=table.pk), common.styles(), "https://nskt.example.org/")
-    drawing = header._cellvalues[0][1][0]
-    widget = next(c for c in drawing.contents if isinstance(c, QrCodeWidget))
-    assert widget.value == "https://nskt.example.org" + reverse("scoring:table_enter", args=[t.slug, table.pk])
+    code = header._cellvalues[0][1][0]
+    assert isinstance(code, common.QrCode)
+    assert code.value == "https://nskt.example.org" + reverse("scoring:table_enter", args=[t.slug, table.pk])

@@ -25,10 +25,10 @@ TABLES = 25
 SUBMISSIONS = 500
 THREADS = 20
 # 50:50 hands without calls: totals stay equal, so the match never finishes (equal totals at or
-# above the target play on, DESIGN.md 2.1) and every submission contends for the same rows.
+# above the target play on, docs/engines/taipan.md) and every submission contends for the same rows.
 EVEN_HAND = {"calls": {}, "first_out": "N", "double_victory": None, "card_points": {"NS": 50, "EW": 50}}
 #: A Sichuan deal: East wins by self-draw with all chows and one pair (no fan items, base 1): each
-#: other player pays 1 + 1 for the self-draw (DESIGN.md 2.2). A table without a fixed number of
+#: other player pays 1 + 1 for the self-draw (docs/engines/sichuan.md). A table without a fixed number of
 #: deals never finishes by itself (only at the time limit), so every submission contends.
 EAST_SELF_DRAW = {"events": [{"type": "win", "player": "E", "hand": {
     "void": "s", "melds": [], "concealed": "123m 456m 789m 123p 55p",

@@ -8,7 +8,7 @@ web forms do. The result sheet locks the round, then the result, and checks that
 the lock (:mod:`scoring.results.sheet`), so of two changes made from the same version only the
 first one is acknowledged; the other is refused (stale, or locked once confirmed).
 
-Invariants (DESIGN.md 3: results are confirmed by a second person; every change is kept with who,
+Invariants (docs/tournaments.md: results are confirmed by a second person; every change is kept with who,
 when and why):
 
 - confirm vs edit: a confirmation always confirms the totals its confirmer saw;
@@ -50,7 +50,7 @@ def _taipan_hand(first_out: str, ns: int) -> dict:
 
 def _sichuan_self_draw(player: str) -> dict:
     """A Sichuan deal: ``player`` wins by self-draw with all chows and one pair (no fan items,
-    base 1): each other player pays 1 + 1 for the self-draw, the winner gets 6 (DESIGN.md 2.2)."""
+    base 1): each other player pays 1 + 1 for the self-draw, the winner gets 6 (docs/engines/sichuan.md)."""
     return {"events": [{"type": "win", "player": player, "hand": {
         "void": "s", "melds": [], "concealed": "123m 456m 789m 123p 55p",
         "win": {"tile": "5p", "how": "self", "after_kong": False, "last_tile": False}}}], "exhaustion": None}

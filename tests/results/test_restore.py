@@ -2,7 +2,7 @@
 "Restoring from the audit trail"): referees and organisers, with a reason, on an unconfirmed
 result; a deleted record comes back at its number; a restore that changes nothing is refused; an
 end at the time limit can be restored too. Values: Tai Pan 75:25 and 175:25 (a Tai Pan call +100,
-DESIGN.md 2.1); Sichuan E self-draw +6 and an exposed kong supplied by N, N pays E 2 (S18)."""
+docs/engines/taipan.md); Sichuan E self-draw +6 and an exposed kong supplied by N, N pays E 2 (S18)."""
 import pytest
 
 from scoring.errors import Locked, NotAllowed, ServiceError, StaleVersion

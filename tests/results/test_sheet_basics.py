@@ -1,4 +1,4 @@
-"""The result sheet's lifecycle on both kinds of table (DESIGN.md 3; docs/results.md): values
+"""The result sheet's lifecycle on both kinds of table (docs/tournaments.md; docs/results.md): values
 from the NSKT rules (Tai Pan call 100, target 800, match points 2/1/0) and the Sichuan rules."""
 import pytest
 
@@ -10,7 +10,7 @@ from tests.factories import PLAIN_HAND, TAI_PAN_HAND, staff, table_round, taipan
 pytestmark = pytest.mark.django_db
 
 #: A Sichuan self-drawn win by East: all chows, one pair, no fan items -> base 1, each other
-#: player pays 1 + 1 for the self-draw (DESIGN.md 2.2), East +6.
+#: player pays 1 + 1 for the self-draw (docs/engines/sichuan.md), East +6.
 SICHUAN_SELF_DRAW = {"events": [{"type": "win", "player": "E", "hand": {
     "void": "s", "melds": [], "concealed": "123m 456m 789m 123p 55p",
     "win": {"tile": "5p", "how": "self", "after_kong": False, "last_tile": False}}}], "exhaustion": None}

@@ -60,7 +60,7 @@ def test_four_player_table_ended_at_the_time_limit_then_confirmed():
 
 
 def test_fixed_hands_table_is_confirmed_only_with_all_its_deals():
-    """DESIGN.md 3: "N hands per round"; with 1 of its 4 deals a table is playing and cannot be
+    """docs/tournaments.md: "N hands per round"; with 1 of its 4 deals a table is playing and cannot be
     confirmed; with the 4th it is finished by itself and can."""
     table, people = table_with_staff("tiengow", round_format="fixed_hands", hands_per_round=4)
     ref, other, _ = people["referees"]
@@ -85,7 +85,7 @@ def test_deleting_the_last_deal_of_a_fixed_hands_table_reopens_play():
     assert table.status == Table.Status.FINISHED
     sheet.delete_record(table, 2, ref, reason="entered twice")
     assert table.status == Table.Status.PLAYING and table.ended == ""
-    # a draw keeps the dealer and counts the streak (DESIGN.md 2.3): one draw left, streak 1
+    # a draw keeps the dealer and counts the streak (docs/engines/taiwanese.md): one draw left, streak 1
     assert table.state == {"dealer": "E", "streak": 1, "round_wind": "E"}
 
 

@@ -1,6 +1,6 @@
 """The result sheet on Tai Pan matches (scoring.results.sheet): hands, end rule, time limit,
 confirmation, reopen, audit and restore. Expected values computed by hand from the NSKT rules
-(DESIGN.md 2.1: Tai Pan call 100, Grand Tai Pan 200, double victory 200, target 800; DESIGN.md 3:
+(docs/engines/taipan.md: Tai Pan call 100, Grand Tai Pan 200, double victory 200, target 800; docs/tournaments.md:
 match points win 2 / draw 1 / loss 0; fixed_hands victory points win 2 / draw 1 / double victory 3).
 
 Every write now takes an actor with a role in the tournament (``staff``): the old tests' users

@@ -1,7 +1,7 @@
 """Ending a result at the time limit and resuming play, the same for matches and tables
 (docs/results.md, "Ending at the time limit"): a reason is required; "resume play" undoes the end
 until the result is confirmed; whoever ended or resumed it may not confirm it. Values: Tai Pan
-75:25 (the higher total wins, DESIGN.md 3), Sichuan E self-draw +6 (tests/factories.py)."""
+75:25 (the higher total wins, docs/tournaments.md), Sichuan E self-draw +6 (tests/factories.py)."""
 import pytest
 
 from scoring.errors import Locked, NotAllowed, ServiceError, StaleVersion

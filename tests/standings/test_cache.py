@@ -11,9 +11,9 @@ equal the service's and the values worked out by hand; a correction that makes a
 takes it out of the standings; many results in one transaction; a failing cache never breaks a
 confirmation or a page; ``through_round``; queries that do not grow with the field.
 
-Hand values (NSKT rules, DESIGN.md 2.1): a Grand Tai Pan called by N with a double victory of NS
+Hand values (NSKT rules, docs/engines/taipan.md): a Grand Tai Pan called by N with a double victory of NS
 scores 200 + 200 = 400 : 0; two of them reach the target 800, so the match is finished 800 : 0
-and NS wins (DESIGN.md 3: match points win 2, loss 0)."""
+and NS wins (docs/tournaments.md: match points win 2, loss 0)."""
 from __future__ import annotations
 
 import uuid

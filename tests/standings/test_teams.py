@@ -1,5 +1,5 @@
 """Standings from the database (scoring.standings.teams): fixed query count for 100 teams after
-5 rounds, counted results only, team breakdown. Expected values by hand (DESIGN.md 3)."""
+5 rounds, counted results only, team breakdown. Expected values by hand (docs/tournaments.md)."""
 from __future__ import annotations
 
 import pytest

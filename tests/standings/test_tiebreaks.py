@@ -1,5 +1,5 @@
 """Tie-breaks and ranking (scoring.standings.tiebreaks), pure data. Every expected number and rank below is
-worked out by hand from DESIGN.md 3 (win 2 / draw 1 / loss 0, a bye is a win with 0:0) and the
+worked out by hand from docs/tournaments.md (win 2 / draw 1 / loss 0, a bye is a win with 0:0) and the
 definitions in the registry (Buchholz = sum of opponents' match points, byes add nothing, a
 withdrawn team counts with the points it had).
 

@@ -1,6 +1,6 @@
 """POST data of each game's entry form (what a referee types off the score sheet), shared by the
 result page tests. Values and the worked examples they come from are named next to each one
-(rule texts in ``rules/``, DESIGN.md 2.1-2.4, the acceptance cases in ``tests/cases/``).
+(the rule texts, docs/engines/, the acceptance cases in ``tests/cases/``).
 
 The Tai Pan hand form posts unprefixed fields; the four-player forms post ``deal-`` fields."""
 from __future__ import annotations

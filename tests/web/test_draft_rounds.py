@@ -1,4 +1,4 @@
-"""A draft round is its organisers' only (DESIGN.md 3, docs/results.md "Who sees a draft round?"):
+"""A draft round is its organisers' only (docs/tournaments.md, docs/results.md "Who sees a draft round?"):
 every page that shows a round's content (its tables, exports, score sheets and round pack, the
 result pages of its matches and tables, the referee's pages and actions on them) answers 404 to
 referees and the public, and the pages that list rounds leave it out.

@@ -1,5 +1,5 @@
 """The permission matrix of every write URL of the three URL modules (``scoring/web/urls_public.py``,
-``urls_referee.py``, ``urls_organiser.py``; DESIGN.md 3 "Roles", ``scoring/policy.py``).
+``urls_referee.py``, ``urls_organiser.py``; docs/tournaments.md "Roles", ``scoring/policy.py``).
 
 Each write is tried by an anonymous visitor (sent to the login page), an outsider (logged in, no
 role: 403), a referee of another tournament (403), a referee (403 on organiser writes) and an

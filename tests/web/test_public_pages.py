@@ -168,7 +168,7 @@ def test_standings_page_query_count_is_fixed_for_100_teams_after_5_rounds(client
 def test_standings_shared_rank_and_tiebreak_order_printed(client):
     """4 teams, 1 round, both tables 800 - 300: the two winners are equal on everything (match
     points 2, point difference +500, points scored 800, Buchholz 0 as both opponents have 0) and
-    share rank 1; the two losers share rank 3 (DESIGN.md 3: tied teams share a rank)."""
+    share rank 1; the two losers share rank 3 (docs/tournaments.md: tied teams share a rank)."""
     t = build_tournament(4, 1, tiebreaks=("point_difference", "buchholz", "points_scored"))
     response = client.get(reverse("scoring:standings", args=[t.slug]))
     table = response.context["table"]

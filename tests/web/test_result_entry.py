@@ -3,7 +3,7 @@ entry, preview, errors next to the right field, edit/delete, end, confirm, reope
 versions, roles. Mostly on a Tai Pan match; the entry page flow and the preview also on
 four-player tables (one set of views for both kinds).
 
-Expected scores come from the NSKT rule text (rules/taipan-nskt.txt, DESIGN.md 2.1): card points
+Expected scores come from the NSKT rule text (the NSKT rule text, docs/engines/taipan.md): card points
 as counted, a successful Tai Pan +100 for the caller's team, a failed one -100 for the caller's
 team, Grand Tai Pan +-200, a double victory 200 instead of card points; target 800. Four-player
 values: ``tests/web/entry_data.py``.
@@ -531,7 +531,7 @@ def test_a_write_without_a_valid_version_is_refused(client, setup, version):
 def result(request):
     """A Tai Pan match or a Taiwanese table in a published round, with staff; ``valid``: the POST
     of a correct first record and its scores, ``bad``: one the engine refuses, with the field and
-    text of the error (T01 and a tile that does not exist: DESIGN.md 2.3)."""
+    text of the error (T01 and a tile that does not exist: docs/engines/taiwanese.md)."""
     if request.param == "match":
         setup = request.getfixturevalue("setup")
         return {"kind": "match", "container": setup["match"], "referee": setup["referee"], "names": URLS["match"],

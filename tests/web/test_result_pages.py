@@ -3,7 +3,7 @@ round back in progress, restores need a reason and say what they restore, refuse
 their error, a readable audit history for members only, who sees a draft round's results, ending
 at the time limit and resuming play through the pages.
 
-Scores from the NSKT rule text (DESIGN.md 2.1): card points as counted, a successful Tai Pan +100
+Scores from the NSKT rule text (docs/engines/taipan.md): card points as counted, a successful Tai Pan +100
 for the caller's team, a Grand Tai Pan +200, a double victory 200 instead of card points; the
 target is 800, so two hands "N Grand Tai Pan, double victory NS" (400 each) finish a match.
 

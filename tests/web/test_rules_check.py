@@ -142,7 +142,7 @@ def test_reason_goes_through_gettext_with_params(get, monkeypatch):
 
 
 def test_link_without_turn_or_preset_uses_the_defaults(client):
-    """A shared link with only the cards falls back to in turn and the NSKT rules (DESIGN.md 2)."""
+    """A shared link with only the cards falls back to in turn and the NSKT rules (docs/engines/index.md)."""
     client.cookies["django_language"] = "en"
     response = client.get("/rules/taipan/?play=5s")
     page = response.content.decode()

@@ -2,7 +2,7 @@
 the rules / acceptance cases, bad input saving nothing), edit/delete with totals and carried state
 following, previews naming fields by their labels, confirmation and reopening, locked tables.
 
-Expected values are computed by hand from the rule texts and DESIGN.md 2.2-2.4 (see each test).
+Expected values are computed by hand from the rule texts and docs/engines/ (see each test).
 
 Changed on purpose (docs/results.md): a refused write answers 400, a stale one 409 (was 400); a
 table without a fixed number of deals is finished only when a referee ends it at the time limit,
@@ -79,7 +79,7 @@ def test_taiwanese_deals_carry_dealer_and_streak(client):
     # a non-dealer won: the dealer passes to S with streak 0
     assert table.state == {"dealer": "S", "streak": 0, "round_wind": "E"}
 
-    # deal 2: a draw keeps the dealer and increments the streak (DESIGN.md 2.3), nobody pays
+    # deal 2: a draw keeps the dealer and increments the streak (docs/engines/taiwanese.md), nobody pays
     r = client.post(enter, tw_post("draw", version=table.version))
     assert r.status_code == 302
     table.refresh_from_db()
@@ -368,7 +368,7 @@ def test_tiengow_bad_input_saves_nothing(client):
     enter = url("table_enter", table)
     r = client.post(enter, ver(table, tg_settle([2, 3, 3, 3], 1)))  # 11 columns: there are 8 tricks' worth
     assert r.status_code == 400
-    # the sum error stands at the columns fieldset (rules/tiengow.txt: 8 columns a deal), not at the top
+    # the sum error stands at the columns fieldset (the Tien Gow rule text: 8 columns a deal), not at the top
     form = r.context["entry"].form
     assert form.column_errors() == ["The columns add up to 8 (one per tile a player played), not 11."]
     assert not form.non_field_errors()
@@ -448,7 +448,7 @@ def test_fixed_hands_format_finishes_the_table(client):
 
 
 def test_fixed_hands_table_is_confirmed_only_with_all_its_deals(client):
-    """DESIGN.md 3: "N hands per round"; a table with 1 of its 2 deals is not finished, so it
+    """docs/tournaments.md: "N hands per round"; a table with 1 of its 2 deals is not finished, so it
     cannot be confirmed (the message says why)."""
     t, table, users = make_table("taiwanese", round_format="fixed_hands", hands_per_round=2)
     client.force_login(users["referee"])

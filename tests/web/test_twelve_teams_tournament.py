@@ -24,7 +24,7 @@ pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("english")]
 TEAM_NAMES = ["Draken", "Feniksen", "Honden", "Mahjongs", "Pagodes", "Jades",
               "Zwaarden", "Sterren", "Bommen", "Straten", "Wensen", "Slagen"]
 WITHDRAWS = "Straten"
-TARGET = 800  # NSKT preset (DESIGN.md 2.1)
+TARGET = 800  # NSKT preset (docs/engines/taipan.md)
 
 
 def pdf_text(content: bytes) -> str:
@@ -67,7 +67,7 @@ def play_match(client, match, round_number):
 
 
 def ranking_by_the_rules(results, teams):
-    """NSKT ranking (DESIGN.md 3) computed here from the results: match points (win 2, loss 0, a
+    """NSKT ranking (docs/tournaments.md) computed here from the results: match points (win 2, loss 0, a
     bye a win with 0:0), then point difference, Buchholz (sum of the opponents' match points; a
     bye adds nothing), points scored, head-to-head (match points among the tied teams if they
     all met). Returns ``[(rank, name)]``; teams equal on everything share the rank."""

@@ -1,6 +1,6 @@
 """Every write view of a four-player tournament checks the role it needs: anonymous users go to
 the login page, users without a role get 403, referees may write results only, organisers pass
-every check (DESIGN.md 3 "Roles"; scoring.policy).
+every check (docs/tournaments.md "Roles"; scoring.policy).
 
 Changed on purpose (docs/results.md): a referee may reopen a result while its round is open (was:
 organisers only), so ``table reopen`` needs a referee; ending at the time limit, resuming and

@@ -1,6 +1,6 @@
 """Sichuan bloody battle (血战到底): four players, a deal is the engine's ``settle`` input
 ``{"players": ["E", "S", "W", "N"], "events": [...], "exhaustion": null|{...}}`` with the seat
-labels as player names (DESIGN.md 2.2). Nothing is carried from deal to deal."""
+labels as player names (docs/engines/sichuan.md). Nothing is carried from deal to deal."""
 from __future__ import annotations
 
 from typing import Any

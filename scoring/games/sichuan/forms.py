@@ -1,5 +1,5 @@
 """Entry of one Sichuan bloody-battle deal: event rows (wins and kongs in order) and the wall
-exhaustion, as the engine's ``settle`` input (DESIGN.md 2.2)."""
+exhaustion, as the engine's ``settle`` input (docs/engines/sichuan.md)."""
 from __future__ import annotations
 
 from typing import Any
@@ -147,7 +147,7 @@ class SichuanExhaustionForm(forms.Form):
 
 
 class SichuanEntry(Entry):
-    """A Sichuan deal: event rows (wins and kongs in order) and the wall exhaustion (DESIGN.md 2.2)."""
+    """A Sichuan deal: event rows (wins and kongs in order) and the wall exhaustion (docs/engines/sichuan.md)."""
 
 
     EXTRA_ROWS = 6

@@ -1,12 +1,12 @@
 """Tai Pan (NSKT rules and variants): teams of two, a match NS against EW made of hands
-(DESIGN.md 2.1 and 3).
+(docs/engines/taipan.md and docs/tournaments.md).
 
 Records are the engine's ``score`` input ``{"calls", "first_out", "double_victory",
 "card_points"}`` (the tournament's rules apply, a record never carries its own). A match is
 evaluated by the engine's ``match`` command (its end rule: a team at or above the target with a
 higher total wins; equal totals play on).
 
-Round formats (DESIGN.md 3):
+Round formats (docs/tournaments.md):
 
 - ``target``: match points win 2, draw 1, loss 0 once finished; ended at the time limit the higher
   total wins and equal totals are a draw.
@@ -34,7 +34,7 @@ TEAMS = ("NS", "EW")
 #: Record keys of a stored hand (the engine's ``score`` input without ``rules``).
 RECORD_KEYS = ("calls", "first_out", "double_victory", "card_points")
 
-#: Match points per match (DESIGN.md 3, NSKT ranking).
+#: Match points per match (docs/tournaments.md, NSKT ranking).
 WIN_POINTS, DRAW_POINTS, LOSS_POINTS = 2, 1, 0
 #: Victory points per hand in the ``fixed_hands`` format (German championships).
 HAND_WIN_VP, HAND_DRAW_VP, DOUBLE_VICTORY_VP = 2, 1, 3

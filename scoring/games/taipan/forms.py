@@ -1,5 +1,5 @@
 """Entry of one Tai Pan hand as the referee reads it off the score sheet: a call per player, first
-out, double victory and card points (DESIGN.md 2.1 ``score`` input). Every rule check is the
+out, double victory and card points (docs/engines/taipan.md ``score`` input). Every rule check is the
 engine's; this form only collects and maps the engine's violations back to its fields."""
 from __future__ import annotations
 
@@ -129,7 +129,7 @@ class TaiPanEntry(Entry):
         self.ew_derived = False
 
     def record(self) -> dict[str, Any]:
-        """``{"calls", "first_out", "double_victory", "card_points"}`` (DESIGN.md 2.1)."""
+        """``{"calls", "first_out", "double_victory", "card_points"}`` (docs/engines/taipan.md)."""
         data = self.form.cleaned_data
         calls = {s: data[f"call_{s.lower()}"] for s in SEATS if data.get(f"call_{s.lower()}")}
         ns, ew = data.get("card_points_ns"), data.get("card_points_ew")

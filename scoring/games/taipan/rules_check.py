@@ -2,7 +2,7 @@
 
 A referee picks the combination on the table, the cards played (none = a pass), the standing wish
 and, optionally, the player's hand, each from a 56-card picker (:class:`RulesCheckForm`). Every
-rule is judged by the engine (``engines.run("taipan", "play", ...)``, DESIGN.md 2.1,
+rule is judged by the engine (``engines.run("taipan", "play", ...)``, docs/engines/taipan.md,
 :func:`judge`); its reason is translated with ``gettext(template).format(**params)``.
 """
 from __future__ import annotations

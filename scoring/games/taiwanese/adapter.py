@@ -1,7 +1,7 @@
 """Taiwanese 16-tile mahjong: four players; a deal is the engine's ``score`` input for the winner
 (``"seat"``: the winner's seat label) or ``{"draw": true}`` when the wall ran out. The dealer, the
 dealer's streak and the round wind are carried from deal to deal by the engine's
-``engines.taiwanese.next_hand_state`` and written into each stored record (DESIGN.md 2.3)."""
+``engines.taiwanese.next_hand_state`` and written into each stored record (docs/engines/taiwanese.md)."""
 from __future__ import annotations
 
 from typing import Any

@@ -1,5 +1,5 @@
 """Entry of one Taiwanese 16-tile deal: the winner's hand, or a draw (engine ``score`` input,
-DESIGN.md 2.3; dealer and streak are carried by the adapter)."""
+docs/engines/taiwanese.md; dealer and streak are carried by the adapter)."""
 from __future__ import annotations
 
 from typing import Any

@@ -1,7 +1,7 @@
 """Tien Gow (Chinese dominoes): four players in seats 0..3; a deal is ``{"mode": "settle", ...the
 engine's settle input}`` or ``{"mode": "deal", ...the engine's deal input}``; the banker is
 carried from deal to deal (the engine's ``next_banker``) and written into each stored record
-(DESIGN.md 2.4)."""
+(docs/engines/tiengow.md)."""
 from __future__ import annotations
 
 from typing import Any

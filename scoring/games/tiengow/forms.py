@@ -1,5 +1,5 @@
 """Entry of one Tien Gow deal: at settlement level (columns, immediate payments, the last trick) or
-trick by trick as JSON (engine ``settle``/``deal`` input, DESIGN.md 2.4; the banker is carried)."""
+trick by trick as JSON (engine ``settle``/``deal`` input, docs/engines/tiengow.md; the banker is carried)."""
 from __future__ import annotations
 
 import json
@@ -13,7 +13,7 @@ from django.utils.translation import gettext_lazy as _
 from engines.tiengow.names import TILE_NAMES
 from scoring.games.entry import Entry, capitalise_labels
 
-#: Tien Gow tile names (DESIGN.md 2.4, rules/tiengow.txt "Opstelling"): English name -> msgid
+#: Tien Gow tile names (docs/engines/tiengow.md, the Tien Gow rule text "Opstelling"): English name -> msgid
 #: marked for translation (the Dutch names of the rule text come from the catalogue: Hemel, Aarde,
 #: Mens, Gans, Pruim, Dubbele Drie, Plank, Bijl, Scheidingspartitie, Lange Poot Zeven, Grote Kop
 #: Zes; negen, acht, zeven, Grote Zes, vijf, Kleine Drie).

@@ -1,5 +1,5 @@
 """``manage.py export_tournament SLUG [--output FILE]``: the whole tournament as JSON
-(DESIGN.md 3; :func:`scoring.io.tournament_json.export_tournament`), canonical text on stdout or FILE."""
+(docs/tournaments.md; :func:`scoring.io.tournament_json.export_tournament`), canonical text on stdout or FILE."""
 from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError

@@ -1,5 +1,5 @@
 """``manage.py rebuild_scores [SLUG]``: recompute every derived number from the entered records
-(DESIGN.md 1): record scores, totals, status, winner, match points and carried state of every
+(docs/architecture.md): record scores, totals, status, winner, match points and carried state of every
 match and table (:func:`scoring.results.sheet.rebuild`)."""
 from django.core.management.base import BaseCommand, CommandError
 

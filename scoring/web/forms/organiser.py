@@ -3,9 +3,9 @@ players of four-player tournaments, seating.
 
 Forms validate what the engine and the models need and keep the posted input when invalid (plain
 Django forms). Rules presets and overrides are validated by the game's adapter
-(:meth:`scoring.games.base.GameAdapter.resolve_rules`, DESIGN.md 2); each violation is shown
+(:meth:`scoring.games.base.GameAdapter.resolve_rules`, docs/engines/index.md); each violation is shown
 next to the form field it concerns. Tie-breaks are chosen from ``scoring.standings.tiebreaks.REGISTRY``
-(DESIGN.md 3, issue 4 item 5).
+(docs/tournaments.md, issue 4 item 5).
 """
 from __future__ import annotations
 

@@ -28,8 +28,9 @@ from scoring.io import datasets
 from scoring.models import ResultContainer, Round, Tournament
 from scoring.policy import Perm
 from scoring.results.storage import storage_for
-from scoring.standings import standings_for
+from scoring.standings import standings_for, standings_key
 from scoring.standings.tiebreaks import NSKT_DEFAULT, REGISTRY
+from scoring.web.conditional import conditional, round_state
 from scoring.web.context import ENTRANT_PAGES, tournament_context
 from scoring.web.decorators import tournament_view, visible_round
 from scoring.web.listings import player_grid, team_grid
@@ -187,11 +188,13 @@ def score_text(totals: list[int]) -> str:
 
 @require_safe
 @tournament_view()
+@conditional(round_state)
 def round_page(request, number, *, tournament):
     """The tables of one round: table number, the sides (teams NS and EW, or four seated players),
     the result so far and why the table was drawn (the pairing reason or repeat meetings); a
-    fixed number of queries. Live: polls itself (:func:`live_seconds`). ``?projector=1``: large
-    type, cycling screens (:func:`projector_page`)."""
+    fixed number of queries. Live: polls itself (:func:`live_seconds`); a poll that finds the
+    round unchanged gets 304 (:mod:`scoring.web.conditional`). ``?projector=1``: large type,
+    cycling screens (:func:`projector_page`)."""
     rnd = visible_round(request, tournament, number)
     storage = storage_for(tournament.adapter)
     adapter = tournament.adapter
@@ -237,16 +240,27 @@ LISTINGS = {
 PROJECTOR_HIDDEN = {"players", "affiliation"}
 
 
+def standings_state(request, tournament: Tournament) -> str:
+    """The standings' state key for ``?round=`` (:func:`scoring.standings.standings_key`), read
+    once per request: the page's ETag and its standings use the same."""
+    if not hasattr(request, "standings_key"):
+        through_round = int_param(request, "round", None, low=1, high=999)
+        request.standings_key = standings_key(tournament, through_round=through_round)
+    return request.standings_key
+
+
 @require_safe
 @tournament_view()
+@conditional(standings_state)
 def standings(request, *, tournament):
     """The standings (a fixed number of queries whatever the number of entrants), saying after
     which round they stand (:func:`standing_after`); ``?round=N``: after round N. Live: polls
-    itself. ``?projector=1``: big type, no players column nor all-zero tie-break columns, every
-    row paged through screen by screen (:func:`projector_page`)."""
+    itself; a poll that finds them unchanged gets 304 (:mod:`scoring.web.conditional`).
+    ``?projector=1``: big type, no players column nor all-zero tie-break columns, every row paged
+    through screen by screen (:func:`projector_page`)."""
     through_round = int_param(request, "round", None, low=1, high=999)
     tiebreaks = tiebreak_descriptions(tournament)
-    rows = standings_for(tournament, through_round=through_round)
+    rows = standings_for(tournament, through_round=through_round, key=standings_state(request, tournament))
     projector = projector_page(request, len(rows))
     table = LISTINGS[tournament.adapter.entrants](rows, tournament, tiebreaks)
     if projector:

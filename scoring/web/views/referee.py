@@ -1,6 +1,7 @@
 """The referee's home, "My tables": the tables of the current round of every tournament where the
 user is a referee or organiser, each with its state and a direct link to its entry page (issue 11
-item 3). Read-only; every action is on the result pages (:mod:`scoring.web.views.results`)."""
+item 3). Read-only; every action is on the result pages (:mod:`scoring.web.views.results`). Also
+the referee guide, as a page and as a PDF."""
 from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
@@ -11,8 +12,10 @@ from django.views.decorators.http import require_safe
 from scoring import policy
 from scoring.models import Dispute, Membership, Round, Tournament
 from scoring.policy import Perm
+from scoring.printing import referee_guide
 from scoring.results import sheet
 from scoring.results.storage import storage_for
+from scoring.web.views.printing import pdf_response
 from scoring.web.views.results import urls_of
 
 
@@ -67,3 +70,16 @@ def my_tables(request):
         sections.append({"tournament": tournament, "round": rnd, "rows": open_first,
                          "record_noun": tournament.adapter.record_noun})
     return render(request, "referee/my_tables.html", {"sections": sections})
+
+
+@require_safe
+def guide(request):
+    """The referee guide (public: a referee may read it before logging in): Dutch, then English
+    (:mod:`scoring.printing.referee_guide`), with the PDF to print."""
+    return render(request, "referee/guide.html", {"guides": referee_guide.guides()})
+
+
+@require_safe
+def guide_pdf(request):
+    """The referee guide as a PDF: Dutch on page 1, English on page 2."""
+    return pdf_response(referee_guide.referee_guide_pdf(), "handleiding-scheidsrechter.pdf")

@@ -31,6 +31,7 @@ from scoring.models import AuditEntry, Confirmation, ResultContainer, Round, Tou
 from scoring.policy import Perm
 from scoring.results import audit, sheet
 from scoring.results.storage import storage_of
+from scoring.web.conditional import conditional, result_state
 from scoring.web.decorators import actor_of, result_for, tournament_view, visible_result
 from scoring.web.forms.results import ConfirmForm, DisputeForm, ReasonForm
 
@@ -295,10 +296,12 @@ def _version(request) -> int:
 
 @require_GET
 @tournament_view()
+@conditional(result_state)
 def detail(request, pk, *, tournament, kind):
     """The result page: sides, every record with its scores and running totals, status, how it
     ended and the winner; members also see the confirmation history, the audit trail and the
-    referee's actions."""
+    referee's actions. A poll that finds the result unchanged gets 304
+    (:mod:`scoring.web.conditional`)."""
     container = _container(request, tournament, kind, pk)
     return render(request, "results/detail.html", result_context(request, tournament, container, kind))
 
@@ -590,7 +593,7 @@ def end_outcome(tournament: Tournament, container: ResultContainer) -> str:
 @tournament_view(Perm.ENTER_RESULTS, entrants=True)
 def end(request, pk, *, tournament, kind):
     """End the result at the time limit, with a reason (Tai Pan: the higher total wins, equal is a
-    draw; DESIGN.md 3). Undone with "resume play" until confirmed. GET is the confirmation step:
+    draw; docs/tournaments.md). Undone with "resume play" until confirmed. GET is the confirmation step:
     what ending now would decide, the reason, and an explicit "Yes, end the match"."""
     container = _entering(request, tournament, kind, pk)
     if request.method == "GET":

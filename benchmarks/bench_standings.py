@@ -1,0 +1,140 @@
+"""Standings at 1,000 teams after 9 rounds (issue 13 item 2). Run:
+``.venv/bin/python benchmarks/bench_standings.py [--teams 1000] [--rounds 9] [--repeat 5]``
+
+On the benchmark tournament (:mod:`build_tournament`), prints three figures, each next to a
+baseline measured in the same run (interleaved, best of ``--repeat``, CPU time):
+
+- the standings service (:func:`scoring.standings.teams.standings`, uncached) against a minimal
+  ranking over the same two reads (teams with their players' names, counted matches as value
+  lists): match points, point difference, Buchholz, points scored summed in plain dicts and one
+  sort (target <= 2x);
+- the team breakdown (:func:`scoring.standings.teams.team_breakdown`) of the median team against
+  the whole standings service (what it computed before: it now reads one team's rows and what its
+  rank and tie-breaks need);
+- the public standings page (``GET /t/<slug>/standings/`` through the test client, the cache
+  cleared before every request, so the standings are computed inside it) against the floor: a
+  plain Django template rendering the same number of rows and cells, precomputed (target <= 4x);
+- polls that find nothing changed (anonymous ``GET`` with ``If-None-Match``: 304, nothing
+  rendered) against the same page rendered (standings from the cache; round 9's 500 tables).
+
+It also checks that the service and the minimal ranking agree on the order (they differ only
+when head-to-head decides, which the minimal ranking leaves out; the line says how many teams).
+"""
+from __future__ import annotations
+
+import argparse
+from collections import defaultdict
+
+from _common import compare, report
+from build_tournament import open_tournament
+
+
+def minimal_ranking(tournament) -> list[tuple]:
+    """The floor: the same reads as the service, ranked with plain dicts and one sort."""
+    from scoring.models import Match, Round, Team
+
+    teams = list(Team.objects.filter(tournament=tournament).values_list(
+        "pk", "name", "affiliation", "first_player__name", "second_player__name", "withdrawn_after_round"))
+    rows = Match.objects.filter(round__tournament=tournament, status__in=(Match.Status.FINISHED, Match.Status.CONFIRMED)) \
+        .exclude(round__status=Round.Status.DRAFT).values_list(
+            "round__number", "team_ns_id", "team_ew_id", "total_ns", "total_ew", "points_ns", "points_ew", "winner_id")
+    mp: dict = defaultdict(int)
+    pd: dict = defaultdict(int)
+    ps: dict = defaultdict(int)
+    opponents: dict = defaultdict(list)
+    for _rnd, ns, ew, tns, tew, pns, pew, _winner in rows:
+        mp[ns] += pns
+        pd[ns] += tns - tew
+        ps[ns] += tns
+        if ew is not None:
+            mp[ew] += pew
+            pd[ew] += tew - tns
+            ps[ew] += tew
+            opponents[ns].append(ew)
+            opponents[ew].append(ns)
+    buchholz = {pk: sum(mp[o] for o in opponents[pk]) for pk, *_ in teams}
+    key = {pk: (-mp[pk], -pd[pk], -buchholz[pk], -ps[pk]) for pk, *_ in teams}
+    ordered = sorted(teams, key=lambda t: (key[t[0]], t[1].lower(), t[0]))
+    out, previous, rank = [], None, 0
+    for i, (pk, name, affiliation, first, second, _gone) in enumerate(ordered, start=1):
+        if key[pk] != previous:
+            rank, previous = i, key[pk]
+        out.append((rank, pk, name, f"{first} & {second}", affiliation, mp[pk], pd[pk], ps[pk], buchholz[pk]))
+    return out
+
+
+FLOOR = """<table class="standings"><thead><tr>{% for h in headers %}<th>{{ h }}</th>{% endfor %}</tr></thead>
+<tbody>{% for row in rows %}<tr>{% for cell in row %}<td>{{ cell }}</td>{% endfor %}</tr>{% endfor %}</tbody></table>"""
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--teams", type=int, default=1000)
+    parser.add_argument("--rounds", type=int, default=9)
+    parser.add_argument("--repeat", type=int, default=5)
+    args = parser.parse_args()
+    tournament = open_tournament(args.teams, args.rounds)
+
+    from django.core.cache import cache
+    from django.template import Context, Template
+    from django.test import Client
+    from django.urls import reverse
+
+    from scoring.models import Team
+    from scoring.standings.teams import standings, team_breakdown
+
+    print(f"Standings: {args.teams} teams after {args.rounds} rounds (CPU time, best of {args.repeat}, interleaved)")
+    rows = standings(tournament)
+    floor = minimal_ranking(tournament)
+    differ = sum(1 for r, f in zip(rows, floor, strict=True) if r.team_id != f[1])
+    print(f"same order as the minimal ranking: {len(rows) - differ} of {len(rows)} teams "
+          f"(the rest only where head-to-head decides)")
+    ours, base = compare(lambda: standings(tournament), lambda: minimal_ranking(tournament), args.repeat)
+    report("standings service", ours, base, "minimal ranking, same reads", target=2)
+
+    median = Team.objects.get(pk=rows[len(rows) // 2].team_id)
+    ours, base = compare(lambda: team_breakdown(tournament, median), lambda: standings(tournament), args.repeat)
+    report("team breakdown (one team)", ours, base, "the whole standings service")
+
+    client = Client()
+    url = reverse("scoring:standings", args=[tournament.slug])
+
+    def page():
+        cache.clear()
+        response = client.get(url)
+        assert response.status_code == 200, response.status_code
+        return response
+
+    html = page().content.decode()
+    cells_per_row = html.count("<td", html.index("<tbody")) // max(1, len(rows))
+    headers = [f"Column {i}" for i in range(cells_per_row)]
+    url_of = [reverse("scoring:team_breakdown", args=[tournament.slug, r.team_id]) for r in rows]
+    plain_rows = [[r.rank, f'<a href="{u}">{r.name}</a>', r.players, r.played, r.won, r.drawn, r.lost, r.match_points,
+                   r.point_difference, r.points_scored, r.buchholz, *list(r.tiebreaks.values())][:cells_per_row]
+                  for r, u in zip(rows, url_of, strict=True)]
+    template = Template(FLOOR)
+
+    def plain():
+        return template.render(Context({"headers": headers, "rows": plain_rows}))
+
+    ours, base = compare(page, plain, args.repeat)
+    report(f"standings page, cache miss ({len(rows)} rows x {cells_per_row} cells)", ours, base,
+           "plain template, same rows and cells", target=4)
+
+    for label, target_url in (("standings", url), ("round 9 tables", reverse("scoring:round_pairings", args=[tournament.slug, 9]))):
+        first = client.get(target_url)
+        etag = first["ETag"]
+
+        def unchanged(u=target_url, e=etag):
+            response = client.get(u, HTTP_IF_NONE_MATCH=e)
+            assert response.status_code == 304, response.status_code
+
+        def rendered(u=target_url):
+            assert client.get(u).status_code == 200
+
+        ours, base = compare(unchanged, rendered, args.repeat)
+        report(f"poll of the {label} page, nothing changed (304)", ours, base, "the page rendered (200)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,173 @@
+"""Conditional GET for the public pages that phones poll (standings, a round's tables, a result):
+a poll that finds nothing changed is answered ``304 Not Modified`` without rendering the page.
+
+A page's ETag is a digest of what the page shows, read cheaply before the view runs:
+
+- the state of its data (the standings: their state key, ``scoring.web.views.public.standings_state``;
+  :func:`round_state`: the versions of the round's results, the entrants' and the rounds' state;
+  :func:`result_state`: the result's version and its sides' last change), and the tournament's
+  own fields;
+- what else the same URL can show: the full path with its query (``?round=``, the projector's
+  screen), the language, the CSRF cookie (the page embeds a token made from it), the htmx request
+  headers (a partial), and the code (templates, translations and static files change on deploys).
+
+Only anonymous visitors without pending messages get ETags and 304s: a member's page shows their
+name, role and actions, which the data's state does not cover. A phone holding private links
+(issue 15) is anonymous too: its pages show the links it holds and, on its own table, the
+entrant's actions; the ETag covers who acts (the link, with its token's hash) and the links held,
+so opening, forgetting or losing a link (regenerated, revoked) gives new ETags. Every conditional page answers
+``Cache-Control: private, no-cache`` (browsers keep it but ask again each time; shared caches
+never keep it, it holds a CSRF token). A 304 carries no ``Content-Security-Policy``: the browser
+keeps the one of the page it has (its nonces match that page).
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable
+from functools import cache, wraps
+from pathlib import Path
+
+from django.conf import settings
+from django.contrib import messages
+from django.db.models import Count, Max, OuterRef, Subquery, Sum
+from django.utils.cache import get_conditional_response, patch_cache_control, patch_vary_headers, quote_etag
+from django.utils.translation import get_language
+
+from scoring.models import Player, Round, Team, Tournament
+from scoring.results.storage import storage_for
+from scoring.web.decorators import KINDS
+from scoring.web.links import held_links
+
+#: Request headers that make the same URL answer something else (htmx partial requests).
+VARYING_HEADERS = ("HX-Request", "HX-Target", "HX-Trigger", "HX-Boosted")
+
+
+@cache
+def code_version() -> str:
+    """A fingerprint of the files that shape the pages (templates, the app's code, translations,
+    static files), computed once per process: a deploy gives new ETags."""
+    base = Path(settings.BASE_DIR)
+    digest = hashlib.sha1()
+    for folder, pattern in (("templates", "**/*.html"), ("scoring", "**/*.py"), ("locale", "**/*.mo"), ("static", "**/*")):
+        for path in sorted((base / folder).glob(pattern)):
+            if path.is_file():
+                stat = path.stat()
+                digest.update(f"{path.relative_to(base)}:{stat.st_mtime_ns}:{stat.st_size}".encode())
+    return digest.hexdigest()[:16]
+
+
+def eligible(request) -> bool:
+    """True for requests that may get a 304: safe, anonymous, no messages waiting to be shown."""
+    if request.method not in ("GET", "HEAD") or request.user.is_authenticated:
+        return False
+    return not len(messages.get_messages(request))
+
+
+def tournament_fields(tournament: Tournament) -> list:
+    """What every tournament page shows of the tournament itself (name, place, status, game...)."""
+    return [tournament.pk, tournament.name, tournament.slug, tournament.status, tournament.venue, str(tournament.starts_on),
+            tournament.game, tournament.rules, str(tournament.round_format), tournament.hands_per_round,
+            tournament.tiebreaks, tournament.blind_confirmation, tournament.player_entry]
+
+
+def etag_for(request, tournament: Tournament, state) -> str:
+    """The quoted ETag of a page of ``tournament`` whose data is in ``state``. The CSRF secret
+    is the one in effect for the request (``CSRF_COOKIE``: the cookie sent, or the one a page
+    just rendered sets)."""
+    actor = getattr(request, "actor", None)
+    parts = [state, tournament_fields(tournament), request.get_full_path(), get_language(),
+             request.META.get("CSRF_COOKIE") or "", [request.headers.get(h, "") for h in VARYING_HEADERS],
+             code_version(), getattr(actor, "link_id", None), held_links(request, with_hash=True)]
+    return quote_etag(hashlib.sha1(json.dumps(parts, default=str).encode()).hexdigest())
+
+
+def conditional(state_of: Callable) -> Callable:
+    """Decorator for a view taking ``tournament`` (inside :func:`scoring.web.decorators.tournament_view`):
+    ``state_of(request, tournament, *args, **kwargs)`` returns the state of the page's data, or
+    ``None`` to leave the request alone (the view then answers it, a 404 for instance)."""
+
+    def decorator(view: Callable) -> Callable:
+        @wraps(view)
+        def wrapped(request, *args, tournament, **kwargs):
+            if not eligible(request):
+                return view(request, *args, tournament=tournament, **kwargs)
+            state = state_of(request, tournament, *args, **kwargs)
+            if state is None:
+                return view(request, *args, tournament=tournament, **kwargs)
+            etag = etag_for(request, tournament, state)
+            response = get_conditional_response(request, etag=etag)
+            if response is None:
+                response = view(request, *args, tournament=tournament, **kwargs)
+                if response.status_code != 200:
+                    return response
+                response["ETag"] = etag_for(request, tournament, state)  # a first visit's new CSRF cookie
+            else:
+                response["ETag"] = etag
+                response._csp_exempt = True  # keep the policy (and nonces) of the page the browser has
+            patch_cache_control(response, private=True, no_cache=True)
+            patch_vary_headers(response, ("Cookie",))
+            return response
+
+        return wrapped
+
+    return decorator
+
+
+# --------------------------------------------------------------------------- page states
+
+
+def _per_tournament(model, value) -> Subquery:
+    """One number about ``model``'s rows of the outer row's tournament (a subquery)."""
+    rows = model.objects.filter(tournament=OuterRef("tournament")).order_by().values("tournament")
+    return Subquery(rows.annotate(x=value).values("x")[:1])
+
+
+def round_state(request, tournament: Tournament, number: int):
+    """A published round's tables, in one query: the round's state, the count, versions and last
+    change of its results, the entrants' count and last change (the names shown) and the played
+    rounds (the navigation: their count and last number). ``None`` for a draft or unknown round
+    (the view decides). The round read is kept for the view (``request.loaded_round``,
+    :func:`scoring.web.decorators.visible_round`)."""
+    related = storage_for(tournament.adapter).round_related
+    played = Round.objects.exclude(status=Round.Status.DRAFT)
+    state = (Round.objects.filter(tournament=tournament, number=number)
+             .annotate(n=Count(related), v=Sum(f"{related}__version"), t=Max(f"{related}__updated_at"),
+                       teams=_per_tournament(Team, Max("updated_at")), team_n=_per_tournament(Team, Count("pk")),
+                       players=_per_tournament(Player, Max("updated_at")), player_n=_per_tournament(Player, Count("pk")),
+                       rounds=Subquery(played.filter(tournament=OuterRef("tournament")).order_by().values("tournament")
+                                       .annotate(x=Count("pk")).values("x")[:1]),
+                       last=Subquery(played.filter(tournament=OuterRef("tournament")).order_by().values("tournament")
+                                     .annotate(x=Max("number")).values("x")[:1]))
+             .first())
+    if state is None or state.status == Round.Status.DRAFT:
+        return None
+    state.tournament = tournament
+    request.loaded_round = state
+    return [state.pk, state.status, state.n, state.v, state.t, state.teams, state.team_n, state.players, state.player_n,
+            state.rounds, state.last]
+
+
+#: What a result page shows of each kind of result besides its records (whose every change bumps
+#: the result's ``version``): its state and round (status 6th), and the last change of its sides.
+RESULT_FIELDS = ("version", "updated_at", "status", "ended", "round__number", "round__status")
+RESULT_SIDES = {
+    "match": {"sides": Max("team_ns__updated_at"), "sides_ew": Max("team_ew__updated_at"),
+              "players_ns": Max("team_ns__first_player__updated_at"), "players_ns2": Max("team_ns__second_player__updated_at"),
+              "players_ew": Max("team_ew__first_player__updated_at"), "players_ew2": Max("team_ew__second_player__updated_at")},
+    "table": {"sides": Max("seats__player__updated_at"), "seat_count": Count("seats")},
+}
+
+
+def result_state(request, tournament: Tournament, pk: int, *, kind: str):
+    """A result of a published round: its version, state and its sides' last change; ``None``
+    for a draft round's result, an unknown one or another kind (the view decides)."""
+    storage = KINDS.get(kind)
+    if storage is None or storage.container_model is not storage_for(tournament.adapter).container_model:
+        return None
+    sides = RESULT_SIDES[storage.container_type]
+    row = (storage.container_model.objects.filter(pk=pk, round__tournament=tournament).annotate(**sides)
+           .values_list(*RESULT_FIELDS, *sides).first())
+    if row is None or row[5] == Round.Status.DRAFT:
+        return None
+    return list(row)
