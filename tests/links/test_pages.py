@@ -306,3 +306,27 @@ def test_hands_entered_through_links_count_in_the_standings(client, world):
     rows = {r.name: r for r in team_standings(world.tp)}
     assert rows["Alpha"].match_points == 2 and rows["Bravo"].match_points == 0
     assert Hand.objects.filter(match=m, entered_by=None).count() == 2
+
+
+def test_a_polled_page_is_not_answered_304_across_opening_a_link(client, world):
+    """The result page answers polls with 304 while nothing changed (scoring.web.conditional);
+    opening the link on the same phone changes who acts, so the page is rendered again with the
+    entrant's actions (and again when the link is regenerated)."""
+    m = finished(world)
+    url = u("match_detail", "tp", m.pk)
+    first = client.get(url)
+    etag = first["ETag"]
+    assert client.get(url, HTTP_IF_NONE_MATCH=etag).status_code == 304
+    open_link(client, world.token("Bravo"))
+    page = client.get(url, HTTP_IF_NONE_MATCH=etag)
+    assert page.status_code == 200 and b'id="entrant-confirm"' in page.content
+    assert client.get(url, HTTP_IF_NONE_MATCH=page["ETag"]).status_code == 304
+    links.regenerate(EntrantLink.objects.get(pk=world.links["Bravo"].pk))
+    again = client.get(url, HTTP_IF_NONE_MATCH=page["ETag"])
+    assert again.status_code == 200 and b'id="entrant-confirm"' not in again.content
+    # Player entry turned off changes the page too.
+    open_link(client, world.token("Bravo"))
+    on = client.get(url)
+    Tournament.objects.filter(pk=world.tp.pk).update(player_entry=False)
+    off = client.get(url, HTTP_IF_NONE_MATCH=on["ETag"])
+    assert off.status_code == 200 and b'id="entrant-confirm"' not in off.content
