@@ -15,6 +15,7 @@ from django.urls import reverse
 from scoring import policy
 from scoring.models import ResultContainer, Round, Tournament
 from scoring.policy import Perm
+from scoring.results import sheet
 from scoring.results.storage import MATCHES, TABLES, Storage, storage_for, storage_of
 from scoring.standings.tiebreaks import NSKT_DEFAULT, REGISTRY
 
@@ -130,6 +131,12 @@ def table_row(request, t: Tournament, container: ResultContainer) -> dict[str, A
     totals = storage.totals(container)
     if storage.is_bye(container):
         totals = [0] * len(adapter.sides)
+    hidden = sheet.totals_hidden(container, request.user)
+    sides = _sides(storage, container, adapter, totals)
+    if hidden:
+        totals = None
+        for side in sides:
+            side["total"] = None
     return {
         "id": container.pk,
         "kind": storage.container_type,
@@ -139,8 +146,9 @@ def table_row(request, t: Tournament, container: ResultContainer) -> dict[str, A
         "ended": container.ended,
         "version": container.version,
         "bye": storage.is_bye(container),
-        "sides": _sides(storage, container, adapter, totals),
+        "sides": sides,
         "totals": totals,
+        "totals_hidden": hidden,
         "note": str(storage.note(container) or ""),
         "url": result_url(request, t, container),
     }
@@ -187,12 +195,15 @@ def result_detail(request, t: Tournament, container: ResultContainer) -> dict[st
     """A match or table with its records and totals (never who entered or confirmed them)."""
     storage = storage_of(container)
     row = table_row(request, t, container)
+    extra = EXTRAS[storage.container_type](container, row["sides"])
+    if row["totals_hidden"]:
+        extra = {**extra, "winner": None, "points": None}
     return {
         **row,
-        **EXTRAS[storage.container_type](container, row["sides"]),
-        "outcome": str(storage.outcome_text(container) or ""),
+        **extra,
+        "outcome": "" if row["totals_hidden"] else str(storage.outcome_text(container) or ""),
         "limit": t.adapter.record_limit(t),
-        "records": records(request, t, container),
+        "records": [] if row["totals_hidden"] else records(request, t, container),
     }
 
 

@@ -104,7 +104,7 @@ class SideSerializer(serializers.Serializer):
     name = serializers.CharField(allow_blank=True)
     affiliation = serializers.CharField(allow_blank=True)
     players = SeatSerializer(many=True, help_text="A team's two players with their seats (Tai Pan).")
-    total = serializers.IntegerField()
+    total = serializers.IntegerField(allow_null=True, help_text="`null` while hidden by blind confirmation.")
 
 
 class TableSerializer(serializers.Serializer):
@@ -117,7 +117,11 @@ class TableSerializer(serializers.Serializer):
     version = serializers.IntegerField(help_text="Send it back with every write (optimistic concurrency).")
     bye = serializers.BooleanField()
     sides = SideSerializer(many=True)
-    totals = serializers.ListField(child=serializers.IntegerField(), help_text="Totals per side, in side order.")
+    totals = serializers.ListField(child=serializers.IntegerField(), allow_null=True,
+                                   help_text="Totals per side, in side order; `null` while blind confirmation hides "
+                                             "an unconfirmed result from the caller (`totals_hidden`).")
+    totals_hidden = serializers.BooleanField(help_text="Blind confirmation: this unconfirmed result's totals, scores "
+                                                       "and records are hidden from the caller until it is confirmed.")
     note = serializers.CharField(allow_blank=True, help_text="Why the table was drawn like this.")
     url = serializers.URLField()
 

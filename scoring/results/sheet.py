@@ -161,6 +161,19 @@ def may_enter(container: ResultContainer, actor) -> bool:
     return True
 
 
+def totals_hidden(container: ResultContainer, actor) -> bool:
+    """Blind confirmation (DESIGN decision, docs/results.md): until a result is confirmed its totals
+    and scores are shown only to the tournament's members and to the side that entered it, so the
+    side that is to confirm re-types them from its own score sheet. Pages, PDFs for the public
+    and the API all ask this."""
+    tournament = container.round.tournament
+    if not tournament.blind_confirmation or container.status == container.Status.CONFIRMED:
+        return False
+    if storage_of(container).is_bye(container) or policy.has_perm(actor, Perm.VIEW_AUDIT, tournament):
+        return False
+    return not audit.has_changed(container, actor)
+
+
 def check_can_add(container: ResultContainer) -> None:
     """Raise the error :func:`add_record` would raise for the result's state (a bye, a draft or
     closed round, a finished or confirmed result), so a page can say why nothing can be added."""

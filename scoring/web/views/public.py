@@ -27,6 +27,7 @@ from scoring.games.base import EntrantKind
 from scoring.io import datasets
 from scoring.models import ResultContainer, Round, Tournament
 from scoring.policy import Perm
+from scoring.results import sheet
 from scoring.results.storage import storage_for
 from scoring.standings import standings_for, standings_key
 from scoring.standings.tiebreaks import NSKT_DEFAULT, REGISTRY
@@ -174,10 +175,9 @@ def tournament_detail(request, *, tournament):
 
 
 def hide_totals(request, tournament: Tournament, container) -> bool:
-    """With blind confirmation, the public does not see a result's totals until it is confirmed
-    (members see them: they enter and confirm)."""
-    return (tournament.blind_confirmation and container.status != ResultContainer.Status.CONFIRMED
-            and not policy.has_perm(request.user, Perm.VIEW_AUDIT, tournament))
+    """With blind confirmation, a result's totals stay hidden until it is confirmed
+    (:func:`scoring.results.sheet.totals_hidden`)."""
+    return sheet.totals_hidden(container, request.user)
 
 
 def score_text(totals: list[int]) -> str:

@@ -205,7 +205,7 @@ def result_context(request, tournament: Tournament, container: ResultContainer, 
     entered_it = entrant is not None and audit.has_changed(container, entrant)
     # Blind confirmation: the public (and a side that is to confirm) sees no totals (nor scores)
     # until the result is confirmed.
-    hide_totals = tournament.blind_confirmation and not member and not confirmed and not bye and not entered_it
+    hide_totals = sheet.totals_hidden(container, actor)
     sides = storage.sides(container, adapter)
     for side, total in zip(sides, totals, strict=False):
         side["total"] = total
