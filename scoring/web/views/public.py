@@ -30,6 +30,7 @@ from scoring.policy import Perm
 from scoring.results import sheet
 from scoring.results.storage import storage_for
 from scoring.standings import standings_for, standings_key
+from scoring.standings.counting import counted_q
 from scoring.standings.tiebreaks import NSKT_DEFAULT, REGISTRY
 from scoring.web.conditional import conditional, round_state
 from scoring.web.context import ENTRANT_PAGES, tournament_context
@@ -105,7 +106,8 @@ def _visible_rounds(request, tournament: Tournament):
     return rounds
 
 
-COUNTED = (ResultContainer.Status.FINISHED, ResultContainer.Status.CONFIRMED)
+#: A finished result (confirmed or not): the round page's progress.
+FINISHED = (ResultContainer.Status.FINISHED, ResultContainer.Status.CONFIRMED)
 #: A result that needs nothing more (confirmed; a Tai Pan bye needs no confirmation), per kind of
 #: entrant (the round's reverse accessor of its results).
 SETTLED = {
@@ -115,12 +117,13 @@ SETTLED = {
 
 
 def rounds_with_progress(tournament: Tournament, rounds):
-    """``rounds`` (a queryset) with ``table_count``, ``counted`` (finished or confirmed results:
-    what the standings count) and ``settled`` (confirmed, or byes) annotated; one query."""
+    """``rounds`` (a queryset) with ``table_count``, ``counted`` (the results the standings count,
+    :func:`scoring.standings.counting.counted_q`) and ``settled`` (confirmed, or byes) annotated;
+    one query."""
     related = storage_for(tournament.adapter).round_related
     return rounds.annotate(
         table_count=Count(related),
-        counted=Count(related, filter=Q(**{f"{related}__status__in": COUNTED})),
+        counted=Count(related, filter=counted_q(tournament, related)),
         settled=Count(related, filter=SETTLED[tournament.adapter.entrants]),
     )
 
@@ -217,7 +220,7 @@ def round_page(request, number, *, tournament):
     mark_screen(rows, projector)
     playing = [r for r in rows if not r["bye"]]
     progress = {"tables": len(playing),
-                "finished": sum(1 for r in playing if r["container"].status in COUNTED),
+                "finished": sum(1 for r in playing if r["container"].status in FINISHED),
                 "confirmed": sum(1 for r in playing if r["container"].status == ResultContainer.Status.CONFIRMED)}
     context = tournament_context(
         request, tournament,
