@@ -34,7 +34,7 @@ from scoring.standings.counting import counted_q
 from scoring.standings.tiebreaks import NSKT_DEFAULT, REGISTRY
 from scoring.web.conditional import conditional, round_state
 from scoring.web.context import ENTRANT_PAGES, tournament_context
-from scoring.web.decorators import tournament_view, visible_round
+from scoring.web.decorators import actor_of, tournament_view, visible_round
 from scoring.web.listings import player_grid, team_grid
 from scoring.web.views.results import urls_of
 
@@ -179,8 +179,10 @@ def tournament_detail(request, *, tournament):
 
 def hide_totals(request, tournament: Tournament, container) -> bool:
     """With blind confirmation, a result's totals stay hidden until it is confirmed
-    (:func:`scoring.results.sheet.totals_hidden`)."""
-    return sheet.totals_hidden(container, request.user)
+    (:func:`scoring.results.sheet.totals_hidden`), from everyone but the members and the side that
+    entered it: asked for this request's actor (:func:`scoring.web.decorators.actor_of`, the
+    entrant of a link this phone holds too), as the result page does."""
+    return sheet.totals_hidden(container, actor_of(request))
 
 
 def score_text(totals: list[int]) -> str:
