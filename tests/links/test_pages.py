@@ -107,15 +107,36 @@ def test_forgetting_the_link_on_this_phone(client, world):
 
 def test_requests_through_a_link_and_attempts_to_open_one_are_rate_limited(client, world, settings):
     settings.LINK_RATE = "5/minute"
-    open_link(client, world.token("Alpha"))  # 1 attempt from this address
-    statuses = [client.get(u("entrant_home", "tp")).status_code for _ in range(6)]
-    assert statuses == [200] * 5 + [429]
+    open_link(client, world.token("Alpha"))  # the link's first request
+    statuses = [client.get(u("entrant_home", "tp")).status_code for _ in range(5)]
+    assert statuses == [200] * 4 + [429]
     r = client.get(u("match_detail", "tp", world.match.pk))
     assert r.status_code == 429 and r["Retry-After"] == "60"
     # Guessing codes from one address: refused once over the limit, whatever the code.
     other = client_class_for(client)
     answers = [open_link(other, f"wrongcode{i:015d}").status_code for i in range(6)]
-    assert answers[:4] == [400] * 4 and answers[-1] == 429
+    assert answers == [400] * 5 + [429]
+    r = open_link(client_class_for(client), world.token("Bravo"))  # a right code is not told from a wrong one
+    assert r.status_code == 429 and r["Retry-After"] == "60"
+
+
+def test_many_links_behind_one_address_are_limited_per_link_not_per_address(world, settings):
+    """A venue's Wi-Fi: every phone has the same address; each link stays under LINK_RATE, their
+    sum is far over it, and every request is answered."""
+    settings.LINK_RATE = "5/minute"
+    phones = {name: client_class_for(None) for name in ("Alpha", "Bravo", "Charlie", "Delta")}
+    for name, phone in phones.items():
+        assert open_link(phone, world.token(name)).status_code == 302
+    for _ in range(3):  # 3 more requests per link: 4 each, 16 from the address
+        for phone in phones.values():
+            assert phone.get(u("match_detail", "tp", world.match.pk)).status_code == 200
+    alpha = [phones["Alpha"].get(u("entrant_home", "tp")).status_code for _ in range(2)]
+    assert alpha == [200, 429]  # the 6th through one link
+    # Guessing from that address does not stop the phones that hold their link...
+    assert [open_link(client_class_for(None), "x" * 24).status_code for _ in range(6)] == [400] * 5 + [429]
+    assert phones["Bravo"].get(u("entrant_home", "tp")).status_code == 200
+    # ...but no new link is opened from it until the window ends.
+    assert open_link(client_class_for(None), world.token("Charlie")).status_code == 429
 
 
 def client_class_for(client):
