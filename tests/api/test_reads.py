@@ -279,3 +279,24 @@ def test_draft_round_reads_are_404_except_for_organisers(api_world):
         assert w.client("organiser").get(url).status_code == 200, url
     assert Round.objects.get(tournament=w.tp, number=2).status == Round.Status.DRAFT
 
+
+
+@pytest.mark.parametrize("debug", [False, True])
+def test_every_404_under_the_api_is_the_json_error_shape(api_world, settings, debug):
+    settings.DEBUG = debug
+    c = api_world.client(None)
+    not_found = {"code": "not_found", "errors": [{"field": "", "message": "Not found."}]}
+    for url in ("/api/v1/tournaments/x/matches/abc", "/api/v1/tournaments/tp/matches/abc", "/api/v1/tournaments/",
+                f"/api/v1/tournaments/tp/matches/{api_world.match.pk}/", "/api/v1/nope", "/api/v2/tournaments",
+                "/api/nope/", "/api/"):
+        for method in ("get", "post", "put", "patch", "delete", "options", "head"):
+            r = getattr(c, method)(url)
+            assert r.status_code == 404, (method, url)
+            assert r["Content-Type"] == "application/json", (method, url)
+            if method != "head":
+                assert r.json() == not_found, (method, url)
+    # What Django's APPEND_SLASH did is kept for the three addresses that end in a slash.
+    for url in ("/api/v1", "/api/schema", "/api/docs"):
+        r = c.get(url)
+        assert r.status_code == 301 and r["Location"] == url + "/"
+    assert c.post("/api/v1").status_code == 404
