@@ -35,7 +35,7 @@ class ErrorItemSerializer(serializers.Serializer):
 
 
 class ErrorSerializer(serializers.Serializer):
-    code = serializers.CharField(help_text="invalid, not_authenticated, authentication_failed, permission_denied, "
+    code = serializers.CharField(help_text="invalid, parse_error, not_authenticated, authentication_failed, permission_denied, "
                                            "not_found, method_not_allowed, stale_version, conflict, too_large, "
                                            "unsupported_media_type, throttled")
     errors = ErrorItemSerializer(many=True)
