@@ -177,6 +177,33 @@ def test_standings_through_a_round(played):
     assert {r["name"]: r["match_points"] for r in data["rows"]}["Team 0"] == 2
 
 
+@pytest.mark.parametrize("value", ["abc", "-1", "null", "1.0", " 1", "²", "", "1234567"])
+def test_standings_round_that_is_not_a_whole_number_is_400(played, value):
+    r = get(played.client(None), "standings", "tp", round=value)
+    assert r.status_code == 400
+    assert r.json() == {"code": "invalid", "errors": [
+        {"field": "round", "message": "A round is given by its number, a whole number such as 3."}]}
+
+
+@pytest.mark.parametrize("value", ["0", "2", "99", "000"])
+def test_standings_round_that_the_tournament_does_not_have_is_400(played, value):
+    """Round 1 is published and round 2 a draft: the public may ask for round 1 only."""
+    r = get(played.client(None), "standings", "tp", round=value)
+    assert r.status_code == 400
+    assert r.json() == {"code": "invalid", "errors": [
+        {"field": "round", "message": f"This tournament has no round {int(value)}: give a round from 1 to 1."}]}
+
+
+def test_standings_round_an_organiser_sees_and_a_tournament_without_rounds(played):
+    w = played
+    assert get(w.client("organiser"), "standings", "tp", round=2).json()["through_round"] == 2  # the draft round
+    assert get(w.client("organiser"), "standings", "tp", round="01").json()["through_round"] == 1
+    Round.objects.filter(tournament=w.tp).delete()
+    r = get(w.client(None), "standings", "tp", round=1)
+    assert r.status_code == 400 and r.json()["errors"] == [{"field": "round", "message": "This tournament has no rounds yet."}]
+    assert get(w.client(None), "standings", "tp").status_code == 200
+
+
 # --------------------------------------------------------------------------- results
 
 
