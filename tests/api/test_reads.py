@@ -12,11 +12,21 @@ from __future__ import annotations
 import json
 
 import pytest
+from rest_framework.test import APIClient
 
+from scoring.games import all_games
 from scoring.models import Round
 from scoring.results import sheet
 from tests.api.conftest import api_url
-from tests.factories import GRAND_DOUBLE_VICTORY_NS, PLAIN_HAND, SICHUAN_SELF_DRAW, play
+from tests.factories import (
+    GRAND_DOUBLE_VICTORY_NS,
+    PLAIN_HAND,
+    SICHUAN_SELF_DRAW,
+    RoundFactory,
+    TableFactory,
+    TournamentFactory,
+    play,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -77,6 +87,32 @@ def test_four_player_tournament_detail(api_world):
     data = get(api_world.client(None), "tournament-detail", "sc").json()
     assert data["sides"] == ["E", "S", "W", "N"] and data["side_labels"] == ["East", "South", "West", "North"]
     assert data["record_noun"] == "deal" and data["tiebreaks"] == []
+
+
+SIDE_KEYS = {  # docs/api.md, "The side keys and labels per game"
+    "taipan": (["NS", "EW"], ["NS", "EW"], ["NS", "EW"]),
+    "sichuan": (["E", "S", "W", "N"], ["East", "South", "West", "North"], ["Oost", "Zuid", "West", "Noord"]),
+    "taiwanese": (["E", "S", "W", "N"], ["East", "South", "West", "North"], ["Oost", "Zuid", "West", "Noord"]),
+    "tiengow": (["0", "1", "2", "3"], ["Seat 1", "Seat 2", "Seat 3", "Seat 4"], ["Plaats 1", "Plaats 2", "Plaats 3", "Plaats 4"]),
+}
+
+
+@pytest.mark.parametrize("game", sorted(SIDE_KEYS))
+def test_side_keys_and_labels_per_game_as_documented(db, game):
+    assert {a.key for a in all_games()} == set(SIDE_KEYS)
+    keys, english, dutch = SIDE_KEYS[game]
+    t = TournamentFactory(slug=f"sides-{game}", game=game)
+    c = APIClient()
+    data = c.get(api_url("tournament-detail", t.slug), HTTP_ACCEPT_LANGUAGE="en").json()
+    assert (data["sides"], data["side_labels"]) == (keys, english)
+    assert c.get(api_url("tournament-detail", t.slug), HTTP_ACCEPT_LANGUAGE="nl").json()["side_labels"] == dutch
+    if game != "taipan":  # every endpoint uses the same keys
+        rnd = RoundFactory(tournament=t, number=1)
+        table = TableFactory(round=rnd, number=1)
+        sides = c.get(api_url("table-detail", t.slug, table.pk), HTTP_ACCEPT_LANGUAGE="en").json()["sides"]
+        assert [(s["key"], s["label"]) for s in sides] == list(zip(keys, english, strict=True))
+        tables = c.get(api_url("round-detail", t.slug, 1), HTTP_ACCEPT_LANGUAGE="en").json()["tables"]
+        assert [s["key"] for s in tables[0]["sides"]] == keys
 
 
 def test_unknown_tournament_is_404(api_world):
