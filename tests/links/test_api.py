@@ -85,3 +85,25 @@ def test_a_dispute_through_the_api(world, spec):
     assert refused.status_code == 409
     ok = world.api("referee").post(api_url("table-confirm", "sc", t.pk), {"version": version + 1}, format="json")
     assert ok.status_code == 200 and Dispute.objects.get().confirmation is not None
+
+
+def test_a_dispute_of_a_result_still_being_played_is_refused_for_its_state_whatever_the_totals(world):
+    """The result's state comes first (409, as confirming), then the totals (400 on ``totals``)."""
+    from tests.factories import SICHUAN_SELF_DRAW
+
+    t = world.table
+    ann, cas = world.api("Ann"), world.api("Cas")
+    r = ann.post(api_url("table-records", "sc", t.pk), {"version": 0, "record": SICHUAN_SELF_DRAW}, format="json")
+    version = r.json()["version"]
+    state = {"code": "conflict", "errors": [
+        {"field": "", "message": "Only a finished result can be confirmed: play on, or end it at the time limit."}]}
+    for body in ({"totals": ["a"]}, {}, {"totals": None}, {"totals": [0, 0, 0, 0]}, {"totals": {"NS": 1}}):
+        r = cas.post(api_url("table-dispute", "sc", t.pk), {"version": version, **body}, format="json")
+        assert (r.status_code, r.json()) == (409, state), body
+    r = ann.post(api_url("table-end", "sc", t.pk), {"version": version, "reason": "time"}, format="json")
+    version = r.json()["version"]
+    for body, message in (({"totals": ["a"]}, "Type every final total as a whole number."),
+                          ({}, "Type the final totals as your side has them.")):
+        r = cas.post(api_url("table-dispute", "sc", t.pk), {"version": version, **body}, format="json")
+        assert r.status_code == 400 and r.json()["errors"] == [{"field": "totals", "message": message}], body
+    assert not Dispute.objects.exists()

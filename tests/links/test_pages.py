@@ -273,6 +273,18 @@ def test_a_stale_or_invalid_dispute_changes_nothing(client, world):
     assert db_state() == before
 
 
+def test_a_dispute_of_a_result_still_being_played_is_refused_for_its_state_whatever_the_totals(client, world):
+    m = world.match
+    open_link(client, world.token("Bravo"))
+    before = db_state()
+    for data in ({"dispute-total_0": "x"}, {}, {"dispute-total_0": 1, "dispute-total_1": 2}):
+        r = client.post(u("match_dispute", "tp", m.pk), {"version": m.version, **data})
+        assert r.status_code == 400, data
+        assert r.context["dispute_form"].non_field_errors() == [
+            "Only a finished result can be confirmed: play on, or end it at the time limit."], data
+    assert db_state() == before
+
+
 # --------------------------------------------------------------------------- organisers
 
 

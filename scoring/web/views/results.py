@@ -675,19 +675,21 @@ def dispute(request, pk, *, tournament, kind):
     labels = _labels(container, tournament)
     form = DisputeForm(request.POST, labels=labels)
     stale = False
-    if form.is_valid():
-        try:
+    try:
+        if not form.is_valid():
+            # The result's state comes before the typed totals, as in the sheet (and the API).
+            sheet.check_disputable(container, actor, expected_version=_version(request))
+        else:
             sheet.dispute(container, actor, expected_version=_version(request), totals=form.totals(),
                           note=form.cleaned_data["note"])
-        except StaleVersion as err:
-            form.add_error(None, err.message)
-            stale = True
-        except ServiceError as err:
-            form.add_error(err.field if err.field in form.fields else None, err.message)
-        else:
             messages.warning(request, _t("Your totals were sent to the referees; a referee will settle the result."))
             return redirect(urls_of(kind, tournament, container)["detail"])
-        container.refresh_from_db()
+    except StaleVersion as err:
+        form.add_error(None, err.message)
+        stale = True
+    except ServiceError as err:
+        form.add_error(err.field if err.field in form.fields else None, err.message)
+    container.refresh_from_db()
     confirm_form = ConfirmForm(labels=labels, blind=tournament.blind_confirmation)
     ctx = result_context(request, tournament, container, kind, confirm_form=confirm_form, dispute_form=form,
                          stale=stale, dispute_open=True)
