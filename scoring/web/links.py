@@ -55,6 +55,7 @@ def remember(request, link) -> None:
                                      "name": str(link.entrant)}
     request.session.cycle_key()
     request.session[SESSION_KEY] = held
+    request.session.pop(LOST_KEY, None)
     _cache(request).pop(link.tournament_id, None)
 
 
@@ -107,9 +108,29 @@ def open_attempt(request, raw: str):
     return link
 
 
+#: Session key: the name of the entrant whose link this phone held when it stopped working
+#: (revoked or replaced), until the phone opens a link again.
+LOST_KEY = "nskt_link_lost"
+
+
+def link_lost(request, name: str) -> None:
+    """This phone's link (of ``name``) was just dropped because it was revoked or replaced: the
+    session keeps the name (:data:`LOST_KEY`) so the 403 page and the entrant page say why the
+    phone may no longer act, instead of speaking of accounts (:func:`lost_link`)."""
+    request.session[LOST_KEY] = name or "?"
+
+
+def lost_link(request) -> str:
+    """The name of the entrant whose link stopped working on this phone (``""``: none did, or the
+    phone opened a link since)."""
+    session = getattr(request, "session", None)
+    return (session.get(LOST_KEY) or "") if session is not None else ""
+
+
 def entrant_actor(request, tournament: Tournament) -> policy.EntrantActor | None:
     """The entrant this phone acts as in ``tournament`` (its link still active with the same
-    token), else ``None`` (a link revoked or regenerated since is dropped from the session).
+    token), else ``None`` (a link revoked or regenerated since is dropped from the session, and
+    the phone is told so: :func:`link_lost`).
     Counts the request against the link's rate limit (once per request)."""
     cache = _cache(request)
     if tournament.pk in cache:
@@ -120,6 +141,7 @@ def entrant_actor(request, tournament: Tournament) -> policy.EntrantActor | None
         link = links.current(held.get("link"), held.get("hash", ""))
         if link is None or link.tournament_id != tournament.pk:
             forget(request, tournament.pk)
+            link_lost(request, held.get("name", ""))
         else:
             check_link_rate(link)
             actor = policy.EntrantActor(link)

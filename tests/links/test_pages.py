@@ -98,6 +98,45 @@ def test_regenerating_or_revoking_signs_the_phone_out(client, world):
     assert open_link(client, world.token("Alpha")).status_code == 400
 
 
+def test_a_phone_whose_link_was_revoked_or_replaced_is_told_so(client, world):
+    lost = "The private link of Alpha no longer works on this phone: the organiser revoked it or made a new one."
+    for change in (links.revoke, links.regenerate):
+        open_link(client, world.token("Alpha"))
+        change(EntrantLink.objects.get(pk=world.links["Alpha"].pk))
+        page = client.get(u("entrant_home", "tp"))
+        assert page.status_code == 403 and lost in page.content.decode()
+        refused = client.post(u("match_enter", "tp", world.match.pk), entry_data(world.match, PLAIN_HAND))
+        assert refused.status_code == 403
+        assert lost in refused.content.decode() and "Your account" not in refused.content.decode()
+        links.regenerate(EntrantLink.objects.get(pk=world.links["Alpha"].pk))  # working again, with a new card
+    open_link(client, world.token("Alpha"))
+    assert lost not in client.get(u("entrant_home", "tp")).content.decode()
+
+
+def test_a_link_holder_refused_is_told_about_its_link_not_an_account(client, world):
+    """The confirming side's phone posting to the entry page once the other side entered."""
+    alpha = client_class_for(client)
+    open_link(alpha, world.token("Alpha"))
+    m = world.match
+    assert alpha.post(u("match_enter", "tp", m.pk), entry_data(m, PLAIN_HAND, submission="a" * 32)).status_code == 302
+    open_link(client, world.token("Bravo"))
+    m.refresh_from_db()
+    r = client.post(u("match_enter", "tp", m.pk), entry_data(m, PLAIN_HAND, submission="b" * 32))
+    assert r.status_code == 403
+    text = r.content.decode()
+    assert "Your account" not in text
+    assert "Your private link lets your side enter or confirm the result of its own table only" in text
+    assert u("entrant_home", "tp") in text
+
+
+def test_the_entry_page_on_a_sides_phone_links_to_its_page_not_the_referee_guide(client, world):
+    open_link(client, world.token("Alpha"))
+    page = client.get(u("match_enter", "tp", world.match.pk)).content.decode()
+    assert reverse("scoring:referee_guide") not in page and "Back to your page" in page
+    client.force_login(world.referee)
+    assert reverse("scoring:referee_guide") in client.get(u("match_enter", "tp", world.match.pk)).content.decode()
+
+
 def test_forgetting_the_link_on_this_phone(client, world):
     open_link(client, world.token("Alpha"))
     r = client.post(u("forget_link", "tp"))
@@ -105,7 +144,7 @@ def test_forgetting_the_link_on_this_phone(client, world):
     assert links.resolve(world.token("Alpha")) is not None  # the link still works elsewhere
 
 
-def test_requests_through_a_link_and_attempts_to_open_one_are_rate_limited(client, world, settings):
+def test_requests_through_a_link_and_attempts_to_open_one_are_rate_limited(client, world, settings, one_window):
     settings.LINK_RATE = "5/minute"
     open_link(client, world.token("Alpha"))  # the link's first request
     statuses = [client.get(u("entrant_home", "tp")).status_code for _ in range(5)]
@@ -120,7 +159,7 @@ def test_requests_through_a_link_and_attempts_to_open_one_are_rate_limited(clien
     assert r.status_code == 429 and r["Retry-After"] == "60"
 
 
-def test_many_links_behind_one_address_are_limited_per_link_not_per_address(world, settings):
+def test_many_links_behind_one_address_are_limited_per_link_not_per_address(world, settings, one_window):
     """A venue's Wi-Fi: every phone has the same address; each link stays under LINK_RATE, their
     sum is far over it, and every request is answered."""
     settings.LINK_RATE = "5/minute"

@@ -34,6 +34,7 @@ from scoring.results.storage import storage_of
 from scoring.web.conditional import conditional, result_state
 from scoring.web.decorators import actor_of, result_for, tournament_view, visible_result
 from scoring.web.forms.results import ConfirmForm, DisputeForm, ReasonForm
+from scoring.web.links import lost_link
 
 STALE_STATUS = 409
 #: What an entry form's submission token looks like (``uuid4().hex``; hyphens allowed).
@@ -373,9 +374,9 @@ def enter(request, pk, *, tournament, kind):
             elif request.user.is_authenticated:
                 messages.info(request, _t("Only the tournament's referees and organisers enter results."))
             return redirect(urls_of(kind, tournament, container)["detail"])
-        if not request.user.is_authenticated and not policy.is_entrant(actor):
+        if not request.user.is_authenticated and not policy.is_entrant(actor) and not lost_link(request):
             return redirect_to_login(request.get_full_path())
-        raise PermissionDenied
+        raise PermissionDenied  # the 403 page speaks to a side's phone of its link
     container = _container(request, tournament, kind, pk)
     if request.method == "GET":
         return _render_entry(request, tournament, container, kind, _entry(tournament, container))
