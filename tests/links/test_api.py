@@ -108,3 +108,25 @@ def test_blind_the_confirming_side_reads_no_records_through_the_api_the_entering
     r = bravo.post(api_url("match-confirm", "tp", m.pk), {"version": version, "totals": [800, 0]}, format="json")
     assert r.status_code == 200 and r.json()["records"][1]["running"] == [800, 0]
     assert bravo.get(one).json()["running"] == [800, 0]
+
+
+def test_a_dispute_of_a_result_still_being_played_is_refused_for_its_state_whatever_the_totals(world):
+    """The result's state comes first (409, as confirming), then the totals (400 on ``totals``)."""
+    from tests.factories import SICHUAN_SELF_DRAW
+
+    t = world.table
+    ann, cas = world.api("Ann"), world.api("Cas")
+    r = ann.post(api_url("table-records", "sc", t.pk), {"version": 0, "record": SICHUAN_SELF_DRAW}, format="json")
+    version = r.json()["version"]
+    state = {"code": "conflict", "errors": [
+        {"field": "", "message": "Only a finished result can be confirmed: play on, or end it at the time limit."}]}
+    for body in ({"totals": ["a"]}, {}, {"totals": None}, {"totals": [0, 0, 0, 0]}, {"totals": {"NS": 1}}):
+        r = cas.post(api_url("table-dispute", "sc", t.pk), {"version": version, **body}, format="json")
+        assert (r.status_code, r.json()) == (409, state), body
+    r = ann.post(api_url("table-end", "sc", t.pk), {"version": version, "reason": "time"}, format="json")
+    version = r.json()["version"]
+    for body, message in (({"totals": ["a"]}, "Type every final total as a whole number."),
+                          ({}, "Type the final totals as your side has them.")):
+        r = cas.post(api_url("table-dispute", "sc", t.pk), {"version": version, **body}, format="json")
+        assert r.status_code == 400 and r.json()["errors"] == [{"field": "totals", "message": message}], body
+    assert not Dispute.objects.exists()

@@ -26,6 +26,7 @@ from scoring.draw.rounds import draft_warnings
 from scoring.games.base import EntrantKind
 from scoring.io import datasets
 from scoring.models import ResultContainer, Round, Tournament
+from scoring.params import plain_int
 from scoring.policy import Perm
 from scoring.results import sheet
 from scoring.results.storage import storage_for
@@ -54,11 +55,12 @@ def live_seconds() -> int:
 
 def int_param(request, name: str, default: int | None = None, *, low: int = 0, high: int = 10_000) -> int | None:
     """Query parameter ``name`` as an int within ``low..high``; ``default`` when absent or not a
-    plain ASCII number (``"²"``, ``"-1"``, ``"x"``), so a bad value never raises."""
-    raw = request.GET.get(name, "")
-    if not (raw.isascii() and raw.isdigit() and len(raw) <= 6):
+    plain ASCII number (``"²"``, ``"-1"``, ``"x"``; :func:`scoring.params.plain_int`), so a bad
+    value never raises."""
+    value = plain_int(request.GET.get(name))
+    if value is None:
         return default
-    return min(max(int(raw), low), high)
+    return min(max(value, low), high)
 
 
 def projector_page(request, count: int) -> dict | None:
