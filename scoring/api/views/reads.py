@@ -130,8 +130,9 @@ class StandingsView(ApiView):
                  parameters=[ROUND_PARAMETER],
                  extra={400: OpenApiResponse(ErrorSerializer, description="`round` is not a round of the tournament.")},
                  description="Tai Pan: teams by match points, then the tournament's tie-breaks (each row carries "
-                             "every tie-break value by key). Four-player games: players by total points. Only "
-                             "finished and confirmed results of published rounds count. The `ETag` is the "
+                             "every tie-break value by key). Four-player games: players by total points. "
+                             "Finished results of published rounds count; with blind confirmation only "
+                             "confirmed ones, for every caller. The `ETag` is the "
                              "standings cache's state key: a 304 costs a few aggregate queries.")
     def get(self, request, slug):
         t = tournament_or_404(slug)
