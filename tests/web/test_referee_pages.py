@@ -1,5 +1,5 @@
 """The referee's pages of issue 11: "My tables" (item 3), the entry page as the QR code's target
-(the public is sent to the result page), the result page's live region (item 5), blind
+(through the login page when not logged in), the result page's live region (item 5), blind
 confirmation hiding the totals publicly (item 4), the end-at-time confirmation page (item 2) and
 the submission token of the entry form (item 1)."""
 import re
@@ -69,17 +69,48 @@ def test_my_tables_needs_a_login_and_refuses_post(client):
     assert client.post(u("my_tables")).status_code == 405
 
 
-def test_the_entry_page_sends_the_public_to_the_result_page(client):
+def test_the_qr_code_leads_an_anonymous_referee_through_the_login_to_the_entry_page(client):
+    """The score sheet's QR code opens the entry page: not logged in, the referee goes to the
+    login page, which leads back to the entry page (and offers the public page to onlookers)."""
     rnd, (m,) = taipan_round(name="Cup", slug="cup")
     people = staff(rnd.tournament)
-    r = client.get(u("match_enter", "cup", m.pk))
-    assert r.status_code == 302 and r["Location"] == u("match_detail", "cup", m.pk)
-    page = client.get(r["Location"]).content.decode()
-    # the result page offers the login that leads back to the entry page
-    assert reverse("login") + "?next=" + u("match_enter", "cup", m.pk) in page
+    enter = u("match_enter", "cup", m.pk)
+    r = client.get(enter)
+    assert r.status_code == 302 and r["Location"] == reverse("login") + "?next=" + enter
+    login = client.get(r["Location"]).content.decode()
+    assert 'name="next" value="' + enter + '"' in login
+    assert 'id="login-purpose"' in login and 'href="' + u("match_detail", "cup", m.pk) + '"' in login
+    people["referee"].set_password("pw")
+    people["referee"].save()
+    r = client.post(reverse("login"), {"username": people["referee"].username, "password": "pw", "next": enter})
+    assert r.status_code == 302 and r["Location"] == enter
+    page = client.get(enter)
+    assert page.status_code == 200 and 'name="submission"' in page.content.decode()
+
+
+def test_the_login_page_says_nothing_about_results_for_other_pages(client):
+    rnd, _ = taipan_round(name="Cup", slug="cup")
+    html = client.get(reverse("login") + "?next=" + u("my_tables")).content.decode()
+    assert 'id="login-purpose"' not in html
+    html = client.get(reverse("login") + "?next=https://elsewhere.example/t/cup/match/1/enter/").content.decode()
+    assert 'id="login-purpose"' not in html
+
+
+def test_the_entry_page_sends_a_table_qr_code_through_the_login_too(client):
+    trnd, (table,) = table_round("sichuan", name="Sichuan open", slug="sc")
+    enter = u("table_enter", "sc", table.pk)
+    r = client.get(enter)
+    assert r.status_code == 302 and r["Location"] == reverse("login") + "?next=" + enter
+    assert 'href="' + u("table_detail", "sc", table.pk) + '"' in client.get(r["Location"]).content.decode()
+
+
+def test_the_entry_page_sends_a_logged_in_visitor_without_the_role_to_the_result_page(client):
+    rnd, (m,) = taipan_round(name="Cup", slug="cup")
+    people = staff(rnd.tournament)
     client.force_login(people["outsider"])
     r = client.get(u("match_enter", "cup", m.pk))
     assert r.status_code == 302 and r["Location"] == u("match_detail", "cup", m.pk)
+    assert "Only the tournament" in client.get(r["Location"]).content.decode()
     # the public's POST is still refused
     client.logout()
     r = client.post(u("match_enter", "cup", m.pk), entry_data(m, PLAIN_HAND))

@@ -354,9 +354,11 @@ def enter(request, pk, *, tournament, kind):
     The form carries a ``submission`` token: a repeated POST of the same form (a retry after a
     dropped connection) is answered with the record already stored, never a second one.
 
-    Visitors who may not enter results (the public scanning the QR code, a member of another
-    tournament) are sent to the result page on GET, which offers the login; a POST by them is
-    refused (login page, 403)."""
+    A visitor who is not logged in (the referee scanning the QR code) goes to the login page,
+    which comes back here and offers the public result page to whoever only wants to look
+    (:class:`scoring.web.views.account.LoginView`). Logged-in users who may not enter results (a
+    member of another tournament) are sent to the result page on GET with a note; a POST by them
+    is refused (403)."""
     actor = actor_of(request)
     if policy.is_entrant(actor):
         # A side of the table through its private link: its own result, with player entry on,
@@ -366,15 +368,15 @@ def enter(request, pk, *, tournament, kind):
     else:
         allowed = policy.has_perm(actor, Perm.ENTER_RESULTS, tournament)
     if not allowed:
+        if not request.user.is_authenticated and not policy.is_entrant(actor):
+            return redirect_to_login(request.get_full_path())
         if request.method == "GET":
             container = _container(request, tournament, kind, pk)
             if policy.is_entrant(actor):
                 messages.info(request, _entrant_refusal(tournament, container, actor))
-            elif request.user.is_authenticated:
+            else:
                 messages.info(request, _t("Only the tournament's referees and organisers enter results."))
             return redirect(urls_of(kind, tournament, container)["detail"])
-        if not request.user.is_authenticated and not policy.is_entrant(actor):
-            return redirect_to_login(request.get_full_path())
         raise PermissionDenied
     container = _container(request, tournament, kind, pk)
     if request.method == "GET":
