@@ -74,3 +74,33 @@ def test_a_taiwanese_win_with_the_tile_picker(new_page):
     assert deal.net == DEALS["taiwanese"][1]  # T01: -17, 47, -15, -15
     assert tap.count <= 13
     print(f"\ntaps: Taiwanese self-drawn win with a melded pung {tap.count}")
+
+
+def test_a_four_player_save_without_connection_stays_on_the_page(new_page):
+    """Offline at "Opslaan" on the four-player entry page: the banner, the typed deal kept, one
+    deal stored once the connection is back."""
+    t, rnd, table, referee = table_world("sichuan")
+    page = new_page(PHONE, user=referee)
+    url = f"{page.base}/t/sichuan/table/{table.pk}/enter/"
+    page.goto(url)
+    page.click("label[for='id_deal-ev-0-player_0']")  # East wins
+    page.click("label[for='id_deal-ev-0-how_0']")  # on a discard
+    page.click("label[for='id_deal-ev-0-source_2']")  # by South
+    for group in ("123", "456"):
+        page.click(tile(group, "m"))
+    page.click("#tile-picker button[data-suit=p]")
+    for group in ("789", "234", "55"):
+        page.click(tile(group, "p"))
+    page.click("#hand-view button[data-win='5p']")
+    page.context.set_offline(True)
+    page.click("#save")
+    page.wait_for_selector("#offline-note", state="visible")
+    assert "Geen verbinding" in page.inner_text("#offline-note")
+    assert page.url == url and not Deal.objects.exists()
+    assert page.input_value("#id_deal-ev-0-concealed") == "123m 456m 789p 234p 55p"
+    assert horizontal_overflow(page) == 0
+    shot(page, "entry-sichuan-offline")
+    page.context.set_offline(False)
+    page.click("#save")
+    page.wait_for_url("**/enter/#record-1")
+    assert Deal.objects.filter(table=table).count() == 1
