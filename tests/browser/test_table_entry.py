@@ -104,3 +104,26 @@ def test_a_four_player_save_without_connection_stays_on_the_page(new_page):
     page.click("#save")
     page.wait_for_url("**/enter/#record-1")
     assert Deal.objects.filter(table=table).count() == 1
+
+
+#: Every toggle button whose text does not fit it (a cut label such as "iemanc" for "niemand").
+CUT_LABELS = """() => Array.from(document.querySelectorAll('.tg-row > label'))
+    .filter(l => l.offsetParent !== null && (l.scrollWidth > l.clientWidth + 1))
+    .map(l => l.textContent.trim())"""
+
+
+@pytest.mark.parametrize("game", ["sichuan", "taiwanese", "tiengow"])
+def test_no_toggle_label_is_cut_on_a_phone(new_page, game):
+    """At 360 px every toggle button shows its whole text: the five-button rows ("no one" and the
+    four seats, e.g. "Van (aflegger / leverancier / beroofde)") put "no one" on a row of its own."""
+    t, rnd, table, referee = table_world(game)
+    page = new_page(PHONE, user=referee)
+    page.goto(f"{page.base}/t/{game}/table/{table.pk}/enter/")
+    page.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")
+    assert page.evaluate(CUT_LABELS) == []
+    assert horizontal_overflow(page) == 0
+    if game == "sichuan":
+        row = page.locator("#fs-deal-ev-0-source")
+        assert "niemand" in row.inner_text()
+        row.scroll_into_view_if_needed()
+        shot(page, "entry-sichuan-source-phone")
