@@ -179,3 +179,19 @@ def test_the_end_page_asks_for_confirmation_and_tells_the_outcome(client):
     assert m2.ended == ""  # a GET ends nothing
     detail = client.get(u("match_detail", "cup", m2.pk)).content.decode()
     assert 'id="more-actions"' in detail and 'name="end-reason"' not in detail
+
+
+def test_the_four_player_entry_heading_names_the_table_once(client):
+    """"Round 1 · Table 1", not "Round 1 · Table 1 · Table 1" (a four-player table's title is its
+    number); a match keeps its teams after the table."""
+    trnd, (table,) = table_round("sichuan", name="Sichuan open", slug="sc")
+    client.force_login(staff(trnd.tournament)["referee"])
+    html = client.get(u("table_enter", "sc", table.pk)).content.decode()
+    line = re.search(r'<p class="muted"><a href="[^"]+">Round 1 · Table 1</a>([^<]*)</p>', html)
+    assert line and line.group(1) == ""
+    assert "Table 1 · Table 1" not in html
+    assert "Table 1 · Table 1" not in client.get(u("table_end", "sc", table.pk)).content.decode()
+    rnd, (m,) = taipan_round(name="Cup", slug="cup")
+    client.force_login(staff(rnd.tournament)["referee"])
+    html = client.get(u("match_enter", "cup", m.pk)).content.decode()
+    assert re.search(r'Round 1 · Table 1</a> · [^<]+ – [^<]+</p>', html)
