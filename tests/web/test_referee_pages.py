@@ -195,3 +195,34 @@ def test_the_four_player_entry_heading_names_the_table_once(client):
     client.force_login(staff(rnd.tournament)["referee"])
     html = client.get(u("match_enter", "cup", m.pk)).content.decode()
     assert re.search(r'Round 1 · Table 1</a> · [^<]+ – [^<]+</p>', html)
+
+
+def test_the_confirm_button_is_offered_only_to_who_may_confirm(client):
+    """The referee who entered and ended a match sees no confirm button (on the confirm page nor
+    on the result page) but the reason from the one rule (sheet.check_may_confirm); another
+    referee sees the button; a match still being played offers it to no one and says why."""
+    rnd, (m, m2) = taipan_round(tables=2, name="Cup", slug="cup")
+    people = staff(rnd.tournament)
+    entering, other = people["referee"], people["referees"][1]
+    sheet.add_record(m, TAI_PAN_HAND, entering)
+    sheet.end_at_time(m, entering, reason="time")
+    refusal = "A different person must confirm the result than the one who entered it."
+    client.force_login(entering)
+    page = client.get(u("match_confirm", "cup", m.pk)).content.decode()
+    assert 'id="confirm-button"' not in page and 'id="confirm-refusal"' in page and refusal in page
+    detail = client.get(u("match_detail", "cup", m.pk)).content.decode()
+    assert u("match_confirm", "cup", m.pk) not in detail and refusal in detail
+    client.force_login(other)
+    page = client.get(u("match_confirm", "cup", m.pk)).content.decode()
+    assert 'id="confirm-button"' in page and 'id="confirm-refusal"' not in page
+    assert u("match_confirm", "cup", m.pk) in client.get(u("match_detail", "cup", m.pk)).content.decode()
+    # not finished: nobody is offered the button, and the page says why
+    sheet.add_record(m2, PLAIN_HAND, entering)
+    page = client.get(u("match_confirm", "cup", m2.pk)).content.decode()
+    assert 'id="confirm-button"' not in page and "Only a finished result can be confirmed" in page
+    assert 'id="confirm-refusal"' not in client.get(u("match_detail", "cup", m2.pk)).content.decode()
+    # the button hidden or not, the rule decides a POST the same way
+    client.force_login(entering)
+    r = client.post(u("match_confirm", "cup", m.pk), {"version": m.__class__.objects.get(pk=m.pk).version})
+    assert r.status_code == 400 and refusal in r.content.decode()
+

@@ -214,6 +214,9 @@ def result_context(request, tournament: Tournament, container: ResultContainer, 
     can_dispute = (entrant is not None and finished_open and not entered_it
                    and policy.has_perm(actor, Perm.CONFIRM_RESULTS, tournament, result=container))
     entering = audit.entrants_who_entered(container) if entrant is not None else []
+    # One rule for offering the confirmation and refusing it (sheet.confirm_refusal): the page
+    # says why instead of offering a button that would only be refused.
+    confirm_refusal = sheet.confirm_refusal(container, actor)
     ctx = {
         "tournament": tournament,
         "round": rnd,
@@ -241,7 +244,8 @@ def result_context(request, tournament: Tournament, container: ResultContainer, 
         "can_edit": editable,
         "can_end": editable and container.status in (container.Status.PENDING, container.Status.PLAYING),
         "can_resume": editable and container.ended == container.Ended.TIME,
-        "can_confirm": sheet.may_confirm(container, actor),
+        "can_confirm": not confirm_refusal,
+        "confirm_refusal": confirm_refusal,
         "can_dispute": can_dispute,
         "can_reopen": confirmed and policy.has_perm(actor, policy.reopen_perm(rnd), tournament),
         "confirmation": active,
