@@ -226,3 +226,29 @@ def test_the_confirm_button_is_offered_only_to_who_may_confirm(client):
     r = client.post(u("match_confirm", "cup", m.pk), {"version": m.__class__.objects.get(pk=m.pk).version})
     assert r.status_code == 400 and refusal in r.content.decode()
 
+
+def test_the_end_banner_names_the_field(client, settings):
+    """Ending at the time limit without a reason: the banner at the top names the field and links
+    to it ("Reason: This field is required."), as the entry page's banner does; in Dutch "Reden:
+    Dit veld is vereist."; a resume without a reason says the same on the result page."""
+    rnd, (m,) = taipan_round(name="Cup", slug="cup")
+    people = staff(rnd.tournament)
+    sheet.add_record(m, TAI_PAN_HAND, people["referee"])
+    client.force_login(people["referee"])
+    m.refresh_from_db()
+    r = client.post(u("match_end", "cup", m.pk), {"version": m.version, "end-reason": ""})
+    html = r.content.decode()
+    banner = re.search(r'<div class="banner" role="alert" id="end-errors".*?</div>', html, re.S).group(0)
+    assert r.status_code == 400
+    assert '<a href="#id_end-reason">Reason</a>: This field is required.' in banner
+    m.refresh_from_db()
+    assert m.ended == ""
+    client.cookies["django_language"] = "nl"
+    r = client.post(u("match_end", "cup", m.pk), {"version": m.version, "end-reason": ""})
+    assert '<a href="#id_end-reason">Reden</a>: Dit veld is vereist.' in r.content.decode()
+    assert "Niet beëindigd" in r.content.decode()
+    client.cookies["django_language"] = "en"
+    sheet.end_at_time(m, people["referee"], reason="time")
+    m.refresh_from_db()
+    r = client.post(u("match_resume", "cup", m.pk), {"version": m.version, "end-reason": ""}, follow=True)
+    assert "Reason: This field is required." in r.content.decode()

@@ -338,6 +338,22 @@ def error_fields(entry) -> list[dict]:
     return out
 
 
+def named_errors(form) -> list[dict]:
+    """The errors of a plain form (a reason, a confirmation) as ``{"label", "id", "message"}``,
+    fields in form order and then the form's own errors (``label`` and ``id`` empty): banners and
+    messages say which field an error is about ("Reason: This field is required."), as the entry
+    page's banner does (:func:`error_fields`)."""
+    out = []
+    for name, errors in form.errors.items():
+        field = form.fields.get(name)
+        for message in errors:
+            if field is None:
+                out.append({"label": "", "id": "", "message": message})
+            else:
+                out.append({"label": str(field.label or name), "id": form[name].auto_id, "message": message})
+    return sorted(out, key=lambda e: not e["label"])
+
+
 def _render_entry(request, tournament, container, kind, entry, *, status=200, number=None, stale=False, reason_form=None):
     ctx = result_context(request, tournament, container, kind, entry=entry, editing=number, stale=stale,
                          reason_form=reason_form or ReasonForm(), submission=_submission_token(request),
@@ -558,6 +574,7 @@ def _action(request, tournament, container, kind, form, run, success: str, form_
             container.refresh_from_db()
             ctx = result_context(request, tournament, container, kind, stale=True, **{form_key: form}, **(extra or {}))
             ctx["reload_url"] = ctx["urls"]["detail"]  # this action's URL takes POST only
+            ctx["form_errors"] = named_errors(form)
             return render(request, template, ctx, status=STALE_STATUS)
         except (ServiceError, RuleViolation) as err:
             _add_error(form, err)
@@ -568,10 +585,10 @@ def _action(request, tournament, container, kind, form, run, success: str, form_
             return redirect(urls_of(kind, tournament, container)["detail"])
     container.refresh_from_db()
     if template == "results/detail.html":
-        for errors in form.errors.values():
-            for error in errors:
-                messages.error(request, error)
+        for error in named_errors(form):
+            messages.error(request, f"{error['label']}: {error['message']}" if error["label"] else error["message"])
     ctx = result_context(request, tournament, container, kind, **{form_key: form}, **(extra or {}))
+    ctx["form_errors"] = named_errors(form)
     return render(request, template, ctx, status=400)
 
 
