@@ -44,6 +44,7 @@ yes none all any every show hide find search name who what when why where how to
 been was were has have will can cannot must may no there here its it's their they we our my
 sheet sheets view played wins winning first second last pair paired seated register registered
 withdraw withdrawn substitute affiliation rank running preview history undo restore restored
+tiebreak tiebreaks seed seeds seeded
 """.split())
 
 #: Text of the language switch.
@@ -207,3 +208,21 @@ def test_the_leftover_check_finds_english():
     found = english_leftovers(html, [])
     assert len(found) == 3 and found[0].startswith("'Resume'")  # Resume, play, the (title); not the script
     assert english_leftovers("<p>Stand na ronde 2 van Play Ground</p>", ["Play Ground"]) == []
+
+
+def test_tai_pan_pages_say_handen_never_spellen(client, dutch_world):
+    """A Tai Pan match is played in hands ("handen"); "spellen" (deals) belongs to the four-player
+    games. A match page said "de ingevoerde spellen" in its edit rule."""
+    w = dutch_world
+    problems = []
+    for who, urls in _pages(w).items():
+        client.logout()
+        if who != "public":
+            client.force_login(w[who])
+        for url in urls:
+            if "/t/nskt/" not in url:
+                continue
+            text = visible_text(client.get(url, follow=True).content.decode())
+            problems += [f"{who} {url}: …{text[max(0, m.start() - 60): m.end() + 20]}…"
+                         for m in re.finditer(r"\bspellen\b", text)]
+    assert problems == [], "\n".join(problems)
