@@ -22,6 +22,19 @@
  */
 (function () {
   "use strict";
+  // Opened after a save sent with fetch (?saved=token): go to the record stored with that token
+  // (also when the form is gone: the save finished the result).
+  var savedMatch = /[?&]saved=([0-9a-f]{32})(?:&|$)/.exec(window.location.search);
+  if (savedMatch) {
+    var clean = window.location.pathname;
+    window.history.replaceState(null, "", clean);
+    var savedRow = document.querySelector("[data-submission='" + savedMatch[1] + "']");
+    if (savedRow && savedRow.id) {
+      try { window.localStorage.removeItem("nskt-draft:" + clean); } catch (err) { /* no storage */ }
+      window.location.replace(clean + "#" + savedRow.id);
+    }
+  }
+
   var form = document.getElementById("entry-form");
   if (!form) { return; }
 
@@ -200,15 +213,6 @@
         }
       }, noConnection);
   });
-
-  // Opened after a save sent with fetch (?saved=token): go to the record stored with that token.
-  var savedMatch = /[?&]saved=([0-9a-f]{32})(?:&|$)/.exec(window.location.search);
-  if (savedMatch) {
-    var clean = window.location.pathname;
-    window.history.replaceState(null, "", clean);
-    var savedRow = document.querySelector("[data-submission='" + savedMatch[1] + "']");
-    if (savedRow && savedRow.id) { window.location.replace(clean + "#" + savedRow.id); }
-  }
 
   // ------------------------------------------------------------------ focus after an error / a save
   var errorField = null;
