@@ -2,7 +2,8 @@
 
 The password reset pages exist only when mail is configured (``settings.MAIL_CONFIGURED``): without
 a way to send the mail they would say "sent" and send nothing (404 instead, and the login page
-offers no reset link)."""
+offers no reset link). The login page is the app's (:class:`scoring.web.views.account.LoginView`):
+it says when it leads on to a result's entry page and offers the public page instead."""
 from functools import wraps
 
 from django.conf import settings
@@ -10,6 +11,8 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.http import Http404
 from django.urls import include, path
+
+from scoring.web.views.account import LoginView
 
 
 def mail_required(view):
@@ -35,6 +38,7 @@ password_reset = [
 urlpatterns = [
     path("admin/", admin.site.urls),
     *password_reset,
+    path("accounts/login/", LoginView.as_view(), name="login"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("api/", include("scoring.api.urls")),

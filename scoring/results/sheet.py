@@ -534,19 +534,26 @@ def check_may_confirm(container: ResultContainer, actor) -> None:
         raise NotAllowed(_("Another side reported that these totals are wrong: a referee settles it."))
 
 
-def may_confirm(container: ResultContainer, actor) -> bool:
-    """True when ``actor`` may confirm ``container`` now (permission, state and who they are), for
-    pages that offer the action; :func:`confirm` decides again inside the lock."""
+def confirm_refusal(container: ResultContainer, actor) -> str:
+    """Why ``actor`` may not confirm ``container`` now, in words (``""`` when they may): the
+    permission, the result's state (:func:`_check_confirmable`, as :func:`confirm` checks it) and
+    who they are (:func:`check_may_confirm`). Pages show it instead of a confirm button that would
+    only be refused; :func:`confirm` decides again inside the lock."""
     rnd = container.round
     if not policy.has_perm(actor, Perm.CONFIRM_RESULTS, rnd.tournament, result=container):
-        return False
-    if storage_of(container).is_bye(container) or not rnd.is_open or container.status != container.Status.FINISHED:
-        return False
+        return str(_("You may not confirm this result."))
     try:
+        _check_confirmable(container, storage_of(container), rnd)
         check_may_confirm(container, actor)
-    except ServiceError:
-        return False
-    return True
+    except ServiceError as err:
+        return str(err.message)
+    return ""
+
+
+def may_confirm(container: ResultContainer, actor) -> bool:
+    """True when ``actor`` may confirm ``container`` now (permission, state and who they are:
+    :func:`confirm_refusal`), for pages that offer the action."""
+    return not confirm_refusal(container, actor)
 
 
 def _check_confirmable(locked, storage, rnd) -> None:

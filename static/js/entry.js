@@ -12,9 +12,29 @@
  * - After a failed save the focus moves to the first field with an error (the banner at the top
  *   of the form says what is wrong); after a save the page opens at the new record (#record-N).
  * - The save button is disabled while the form is being sent (no double tap).
+ * - No connection: a save tapped while the phone is offline (navigator.onLine false), or one whose
+ *   request fails on the way (the new-record form is sent with fetch first), keeps the referee on
+ *   the page with a banner (#offline-note) instead of the browser's offline page; the draft stays
+ *   in localStorage and the next tap tries again with the same submission token. A save that
+ *   arrived (the server answers with a redirect) opens the entry page at the stored record; any
+ *   other answer (a form error, a changed result) is shown by sending the form again the
+ *   ordinary way (nothing is stored by such an answer; a save is stored once by its token).
  */
 (function () {
   "use strict";
+  // Opened after a save sent with fetch (?saved=token): go to the record stored with that token
+  // (also when the form is gone: the save finished the result).
+  var savedMatch = /[?&]saved=([0-9a-f]{32})(?:&|$)/.exec(window.location.search);
+  if (savedMatch) {
+    var clean = window.location.pathname;
+    window.history.replaceState(null, "", clean);
+    var savedRow = document.querySelector("[data-submission='" + savedMatch[1] + "']");
+    if (savedRow && savedRow.id) {
+      try { window.localStorage.removeItem("nskt-draft:" + clean); } catch (err) { /* no storage */ }
+      window.location.replace(clean + "#" + savedRow.id);
+    }
+  }
+
   var form = document.getElementById("entry-form");
   if (!form) { return; }
 
@@ -145,14 +165,53 @@
     if (form.getAttribute("data-bound") === "1") { save(); }
   }
 
-  // ------------------------------------------------------------------ submit once
-  form.addEventListener("submit", function () {
-    save();
-    var button = form.querySelector("button[type=submit]");
-    if (button) {
+  // ------------------------------------------------------------------ submit once, or say "no connection"
+  var button = form.querySelector("button[type=submit]");
+  var offlineNote = document.getElementById("offline-note");
+  var busyTimer = null;
+
+  function busy(on) {
+    if (!button) { return; }
+    window.clearTimeout(busyTimer);
+    if (on) {
       window.setTimeout(function () { button.disabled = true; button.setAttribute("aria-busy", "true"); }, 0);
-      window.setTimeout(function () { button.disabled = false; button.removeAttribute("aria-busy"); }, 15000);
+      busyTimer = window.setTimeout(function () { busy(false); }, 15000);
+    } else {
+      button.disabled = false;
+      button.removeAttribute("aria-busy");
     }
+  }
+
+  function noConnection() {
+    busy(false);
+    if (!offlineNote) { return; }
+    offlineNote.hidden = false;
+    offlineNote.focus({ preventScroll: true });
+    offlineNote.scrollIntoView({ block: "center" });
+  }
+
+  var sendAnyway = false;
+  form.addEventListener("submit", function (e) {
+    save();
+    if (sendAnyway) { busy(true); return; }
+    if (navigator.onLine === false) { e.preventDefault(); noConnection(); return; }
+    if (!key || !window.fetch || !window.FormData) { busy(true); return; }
+    // The new-record form: sent with fetch, so that a failed request leaves the page as it is.
+    e.preventDefault();
+    busy(true);
+    var token = (form.querySelector("input[name=submission]") || {}).value || "";
+    window.fetch(form.action, { method: "POST", body: new FormData(form), credentials: "same-origin", redirect: "manual" })
+      .then(function (response) {
+        if (response.type === "opaqueredirect") {
+          // Stored (or the login is needed): open the entry page, at the stored record if any.
+          window.location.assign(form.action.split("#")[0].split("?")[0] + "?saved=" + encodeURIComponent(token));
+        } else if (response.status === 502 || response.status === 503 || response.status === 504) {
+          noConnection();  // the server cannot be reached behind its proxy
+        } else {
+          sendAnyway = true;  // an answer to show (errors): the ordinary way, nothing stored twice
+          form.requestSubmit ? form.requestSubmit(button || undefined) : form.submit();
+        }
+      }, noConnection);
   });
 
   // ------------------------------------------------------------------ focus after an error / a save

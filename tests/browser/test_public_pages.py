@@ -11,7 +11,7 @@ import pytest
 from django.urls import reverse
 
 from scoring.draw.rounds import close_round
-from scoring.models import Round
+from scoring.models import Match, Round
 from scoring.policy import SYSTEM
 from tests.browser.conftest import (
     LAPTOP,
@@ -156,6 +156,34 @@ def _screen(page) -> tuple[str, list[str]]:
     ranks = page.evaluate("() => [...document.querySelectorAll('table.paged tbody tr')]"
                           ".filter(r => getComputedStyle(r).display !== 'none').map(r => r.cells[1].innerText)")
     return label, ranks
+
+
+#: The parts of the projector's heading whose text does not fit them (cut, with an ellipsis or not).
+CUT_HEADING = """() => [...document.querySelectorAll('h1.projector-head, h1.projector-head .title, h1.projector-head .provisional')]
+    .filter(el => el.scrollWidth > el.clientWidth || el.getBoundingClientRect().right > window.innerWidth)
+    .map(el => el.className || el.tagName)"""
+
+
+@pytest.mark.parametrize("viewport", [LAPTOP, PROJECTOR_720, PROJECTOR_HD], ids=["1366x768", "1280x720", "1920x1080"])
+def test_projector_subtitle_is_not_cut(new_page, viewport):
+    """Provisional standings on the projector: "(voorlopig: nog niet alle uitslagen zijn
+    bevestigd)" is shown whole (it was cut after "zijn" at every projector size), and the rows
+    still fit the screen under it."""
+    t = played_taipan_tournament(60, 3, slug="hall", name="NSKT kampioenschap 2026")
+    Match.objects.filter(pk=Match.objects.filter(round__tournament=t, round__number=3).first().pk).update(
+        status=Match.Status.FINISHED)
+    page = new_page(viewport)
+    page.goto(page.base + url("standings", t.slug) + "?projector=1")
+    page.wait_for_function("() => document.querySelector('[data-screen]').textContent.includes('/')")
+    heading = page.locator("h1.projector-head")
+    assert "voorlopig: nog niet alle uitslagen zijn bevestigd" in heading.inner_text()
+    assert page.evaluate(CUT_HEADING) == []
+    assert _fits(page) == [0, 0]
+    if viewport == PROJECTOR_720:
+        shot(page, "projector-provisional-1280")
+    page.goto(page.base + url("round_pairings", t.slug, 3) + "?projector=1")
+    assert page.evaluate(CUT_HEADING) == []
+    assert _fits(page) == [0, 0]
 
 
 @pytest.mark.parametrize("viewport", [LAPTOP, PROJECTOR_720, PROJECTOR_HD], ids=["1366x768", "1280x720", "1920x1080"])

@@ -74,3 +74,56 @@ def test_a_taiwanese_win_with_the_tile_picker(new_page):
     assert deal.net == DEALS["taiwanese"][1]  # T01: -17, 47, -15, -15
     assert tap.count <= 13
     print(f"\ntaps: Taiwanese self-drawn win with a melded pung {tap.count}")
+
+
+def test_a_four_player_save_without_connection_stays_on_the_page(new_page):
+    """Offline at "Opslaan" on the four-player entry page: the banner, the typed deal kept, one
+    deal stored once the connection is back."""
+    t, rnd, table, referee = table_world("sichuan")
+    page = new_page(PHONE, user=referee)
+    url = f"{page.base}/t/sichuan/table/{table.pk}/enter/"
+    page.goto(url)
+    page.click("label[for='id_deal-ev-0-player_0']")  # East wins
+    page.click("label[for='id_deal-ev-0-how_0']")  # on a discard
+    page.click("label[for='id_deal-ev-0-source_2']")  # by South
+    for group in ("123", "456"):
+        page.click(tile(group, "m"))
+    page.click("#tile-picker button[data-suit=p]")
+    for group in ("789", "234", "55"):
+        page.click(tile(group, "p"))
+    page.click("#hand-view button[data-win='5p']")
+    page.context.set_offline(True)
+    page.click("#save")
+    page.wait_for_selector("#offline-note", state="visible")
+    assert "Geen verbinding" in page.inner_text("#offline-note")
+    assert page.url == url and not Deal.objects.exists()
+    assert page.input_value("#id_deal-ev-0-concealed") == "123m 456m 789p 234p 55p"
+    assert horizontal_overflow(page) == 0
+    shot(page, "entry-sichuan-offline")
+    page.context.set_offline(False)
+    page.click("#save")
+    page.wait_for_url("**/enter/#record-1")
+    assert Deal.objects.filter(table=table).count() == 1
+
+
+#: Every toggle button whose text does not fit it (a cut label such as "iemanc" for "niemand").
+CUT_LABELS = """() => Array.from(document.querySelectorAll('.tg-row > label'))
+    .filter(l => l.offsetParent !== null && (l.scrollWidth > l.clientWidth + 1))
+    .map(l => l.textContent.trim())"""
+
+
+@pytest.mark.parametrize("game", ["sichuan", "taiwanese", "tiengow"])
+def test_no_toggle_label_is_cut_on_a_phone(new_page, game):
+    """At 360 px every toggle button shows its whole text: the five-button rows ("no one" and the
+    four seats, e.g. "Van (aflegger / leverancier / beroofde)") put "no one" on a row of its own."""
+    t, rnd, table, referee = table_world(game)
+    page = new_page(PHONE, user=referee)
+    page.goto(f"{page.base}/t/{game}/table/{table.pk}/enter/")
+    page.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")
+    assert page.evaluate(CUT_LABELS) == []
+    assert horizontal_overflow(page) == 0
+    if game == "sichuan":
+        row = page.locator("#fs-deal-ev-0-source")
+        assert "niemand" in row.inner_text()
+        row.scroll_into_view_if_needed()
+        shot(page, "entry-sichuan-source-phone")

@@ -81,8 +81,9 @@ def test_the_entrant_page_without_a_link_says_how_to_open_it(client, world):
 def test_a_link_of_one_tournament_is_nothing_in_another(client, world):
     open_link(client, world.token("Alpha"))
     assert client.get(u("entrant_home", "sc")).status_code == 403
+    # there the phone is the public: the entry page asks for a login (which offers the result page)
     r = client.get(u("table_enter", "sc", world.table.pk))
-    assert r.status_code == 302 and r["Location"] == u("table_detail", "sc", world.table.pk)
+    assert r.status_code == 302 and r["Location"] == reverse("login") + "?next=" + u("table_enter", "sc", world.table.pk)
 
 
 def test_regenerating_or_revoking_signs_the_phone_out(client, world):

@@ -83,6 +83,15 @@ def test_load_demo_end_to_end(tmp_path):
     csv = run("standings", "nskt-demo", "--format", "csv").splitlines()
     assert csv[0].startswith("Rank,Team,Players") and len(csv) == 17
     assert csv[1].split(",")[1] == rows[0]["name"]
+    # after a round: after round 2 of the 3 played, 8 matches a round at 2 match points each; a
+    # round the demo does not have (9), or has not played (4: published, nothing entered), is refused
+    after2 = json.loads(run("standings", "nskt-demo", "--round", "2"))
+    assert sum(r["match_points"] for r in after2) == 2 * 8 * 2
+    for fmt in ("json", "csv"):
+        with pytest.raises(CommandError, match=r"Round 9 of 'nskt-demo' does not exist: standings exist after round 1, 2, 3\."):
+            run("standings", "nskt-demo", "--round", "9", "--format", fmt)
+    with pytest.raises(CommandError, match=r"Round 4 of 'nskt-demo' is not played yet: standings exist after round 1, 2, 3\."):
+        run("standings", "nskt-demo", "--round", "4")
 
     # rebuild_scores restores tampered derived columns
     m = Match.objects.get(round__tournament=t, round__number=2, table=3)
@@ -187,3 +196,20 @@ def test_standings_command_of_a_four_player_tournament():
     assert [r["total"] for r in rows] == [47, -15, -15, -17]
     csv = run("standings", rnd.tournament.slug, "--format", "csv").splitlines()
     assert csv[0].startswith("Rank,Player") and len(csv) == 5
+
+
+def test_standings_command_refuses_a_round_that_is_not_played():
+    """``--round N`` of a draft round, or of a published round without a finished result, is
+    refused (CommandError) rather than answered with the current standings."""
+    rnd, (table,) = table_round("taiwanese")
+    referee, confirmer = staff(rnd.tournament)["referees"]
+    slug = rnd.tournament.slug
+    with pytest.raises(CommandError, match=r"Round 1 of '.+' is not played yet: no round is played yet\."):
+        run("standings", slug, "--round", "1")
+    play(table, [DEALS["taiwanese"][0]], referee, end_reason="time", confirmer=confirmer)
+    assert len(json.loads(run("standings", slug, "--round", "1"))) == 4
+    Round.objects.create(tournament=rnd.tournament, number=2, status=Round.Status.DRAFT)
+    with pytest.raises(CommandError, match=r"Round 2 of '.+' is not played yet: standings exist after round 1\."):
+        run("standings", slug, "--round", "2", "--format", "csv")
+    with pytest.raises(CommandError, match="Round 0 .* does not exist"):
+        run("standings", slug, "--round", "0")

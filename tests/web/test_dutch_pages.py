@@ -44,6 +44,7 @@ yes none all any every show hide find search name who what when why where how to
 been was were has have will can cannot must may no there here its it's their they we our my
 sheet sheets view played wins winning first second last pair paired seated register registered
 withdraw withdrawn substitute affiliation rank running preview history undo restore restored
+tiebreak tiebreaks seed seeds seeded
 """.split())
 
 #: Text of the language switch.
@@ -207,3 +208,48 @@ def test_the_leftover_check_finds_english():
     found = english_leftovers(html, [])
     assert len(found) == 3 and found[0].startswith("'Resume'")  # Resume, play, the (title); not the script
     assert english_leftovers("<p>Stand na ronde 2 van Play Ground</p>", ["Play Ground"]) == []
+
+
+def test_tai_pan_pages_say_handen_never_spellen(client, dutch_world):
+    """A Tai Pan match is played in hands ("handen"); "spellen" (deals) belongs to the four-player
+    games. A match page said "de ingevoerde spellen" in its edit rule."""
+    w = dutch_world
+    problems = []
+    for who, urls in _pages(w).items():
+        client.logout()
+        if who != "public":
+            client.force_login(w[who])
+        for url in urls:
+            if "/t/nskt/" not in url:
+                continue
+            text = visible_text(client.get(url, follow=True).content.decode())
+            problems += [f"{who} {url}: …{text[max(0, m.start() - 60): m.end() + 20]}…"
+                         for m in re.finditer(r"\bspellen\b", text)]
+    assert problems == [], "\n".join(problems)
+
+
+def test_the_handbook_uses_the_labels_of_the_forms():
+    """docs/nl/handleiding-organisator.md names the fields and choices of the tournament form and
+    the pairing form exactly as the Dutch forms show them (it said `target`, "plaats en datum" and
+    "willekeurig" where the forms say "Spelen tot de doelscore", "Datum" / "Locatie" and
+    "loting")."""
+    from pathlib import Path
+
+    from django.conf import settings
+    from django.utils import translation
+
+    from scoring.web.forms.organiser import PairRoundForm, TournamentForm
+
+    text = " ".join((Path(settings.BASE_DIR) / "docs" / "nl" / "handleiding-organisator.md").read_text(encoding="utf-8").split())
+    with translation.override("nl"):
+        form, pair = TournamentForm(), PairRoundForm()
+        labels = [str(form.fields[name].label) for name in ("name", "slug", "game", "round_format", "hands_per_round", "seed",
+                                                            "blind_confirmation", "venue", "starts_on", "rules_preset")]
+        labels += [str(form.fields["tiebreak_1"].label), str(form.fields["tiebreak_7"].label)]
+        labels += [str(text_) for _value, text_ in form.fields["round_format"].choices]
+        labels += [str(pair.fields["method"].label), *(str(text_) for _value, text_ in pair.fields["method"].choices)]
+        labels += [translation.gettext("Tie-breaks (in order, after match points)")]
+    missing = [label for label in labels if label.lower() not in text.lower()]
+    assert missing == []
+    for stale in ("`target`", "plaats en datum", "willekeurig", "tie-break", "seed-getal"):
+        assert stale not in text, stale

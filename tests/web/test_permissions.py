@@ -16,9 +16,11 @@ page on GET, and a referee may reopen a table (not only a match) while its round
 closed round only an organiser may reopen either.
 
 Changed on purpose (issue 11 item 3): the entry page (``match_enter``, ``table_enter``) is what
-the score sheet's QR code opens, so on GET it sends everyone who may not enter results (the
-public, an outsider, a referee of another tournament) to the result page instead of the login
-page or a 403 (the result page offers the login); their POST is refused as before. Ending at the
+the score sheet's QR code opens, so on GET it sends logged-in users who may not enter results
+(an outsider, a referee of another tournament) to the result page instead of a 403; the public
+goes to the login page, which leads back to it (changed on purpose after a user test: the referee
+scanning the QR code reached the result page and had to find the login there); their POST is
+refused as before. Ending at the
 time limit (``match_end``, ``table_end``) has a confirmation page on GET (issue 11 item 2).
 
 New (issue 15): regenerating and revoking a private link (``link_action``) are organiser writes;
@@ -91,8 +93,8 @@ class Write:
     needs: str
     done: Callable[[], bool]
     #: The URL shows a page on GET: its form (``True``), a public page (``"public"``), its form
-    #: to the allowed roles and a redirect to the result page ``detail`` to everyone else
-    #: (``"detail"``), or only POST is allowed (``False``: GET is 405).
+    #: to the allowed roles, the login page to the public and a redirect to the result page
+    #: ``detail`` to every other user (``"detail"``), or only POST is allowed (``False``: GET is 405).
     get: bool | str = False
     detail: str = ""
     #: The allowed role's answer to the POST.
@@ -517,7 +519,8 @@ def test_refused_roles_change_nothing(client, world, case):
             _check_refused(client, client.get(write.url), expected, (case, role, "GET"))
         elif write.get == "detail":
             response = client.get(write.url)
-            assert response.status_code == 302 and response["Location"] == write.detail, (case, role, "GET")
+            target = write.detail if user is not None else reverse("login") + "?next=" + write.url
+            assert response.status_code == 302 and response["Location"] == target, (case, role, "GET")
         elif write.get is False:
             assert client.get(write.url).status_code == 405, (case, role, "GET")
     assert db_state() == before, case

@@ -1,5 +1,5 @@
 """The referee's pages of issue 11: "My tables" (item 3), the entry page as the QR code's target
-(the public is sent to the result page), the result page's live region (item 5), blind
+(through the login page when not logged in), the result page's live region (item 5), blind
 confirmation hiding the totals publicly (item 4), the end-at-time confirmation page (item 2) and
 the submission token of the entry form (item 1)."""
 import re
@@ -69,17 +69,48 @@ def test_my_tables_needs_a_login_and_refuses_post(client):
     assert client.post(u("my_tables")).status_code == 405
 
 
-def test_the_entry_page_sends_the_public_to_the_result_page(client):
+def test_the_qr_code_leads_an_anonymous_referee_through_the_login_to_the_entry_page(client):
+    """The score sheet's QR code opens the entry page: not logged in, the referee goes to the
+    login page, which leads back to the entry page (and offers the public page to onlookers)."""
     rnd, (m,) = taipan_round(name="Cup", slug="cup")
     people = staff(rnd.tournament)
-    r = client.get(u("match_enter", "cup", m.pk))
-    assert r.status_code == 302 and r["Location"] == u("match_detail", "cup", m.pk)
-    page = client.get(r["Location"]).content.decode()
-    # the result page offers the login that leads back to the entry page
-    assert reverse("login") + "?next=" + u("match_enter", "cup", m.pk) in page
+    enter = u("match_enter", "cup", m.pk)
+    r = client.get(enter)
+    assert r.status_code == 302 and r["Location"] == reverse("login") + "?next=" + enter
+    login = client.get(r["Location"]).content.decode()
+    assert 'name="next" value="' + enter + '"' in login
+    assert 'id="login-purpose"' in login and 'href="' + u("match_detail", "cup", m.pk) + '"' in login
+    people["referee"].set_password("pw")
+    people["referee"].save()
+    r = client.post(reverse("login"), {"username": people["referee"].username, "password": "pw", "next": enter})
+    assert r.status_code == 302 and r["Location"] == enter
+    page = client.get(enter)
+    assert page.status_code == 200 and 'name="submission"' in page.content.decode()
+
+
+def test_the_login_page_says_nothing_about_results_for_other_pages(client):
+    rnd, _ = taipan_round(name="Cup", slug="cup")
+    html = client.get(reverse("login") + "?next=" + u("my_tables")).content.decode()
+    assert 'id="login-purpose"' not in html
+    html = client.get(reverse("login") + "?next=https://elsewhere.example/t/cup/match/1/enter/").content.decode()
+    assert 'id="login-purpose"' not in html
+
+
+def test_the_entry_page_sends_a_table_qr_code_through_the_login_too(client):
+    trnd, (table,) = table_round("sichuan", name="Sichuan open", slug="sc")
+    enter = u("table_enter", "sc", table.pk)
+    r = client.get(enter)
+    assert r.status_code == 302 and r["Location"] == reverse("login") + "?next=" + enter
+    assert 'href="' + u("table_detail", "sc", table.pk) + '"' in client.get(r["Location"]).content.decode()
+
+
+def test_the_entry_page_sends_a_logged_in_visitor_without_the_role_to_the_result_page(client):
+    rnd, (m,) = taipan_round(name="Cup", slug="cup")
+    people = staff(rnd.tournament)
     client.force_login(people["outsider"])
     r = client.get(u("match_enter", "cup", m.pk))
     assert r.status_code == 302 and r["Location"] == u("match_detail", "cup", m.pk)
+    assert "Only the tournament" in client.get(r["Location"]).content.decode()
     # the public's POST is still refused
     client.logout()
     r = client.post(u("match_enter", "cup", m.pk), entry_data(m, PLAIN_HAND))
@@ -148,3 +179,76 @@ def test_the_end_page_asks_for_confirmation_and_tells_the_outcome(client):
     assert m2.ended == ""  # a GET ends nothing
     detail = client.get(u("match_detail", "cup", m2.pk)).content.decode()
     assert 'id="more-actions"' in detail and 'name="end-reason"' not in detail
+
+
+def test_the_four_player_entry_heading_names_the_table_once(client):
+    """"Round 1 · Table 1", not "Round 1 · Table 1 · Table 1" (a four-player table's title is its
+    number); a match keeps its teams after the table."""
+    trnd, (table,) = table_round("sichuan", name="Sichuan open", slug="sc")
+    client.force_login(staff(trnd.tournament)["referee"])
+    html = client.get(u("table_enter", "sc", table.pk)).content.decode()
+    line = re.search(r'<p class="muted"><a href="[^"]+">Round 1 · Table 1</a>([^<]*)</p>', html)
+    assert line and line.group(1) == ""
+    assert "Table 1 · Table 1" not in html
+    assert "Table 1 · Table 1" not in client.get(u("table_end", "sc", table.pk)).content.decode()
+    rnd, (m,) = taipan_round(name="Cup", slug="cup")
+    client.force_login(staff(rnd.tournament)["referee"])
+    html = client.get(u("match_enter", "cup", m.pk)).content.decode()
+    assert re.search(r'Round 1 · Table 1</a> · [^<]+ – [^<]+</p>', html)
+
+
+def test_the_confirm_button_is_offered_only_to_who_may_confirm(client):
+    """The referee who entered and ended a match sees no confirm button (on the confirm page nor
+    on the result page) but the reason from the one rule (sheet.check_may_confirm); another
+    referee sees the button; a match still being played offers it to no one and says why."""
+    rnd, (m, m2) = taipan_round(tables=2, name="Cup", slug="cup")
+    people = staff(rnd.tournament)
+    entering, other = people["referee"], people["referees"][1]
+    sheet.add_record(m, TAI_PAN_HAND, entering)
+    sheet.end_at_time(m, entering, reason="time")
+    refusal = "A different person must confirm the result than the one who entered it."
+    client.force_login(entering)
+    page = client.get(u("match_confirm", "cup", m.pk)).content.decode()
+    assert 'id="confirm-button"' not in page and 'id="confirm-refusal"' in page and refusal in page
+    detail = client.get(u("match_detail", "cup", m.pk)).content.decode()
+    assert u("match_confirm", "cup", m.pk) not in detail and refusal in detail
+    client.force_login(other)
+    page = client.get(u("match_confirm", "cup", m.pk)).content.decode()
+    assert 'id="confirm-button"' in page and 'id="confirm-refusal"' not in page
+    assert u("match_confirm", "cup", m.pk) in client.get(u("match_detail", "cup", m.pk)).content.decode()
+    # not finished: nobody is offered the button, and the page says why
+    sheet.add_record(m2, PLAIN_HAND, entering)
+    page = client.get(u("match_confirm", "cup", m2.pk)).content.decode()
+    assert 'id="confirm-button"' not in page and "Only a finished result can be confirmed" in page
+    assert 'id="confirm-refusal"' not in client.get(u("match_detail", "cup", m2.pk)).content.decode()
+    # the button hidden or not, the rule decides a POST the same way
+    client.force_login(entering)
+    r = client.post(u("match_confirm", "cup", m.pk), {"version": m.__class__.objects.get(pk=m.pk).version})
+    assert r.status_code == 400 and refusal in r.content.decode()
+
+
+def test_the_end_banner_names_the_field(client, settings):
+    """Ending at the time limit without a reason: the banner at the top names the field and links
+    to it ("Reason: This field is required."), as the entry page's banner does; in Dutch "Reden:
+    Dit veld is vereist."; a resume without a reason says the same on the result page."""
+    rnd, (m,) = taipan_round(name="Cup", slug="cup")
+    people = staff(rnd.tournament)
+    sheet.add_record(m, TAI_PAN_HAND, people["referee"])
+    client.force_login(people["referee"])
+    m.refresh_from_db()
+    r = client.post(u("match_end", "cup", m.pk), {"version": m.version, "end-reason": ""})
+    html = r.content.decode()
+    banner = re.search(r'<div class="banner" role="alert" id="end-errors".*?</div>', html, re.S).group(0)
+    assert r.status_code == 400
+    assert '<a href="#id_end-reason">Reason</a>: This field is required.' in banner
+    m.refresh_from_db()
+    assert m.ended == ""
+    client.cookies["django_language"] = "nl"
+    r = client.post(u("match_end", "cup", m.pk), {"version": m.version, "end-reason": ""})
+    assert '<a href="#id_end-reason">Reden</a>: Dit veld is vereist.' in r.content.decode()
+    assert "Niet beëindigd" in r.content.decode()
+    client.cookies["django_language"] = "en"
+    sheet.end_at_time(m, people["referee"], reason="time")
+    m.refresh_from_db()
+    r = client.post(u("match_resume", "cup", m.pk), {"version": m.version, "end-reason": ""}, follow=True)
+    assert "Reason: This field is required." in r.content.decode()

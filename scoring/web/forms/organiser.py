@@ -16,7 +16,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import UserCreationForm
 from django.db import transaction
 from django.db.models import Q
-from django.utils.translation import gettext
+from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from scoring.games import registry
@@ -484,7 +484,7 @@ class SeatRoundForm(forms.Form):
     """Seat the next round; an empty seed uses the tournament's seed and the round number. The
     seed is bounded to 0..:data:`MAX_SEED`."""
 
-    seed = WholeNumberField(label=_("seed"), required=False, min_value=0, max_value=MAX_SEED)
+    seed = WholeNumberField(label=pgettext_lazy("random draw", "seed"), required=False, min_value=0, max_value=MAX_SEED)
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)

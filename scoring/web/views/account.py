@@ -1,4 +1,5 @@
-"""The logged-in user's own account: their API token for the REST API (``docs/api.md``).
+"""The logged-in user's own account: their API token for the REST API (``docs/api.md``), and
+the login page, which says what a login to a result's entry page is for.
 
 Any logged-in user may create, replace or revoke their own token (and nobody else's): a token
 acts with exactly the user's roles (:mod:`scoring.policy`), so it grants nothing the pages do not.
@@ -7,11 +8,14 @@ a message), with ``Cache-Control: no-store``.
 """
 from __future__ import annotations
 
+from urllib.parse import urlsplit
+
 from django.contrib import messages
+from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.http import HttpResponseBadRequest
 from django.shortcuts import redirect, render
-from django.urls import reverse
+from django.urls import Resolver404, resolve, reverse
 from django.utils.cache import add_never_cache_headers
 from django.utils.translation import gettext as _t
 from django.views.decorators.http import require_http_methods
@@ -39,3 +43,30 @@ def api_token(request):
     response = render(request, "account/api_token.html", context)
     add_never_cache_headers(response)
     return response
+
+
+#: Entry pages (the score sheet's QR code) -> the public result page of the same result.
+ENTRY_TO_DETAIL = {"scoring:match_enter": "scoring:match_detail", "scoring:table_enter": "scoring:table_detail"}
+
+
+def public_page_for(next_url: str) -> str:
+    """The public result page of the entry page ``next_url`` leads to after the login, or ``""``
+    when ``next_url`` is no entry page."""
+    try:
+        match = resolve(urlsplit(next_url or "").path)
+    except Resolver404:
+        return ""
+    detail = ENTRY_TO_DETAIL.get(match.view_name)
+    return reverse(detail, kwargs={k: v for k, v in match.kwargs.items() if k in ("slug", "pk")}) if detail else ""
+
+
+class LoginView(auth_views.LoginView):
+    """Django's login page; when it leads on to a result's entry page (the referee scanned the
+    score sheet's QR code) it says so and offers the public result page to whoever only wants to
+    look (``public_url``)."""
+
+    def get_context_data(self, **kwargs):
+        """The login page's context plus ``public_url`` (see the class)."""
+        ctx = super().get_context_data(**kwargs)
+        ctx["public_url"] = public_page_for(ctx.get(self.redirect_field_name, ""))
+        return ctx

@@ -215,6 +215,9 @@ def result_context(request, tournament: Tournament, container: ResultContainer, 
     can_dispute = (entrant is not None and finished_open and not entered_it
                    and policy.has_perm(actor, Perm.CONFIRM_RESULTS, tournament, result=container))
     entering = audit.entrants_who_entered(container) if entrant is not None else []
+    # One rule for offering the confirmation and refusing it (sheet.confirm_refusal): the page
+    # says why instead of offering a button that would only be refused.
+    confirm_refusal = sheet.confirm_refusal(container, actor)
     ctx = {
         "tournament": tournament,
         "round": rnd,
@@ -242,7 +245,8 @@ def result_context(request, tournament: Tournament, container: ResultContainer, 
         "can_edit": editable,
         "can_end": editable and container.status in (container.Status.PENDING, container.Status.PLAYING),
         "can_resume": editable and container.ended == container.Ended.TIME,
-        "can_confirm": sheet.may_confirm(container, actor),
+        "can_confirm": not confirm_refusal,
+        "confirm_refusal": confirm_refusal,
         "can_dispute": can_dispute,
         "can_reopen": confirmed and policy.has_perm(actor, policy.reopen_perm(rnd), tournament),
         "confirmation": active,
@@ -335,6 +339,22 @@ def error_fields(entry) -> list[dict]:
     return out
 
 
+def named_errors(form) -> list[dict]:
+    """The errors of a plain form (a reason, a confirmation) as ``{"label", "id", "message"}``,
+    fields in form order and then the form's own errors (``label`` and ``id`` empty): banners and
+    messages say which field an error is about ("Reason: This field is required."), as the entry
+    page's banner does (:func:`error_fields`)."""
+    out = []
+    for name, errors in form.errors.items():
+        field = form.fields.get(name)
+        for message in errors:
+            if field is None:
+                out.append({"label": "", "id": "", "message": message})
+            else:
+                out.append({"label": str(field.label or name), "id": form[name].auto_id, "message": message})
+    return sorted(out, key=lambda e: not e["label"])
+
+
 def _render_entry(request, tournament, container, kind, entry, *, status=200, number=None, stale=False, reason_form=None):
     ctx = result_context(request, tournament, container, kind, entry=entry, editing=number, stale=stale,
                          reason_form=reason_form or ReasonForm(), submission=_submission_token(request),
@@ -355,9 +375,11 @@ def enter(request, pk, *, tournament, kind):
     The form carries a ``submission`` token: a repeated POST of the same form (a retry after a
     dropped connection) is answered with the record already stored, never a second one.
 
-    Visitors who may not enter results (the public scanning the QR code, a member of another
-    tournament) are sent to the result page on GET, which offers the login; a POST by them is
-    refused (login page, 403)."""
+    A visitor who is not logged in (the referee scanning the QR code) goes to the login page,
+    which comes back here and offers the public result page to whoever only wants to look
+    (:class:`scoring.web.views.account.LoginView`). Logged-in users who may not enter results (a
+    member of another tournament) are sent to the result page on GET with a note; a POST by them
+    is refused (403)."""
     actor = actor_of(request)
     if policy.is_entrant(actor):
         # A side of the table through its private link: its own result, with player entry on,
@@ -367,6 +389,8 @@ def enter(request, pk, *, tournament, kind):
     else:
         allowed = policy.has_perm(actor, Perm.ENTER_RESULTS, tournament)
     if not allowed:
+        if not request.user.is_authenticated and not policy.is_entrant(actor) and not lost_link(request):
+            return redirect_to_login(request.get_full_path())
         if request.method == "GET":
             container = _container(request, tournament, kind, pk)
             if policy.is_entrant(actor):
@@ -374,8 +398,6 @@ def enter(request, pk, *, tournament, kind):
             elif request.user.is_authenticated:
                 messages.info(request, _t("Only the tournament's referees and organisers enter results."))
             return redirect(urls_of(kind, tournament, container)["detail"])
-        if not request.user.is_authenticated and not policy.is_entrant(actor) and not lost_link(request):
-            return redirect_to_login(request.get_full_path())
         raise PermissionDenied  # the 403 page speaks to a side's phone of its link
     container = _container(request, tournament, kind, pk)
     if request.method == "GET":
@@ -553,6 +575,7 @@ def _action(request, tournament, container, kind, form, run, success: str, form_
             container.refresh_from_db()
             ctx = result_context(request, tournament, container, kind, stale=True, **{form_key: form}, **(extra or {}))
             ctx["reload_url"] = ctx["urls"]["detail"]  # this action's URL takes POST only
+            ctx["form_errors"] = named_errors(form)
             return render(request, template, ctx, status=STALE_STATUS)
         except (ServiceError, RuleViolation) as err:
             _add_error(form, err)
@@ -563,10 +586,10 @@ def _action(request, tournament, container, kind, form, run, success: str, form_
             return redirect(urls_of(kind, tournament, container)["detail"])
     container.refresh_from_db()
     if template == "results/detail.html":
-        for errors in form.errors.values():
-            for error in errors:
-                messages.error(request, error)
+        for error in named_errors(form):
+            messages.error(request, f"{error['label']}: {error['message']}" if error["label"] else error["message"])
     ctx = result_context(request, tournament, container, kind, **{form_key: form}, **(extra or {}))
+    ctx["form_errors"] = named_errors(form)
     return render(request, template, ctx, status=400)
 
 
