@@ -4,8 +4,8 @@ item 2).
 Every row goes through the same validation as the organiser's form
 (:class:`scoring.participants.entrants.TeamEntry` / :class:`~scoring.participants.entrants.PlayerEntry`:
 lengths, control and invisible characters, whole numbers in ASCII digits within bounds) plus the
-duplicate check (a name already in the tournament or earlier in the file, compared after NFKC and
-case folding). Every error names the CSV line (the header is line 1; a quoted cell may span
+duplicate check (a name already in the tournament or earlier in the file, compared with case and
+accents folded: :func:`~scoring.participants.entrants.name_key`). Every error names the CSV line (the header is line 1; a quoted cell may span
 lines) and the column. Nothing is saved unless every row is good; then all rows are saved in one
 transaction.
 

@@ -124,6 +124,38 @@ def test_duplicates_case_and_nfkc_insensitive():
     assert [(line, col) for line, col, _ in report.errors] == [(2, "name"), (4, "name")]
 
 
+def test_duplicates_fold_accents_csv_team_form_and_player_form():
+    """Names are unique with case *and accents* folded (README): ``Zwalúw`` is ``Zwaluw``, ``Dráken``
+    is ``Draken``, ``Jáde`` and ``Jadé`` are ``Jade``, in the CSV imports and in both forms."""
+    t = TournamentFactory()
+    TeamFactory(tournament=t, name="Jade")
+    text = (HEADER + team_row(name="Zwaluw", player1="A", player2="B") + team_row(name="Zwalúw", player1="C", player2="D")
+            + team_row(name="Draken", player1="E", player2="F") + team_row(name="Dráken", player1="G", player2="H")
+            + team_row(name="Jáde", player1="I", player2="J") + team_row(name="Ster", player1="Zoë", player2="ZOE"))
+    report = import_teams_csv(t, text.encode())
+    assert [(line, col) for line, col, _ in report.errors] == [(3, "name"), (5, "name"), (6, "name"), (7, "player2")]
+    assert "line 2" in report.errors[0][2] and "line 4" in report.errors[1][2]
+    assert "already exists" in report.errors[2][2] and "'Jade'" in report.errors[2][2]
+    assert Team.objects.filter(tournament=t).count() == 1
+    # the team form: accent variants of an existing team, and two players who are one person
+    for name in ("Jáde", "Jadé", "JÂDE", "Ｊáde"):
+        form = TeamForm(team_form_data("name", name), tournament=t)
+        assert list(form.errors) == ["name"], name
+        assert "There is already a team called Jade." in form.errors["name"]
+    form = TeamForm({**team_form_data("name", "Zwaluw"), "first_player_name": "Zoë", "second_player_name": "Zoe"}, tournament=t)
+    assert list(form.errors) == ["second_player_name"]
+    assert TeamForm(team_form_data("name", "Jadeite"), tournament=t).is_valid()
+    # the player form and the player CSV of a four-player tournament
+    p4 = TournamentFactory(slug="p4-accents", game="sichuan")
+    PlayerFactory(tournament=p4, name="Zwaluw")
+    for name in ("Zwalúw", "ZWALÚW", "zwälüw"):
+        assert "name" in PlayerForm({"name": name, "joined_round": "1"}, instance=Player(tournament=p4)).errors, name
+    assert PlayerForm({"name": "Zwaluwen", "joined_round": "1"}, instance=Player(tournament=p4)).is_valid()
+    report = import_players_csv(p4, "name\nZwalúw\nRené\nRene\n".encode())
+    assert [(line, col) for line, col, _ in report.errors] == [(2, "name"), (4, "name")]
+    assert Player.objects.filter(tournament=p4).count() == 1
+
+
 def test_every_bad_row_is_reported_and_nothing_saved():
     t = TournamentFactory()
     rows = [team_row(name=f"Team {i}", player1=f"A{i}", player2=f"B{i}") for i in range(50)]

@@ -99,6 +99,7 @@ EXPECTED = {
     "47-rules-override-out-of-range.json": "$.rules.target",
     "48-format-version-2.json": "$.format",
     "49-member-role-superuser.json": "$.members[0].role",
+    "50-accent-variant-duplicate-team.json": "$.teams[1].name",
     "fp-01-sichuan-teams-instead-of-players.json": "$.teams",
     "fp-02-sichuan-three-seats.json": "$.rounds[1].tables[0].seats",
     "fp-03-sichuan-same-player-twice-at-a-table.json": "$.rounds[1].tables[0].seats[1]",

@@ -220,8 +220,8 @@ class TeamForm(forms.ModelForm):
     """Register or edit a Tai Pan team: two players (by name), name, affiliation, seed, late entry
     (``joined_round``) and withdrawal (``withdrawn_after_round``; results are kept). The fields and
     rules are those of a CSV row (:mod:`scoring.participants.entrants`): no invisible or control
-    characters, whole numbers in ASCII digits within bounds, names compared after NFKC and case
-    folding."""
+    characters, whole numbers in ASCII digits within bounds, names compared with case and accents
+    folded."""
 
     name = TextField(label=_("name"))
     affiliation = TextField(label=_("affiliation"), required=False)
@@ -388,8 +388,8 @@ DraftPairingFormSet = forms.formset_factory(DraftPairingRowForm, formset=BaseDra
 # --- players of four-player tournaments ----------------------------------------------------
 
 def same_name_exists(tournament, name: str, exclude_pk: int | None = None) -> bool:
-    """True if another player of ``tournament`` has ``name`` (compared after NFKC, case folding and
-    collapsing spaces: :func:`scoring.participants.entrants.name_key`)."""
+    """True if another player of ``tournament`` has ``name`` (compared with case and accents folded
+    and spaces collapsed: :func:`scoring.participants.entrants.name_key`)."""
     if tournament is None or not name:
         return False
     qs = Player.objects.filter(tournament=tournament)
@@ -402,7 +402,7 @@ class PlayerForm(forms.ModelForm):
     """Register or edit an individual player (organiser).
 
     The fields and rules are those of a CSV row (:mod:`scoring.participants.entrants`). Bounds: the
-    name is unique within the tournament (after NFKC and case folding), so that standings, seatings
+    name is unique within the tournament (case and accents folded), so that standings, seatings
     and score sheets are unambiguous; ``joined_round`` is 1..:data:`MAX_ROUND` (round 1 is the first
     round; there is no round 0); when the player is already withdrawn after round W,
     ``joined_round`` is at most W + 1 (joining after the withdrawal would never seat them).

@@ -127,6 +127,7 @@ TAIPAN: dict[str, Callable[[], str]] = {
     "47-rules-override-out-of-range.json": lambda: mutate("taipan", setitem(["rules"], {"preset": "nskt", "target": -5})),
     "48-format-version-2.json": lambda: mutate("taipan", setitem(["format"], 2)),
     "49-member-role-superuser.json": lambda: mutate("taipan", setitem(["members", 0, "role"], "superuser")),
+    "50-accent-variant-duplicate-team.json": lambda: mutate("taipan", setitem(["teams", 1, "name"], "Téam 0")),
 }
 
 
