@@ -100,6 +100,11 @@ EXPECTED = {
     "48-format-version-2.json": "$.format",
     "49-member-role-superuser.json": "$.members[0].role",
     "50-accent-variant-duplicate-team.json": "$.teams[1].name",
+    "51-unknown-field-in-a-hand.json": "$.rounds[1].matches[0].hands[0].evil",
+    "52-long-string-in-a-hand.json": "$.rounds[1].matches[0].hands[0]",
+    "53-hand-too-large.json": "$.rounds[1].matches[0].hands[0]",
+    "54-hand-nested-too-deep.json": "$.rounds[1].matches[0].hands[0]",
+    "55-long-string-in-the-rules.json": "$.rules",
     "fp-01-sichuan-teams-instead-of-players.json": "$.teams",
     "fp-02-sichuan-three-seats.json": "$.rounds[1].tables[0].seats",
     "fp-03-sichuan-same-player-twice-at-a-table.json": "$.rounds[1].tables[0].seats[1]",
@@ -115,7 +120,12 @@ EXPECTED = {
     "fp-13-sichuan-withdrawn-player-seated.json": "$.rounds[1].tables[0].seats[1]",
     "fp-14-taiwanese-closed-round-unconfirmed.json": "$.rounds[0].tables[1].confirmed_by",
     "fp-15-tiengow-deal-is-a-list.json": "$.rounds[0].tables[0].deals[0]",
-    "fp-16-sichuan-ended-time-but-no-end.json": "$.rounds[1].tables[1].ended",}
+    "fp-16-sichuan-ended-time-but-no-end.json": "$.rounds[1].tables[1].ended",
+    "fp-17-sichuan-unknown-field-in-a-deal.json": "$.rounds[1].tables[0].deals[0].evil",
+    "fp-18-sichuan-unknown-field-in-a-winning-hand.json": "$.rounds[1].tables[0].deals[0].events[0].hand.win.evil",
+    "fp-19-tiengow-unknown-field-in-the-last-trick.json": "$.rounds[1].tables[0].deals[0].last_trick.evil",
+    "fp-20-taiwanese-unknown-field-in-a-deal.json": "$.rounds[1].tables[0].deals[0].evil",
+    "fp-21-tiengow-long-string-in-a-deal.json": "$.rounds[1].tables[0].deals[0]",}
 
 MODELS = (Tournament, Membership, Player, Team, Round, Match, Hand, Table, TableSeat, Deal, Confirmation, get_user_model())
 
