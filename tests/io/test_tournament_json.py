@@ -25,6 +25,7 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.urls import reverse
 
+from scoring.io.demo import DEMO_SLUG
 from scoring.io.tournament_json import ImportRefused, delete_tournament, dumps, export_tournament, load_tournament
 from scoring.models import (
     Confirmation,
@@ -269,6 +270,44 @@ def test_confirmed_by_a_member_is_kept_and_organiser_option(accounts, tmp_path):
     assert list(t.memberships.values_list("user__username", "role")) == [("boss", "organiser")]
     assert Confirmation.objects.get(match__round__tournament=t).confirmed_by.username == "boss"
     assert err.getvalue() == ""
+
+
+def test_confirmed_by_someone_who_left_is_kept(accounts):
+    """A confirmation records who confirmed at the time: an existing account keeps it although it is
+    no longer a member (or is inactive now), and the closed round stays closed, without a warning."""
+    data = _base()
+    data["members"] = [{"username": "boss", "role": "organiser"}]  # 'conf' and 'ref' have left
+    data["rounds"][0]["matches"][0]["confirmed_by"] = "conf"
+    get_user_model().objects.filter(username="ref").update(is_active=False)
+    data["rounds"][1]["matches"][0]["confirmed_by"] = "ref"  # ended at the time limit: finished
+    imported = load_tournament(json.dumps(data), slug="left")
+    assert imported.warnings == []
+    t = imported.tournament
+    by = sorted(Confirmation.objects.filter(match__round__tournament=t)
+                .values_list("match__round__number", "match__table", "confirmed_by__username"))
+    assert by == [(1, 1, "conf"), (2, 1, "ref")]
+    assert Round.objects.get(tournament=t, number=1).status == "closed"
+    assert list(t.memberships.values_list("user__username", flat=True)) == ["boss"]  # no role for who left
+
+
+def test_demo_round_trip_with_a_confirmer_who_left_is_byte_identical():
+    """Backup and restore of the demo, where one result was confirmed by a second organiser ('org2')
+    who has left the tournament since: every confirmation and status comes back as exported."""
+    call_command("load_demo", stdout=io.StringIO())
+    t = Tournament.objects.get(slug=DEMO_SLUG)
+    org2 = UserFactory(username="org2")
+    Membership.objects.create(tournament=t, user=org2, role=Membership.Role.ORGANISER)
+    confirmation = Confirmation.objects.filter(match__round__tournament=t, match__round__number=1, active=True).first()
+    Confirmation.objects.filter(pk=confirmation.pk).update(confirmed_by=org2)  # org2 confirmed this one
+    Membership.objects.filter(tournament=t, user=org2).delete()  # ... and left
+    first = dumps(export_tournament(t))
+    assert '"confirmed_by": "org2"' in first
+    assert [r["status"] for r in json.loads(first)["rounds"]] == ["closed", "closed", "closed", "published"]
+    delete_tournament(t)
+    imported = load_tournament(first)
+    assert imported.warnings == []
+    assert dumps(export_tournament(imported.tournament)) == first
+    assert Confirmation.objects.get(match__round__tournament=imported.tournament, confirmed_by=org2).active
 
 
 def test_unknown_organiser_is_refused(accounts, tmp_path):
