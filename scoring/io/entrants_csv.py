@@ -183,14 +183,22 @@ def count_rows(file_bytes: bytes) -> int:
     return max(0, lines - 1)
 
 
-def _column_map(kind: EntrantKind, headers: list[str]) -> dict[str, int]:
+def _column_map(kind: EntrantKind, headers: list[str]) -> tuple[dict[str, int], list[str]]:
+    """``({column: index}, [problems])``: every known column once; a column given twice (``name,name``
+    or ``name,naam``) is a problem, never silently one of the two."""
     out: dict[str, int] = {}
+    problems: list[str] = []
     for i, header in enumerate(headers):
         h = " ".join((header or "").strip().lower().split())
         for key, aliases in kind.columns.items():
-            if h in aliases and key not in out:
+            if h not in aliases:
+                continue
+            if key in out:
+                problems.append(_t("The column {column} appears twice in the header (columns {first} and {second}): "
+                                   "keep one.").format(column=key, first=out[key] + 1, second=i + 1))
+            else:
                 out[key] = i
-    return out
+    return out, problems
 
 
 def check(kind: EntrantKind, tournament: Tournament, file_bytes: bytes,
@@ -200,7 +208,10 @@ def check(kind: EntrantKind, tournament: Tournament, file_bytes: bytes,
     if failed is not None:
         return failed, []
     report = ImportReport(rows=len(raw_rows))
-    columns = _column_map(kind, headers)
+    columns, twice = _column_map(kind, headers)
+    if twice:
+        report.errors.extend((1, "", problem) for problem in twice)
+        return report, []
     missing = [c for c in kind.required if c not in columns]
     if missing:
         report.errors.append((1, ", ".join(missing), _t("Missing column(s): {columns}.").format(columns=", ".join(missing))))

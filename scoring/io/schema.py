@@ -22,6 +22,7 @@ Layout (``format`` 1; :func:`scoring.io.tournament_json.export_tournament` write
 """
 from __future__ import annotations
 
+import codecs
 import datetime
 import json
 from typing import Annotated, Any, Literal
@@ -185,7 +186,12 @@ def json_path(loc: tuple | list) -> str:
 
 
 def parse(text: str | bytes) -> tuple[TournamentFile | None, list[tuple[str, str]]]:
-    """The file's text as a :class:`TournamentFile`, or ``(None, [(JSON path, message), ...])``."""
+    """The file's text as a :class:`TournamentFile`, or ``(None, [(JSON path, message), ...])``.
+    A UTF-8 byte-order mark at the start (Windows Notepad writes one) is skipped."""
+    if isinstance(text, bytes) and text.startswith(codecs.BOM_UTF8):
+        text = text[len(codecs.BOM_UTF8):]
+    elif isinstance(text, str) and text.startswith("\ufeff"):
+        text = text[1:]
     try:
         return TournamentFile.model_validate_json(text), []
     except ValidationError as exc:

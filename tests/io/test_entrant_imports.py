@@ -320,3 +320,38 @@ def test_a_stopped_import_job_is_shown_failed(organiser_client):
     page = client.get(reverse("scoring:import_status", args=[t.slug, state.pk])).content.decode()
     assert "The import failed" in page and "hx-get" not in page
     assert TaskState.objects.get(pk=state.pk).status == "failed"
+
+
+def test_a_column_given_twice_is_refused_clearly():
+    t = TournamentFactory()
+    for header in ("name,name,player1,player2\n", "name,player1,naam,player2\n"):
+        report = import_teams_csv(t, (header + "Draken,Anna,Jade,Bram\n").encode())
+        assert not report.ok and [(line, col) for line, col, _ in report.errors] == [(1, "")], header
+        assert "The column name appears twice in the header" in report.errors[0][2]
+    report = import_players_csv(TournamentFactory(slug="p4-twice", game="sichuan"), b"name,seed,seed\nAnna,1,2\n")
+    assert [msg for _l, _c, msg in report.errors] == ["The column seed appears twice in the header (columns 2 and 3): keep one."]
+    assert Team.objects.count() == Player.objects.count() == 0
+
+
+def test_a_file_over_the_row_limit_is_refused_at_the_upload(organiser_client, settings, monkeypatch):
+    """Not accepted and then refused by the background job as an error on "line 0": the upload
+    form names the limit, no job is started."""
+    client, user = organiser_client
+    settings.IMPORT_INLINE_ROWS = 10
+    monkeypatch.setattr(entrants_csv, "MAX_ROWS", 40)
+    t = TournamentFactory(slug="too-many")
+    MembershipFactory(tournament=t, user=user, role="organiser")
+    text = HEADER + "".join(team_row(name=f"Team {i}", player1=f"A{i}", player2=f"B{i}") for i in range(41))
+    response = upload(client, reverse("scoring:teams_import", args=[t.slug]), text)
+    assert response.status_code == 200
+    assert response.context["form"].errors["file"] == ["The file has more than 40 rows: split it into smaller files."]
+    assert not TaskState.objects.exists() and Team.objects.count() == 0
+    # at the limit it is taken (here by a job: more rows than IMPORT_INLINE_ROWS)
+    response = upload(client, reverse("scoring:teams_import", args=[t.slug]), HEADER + text.split("\n", 1)[1].rsplit("Team 40", 1)[0])
+    assert response.status_code == 302 and Team.objects.filter(tournament=t).count() == 40
+
+
+def test_a_byte_order_mark_is_skipped():
+    t = TournamentFactory()
+    report = import_teams_csv(t, b"\xef\xbb\xbf" + (HEADER + team_row()).encode())
+    assert report.ok and Team.objects.get(tournament=t).name == "Draken"

@@ -310,6 +310,21 @@ def test_demo_round_trip_with_a_confirmer_who_left_is_byte_identical():
     assert Confirmation.objects.get(match__round__tournament=imported.tournament, confirmed_by=org2).active
 
 
+@pytest.mark.parametrize("game", ["taipan", "sichuan"])
+def test_a_file_with_a_byte_order_mark_imports(game, accounts, tmp_path):
+    """Windows Notepad saves UTF-8 with a byte-order mark: the file imports as without it (was:
+    "expected value at line 1 column 1")."""
+    text = (HOSTILE / f"base-{game}.json").read_text(encoding="utf-8")
+    path = tmp_path / "notepad.json"
+    path.write_bytes(b"\xef\xbb\xbf" + text.encode())
+    out = io.StringIO()
+    call_command("import_tournament", str(path), "--slug", f"bom-{game}", stdout=out, stderr=io.StringIO())
+    assert "Imported" in out.getvalue()
+    assert dumps(export_tournament(Tournament.objects.get(slug=f"bom-{game}"))) == text.replace(
+        f'"slug": "{json.loads(text)["slug"]}"', f'"slug": "bom-{game}"')
+    assert load_tournament("\ufeff" + text, slug=f"bom-str-{game}").warnings == []
+
+
 def test_unknown_organiser_is_refused(accounts, tmp_path):
     path = tmp_path / "t.json"
     path.write_text(json.dumps(_base()), encoding="utf-8")

@@ -320,6 +320,13 @@ class EntrantsImportForm(forms.Form):
             raise forms.ValidationError(
                 _("The file is too large (%(size)s MB): at most %(limit)s MB. Split it into smaller files.")
                 % {"size": f"{upload.size / 1_000_000:.1f}", "limit": f"{self.MAX_BYTES / 1_000_000:g}"})
+        # A problem of the whole file (empty, more rows than the limit) is told here, at the upload,
+        # not later by a background job as an error on "line 0".
+        data = upload.read()
+        upload.seek(0)
+        _headers, _rows, failed = entrants_csv.read_rows(data)
+        if failed is not None and failed.errors[0][0] == 0:
+            raise forms.ValidationError(failed.errors[0][2])
         return upload
 
 
