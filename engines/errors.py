@@ -18,7 +18,9 @@ from engines.i18n import _
 class Violation:
     """One broken rule: ``field`` (dotted input path, ``""`` for the whole input) and message.
 
-    ``template`` is the untranslated message with ``{name}`` placeholders; ``params`` fills them.
+    ``template`` is the untranslated message, a :meth:`str.format` template: ``{name}``
+    placeholders that ``params`` fills, ``{{`` and ``}}`` for a literal brace (also without
+    params).
     """
 
     field: str
@@ -27,8 +29,12 @@ class Violation:
 
     @property
     def message(self) -> str:
-        """The English message with parameters filled in."""
-        return self.template.format(**self.params) if self.params else self.template
+        """The English message with parameters filled in (and ``{{``/``}}`` as single braces); a
+        template that does not format with its params is shown as written."""
+        try:
+            return self.template.format(**self.params)
+        except (KeyError, IndexError, ValueError):
+            return self.template
 
     def to_json(self) -> dict[str, str]:
         """``{"field": ..., "message": ...}`` as printed by the CLI."""

@@ -25,8 +25,9 @@ Variables (all optional for the embedded default):
   for loopback benchmarks; default on).
 - ``BEHIND_PROXY``: ``1`` when a reverse proxy terminates TLS in front of the app (the production
   default): only then are its ``X-Forwarded-Proto`` and ``X-Forwarded-For`` headers trusted.
-- ``LINK_RATE``: requests through one private link, and from one address through links, per
-  period (``"120/minute"``); ``API_RATE_LINK`` the same for the API.
+- ``LINK_RATE``: requests through one private link on the pages, per link, and failed link
+  attempts (pages and API) per client address, per period (``"120/minute"``); ``API_RATE_LINK``:
+  API requests through one private link, per link.
 - ``EMAIL_HOST`` (with ``EMAIL_PORT``, ``EMAIL_HOST_USER``, ``EMAIL_HOST_PASSWORD``,
   ``EMAIL_USE_TLS``, ``DEFAULT_FROM_EMAIL``): the SMTP server for password reset mails. Without it
   password reset is not offered (in development, ``DEBUG=1``, mails go to the console).
@@ -341,8 +342,8 @@ CONTENT_SECURITY_POLICY = {
     },
 }
 
-# Private links of teams and players (issue 15, docs/private-links.md): requests through a link,
-# and attempts to open one, are counted per link (or token) and per client address in the cache.
+# Private links of teams and players (issue 15, docs/private-links.md): requests through a working
+# link are counted per link, failed attempts (guessing) per client address, in the cache.
 LINK_RATE = os.environ.get("LINK_RATE", "120/minute")
 
 # The REST API (scoring/api, docs/api.md). Its views set their own authentication, parser,

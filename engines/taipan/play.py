@@ -95,9 +95,11 @@ class Judgement:
 
     @property
     def reason(self) -> str:
-        """The English reason."""
-        params = self.params
-        return self.template.format(**params) if params else self.template
+        """The English reason (a :meth:`str.format` template, like a violation's message)."""
+        try:
+            return self.template.format(**self.params)
+        except (KeyError, IndexError, ValueError):
+            return self.template
 
     def to_json(self) -> dict[str, Any]:
         """The ``play`` command output."""

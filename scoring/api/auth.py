@@ -17,7 +17,10 @@ policy (:mod:`scoring.policy`) asks about (``policy.has_perm(actor, perm, tourna
   player's private link. The actor is :class:`scoring.policy.EntrantActor`, the same the pages
   use for a phone that opened the link: with the tournament's player entry on, it enters and
   confirms the results of its own table only (the policy's per-result check); it reads what the
-  public reads. Failed link attempts are counted per client address (``LINK_RATE``).
+  public reads. Requests through a link are limited per link (``API_RATE_LINK``,
+  :class:`scoring.api.throttling.LinkThrottle`), not per client address; failed link attempts
+  are counted per client address (``LINK_RATE``, shared with the pages), and an address over
+  that limit is refused (429) whatever token it sends.
 - no credentials: the anonymous user (reads only: the policy grants it nothing else).
 """
 from __future__ import annotations
@@ -41,7 +44,7 @@ class LinkAuthentication(authentication.BaseAuthentication):
     """``Authorization: Link <token>``: the entrant of an active private link is the actor
     (:class:`scoring.policy.EntrantActor`). An unknown, revoked or regenerated token is refused
     (401); too many failed attempts from one address are refused with 429 before the token is
-    looked at."""
+    looked at (:func:`scoring.participants.links.resolve_attempt`)."""
 
     keyword = "Link"
 
@@ -49,14 +52,14 @@ class LinkAuthentication(authentication.BaseAuthentication):
         parts = authentication.get_authorization_header(request).split()
         if not parts or parts[0].lower() != self.keyword.lower().encode():
             return None
-        address = BaseThrottle().get_ident(request)
-        rate = getattr(settings, "LINK_RATE", "120/minute")
         if len(parts) != 2:
             raise exceptions.AuthenticationFailed(_("Invalid link header: send 'Link <token>'."))
-        link = links.resolve(parts[1].decode("latin-1"))
+        address = BaseThrottle().get_ident(request)
+        try:
+            link = links.resolve_attempt(parts[1].decode("latin-1"), address, getattr(settings, "LINK_RATE", "120/minute"))
+        except links.RateExceeded as exc:
+            raise exceptions.Throttled(wait=exc.retry_after) from None
         if link is None:
-            if not links.allow("api-link-failed", address, rate):
-                raise exceptions.Throttled(wait=links.parse_rate(rate)[1])
             raise exceptions.AuthenticationFailed(_("This link does not work (unknown, revoked or replaced)."))
         return EntrantActor(link), link
 

@@ -7,8 +7,9 @@ is the same translated text the pages show. The status tells what kind of refusa
 ======  =====================  =====================================================================
 status  code                   raised by
 ======  =====================  =====================================================================
-400     ``invalid``            a request the API cannot read (not JSON, too large or deep, a missing
-                               or malformed field), an engine rule violation (``RuleViolation``:
+400     ``parse_error``        a body that is not JSON or is nested too deep (:mod:`.parsers`; for
+                               the engine commands also one that is not a JSON object)
+400     ``invalid``            a missing or malformed field, an engine rule violation (``RuleViolation``:
                                one error per violation, next to its field), a service refusal about
                                the input (``ServiceError``: no reason given, totals not numbers)
 401     ``not_authenticated``  a write without credentials, or with an unknown token
@@ -20,6 +21,7 @@ status  code                   raised by
 409     ``conflict``           the action is not possible in the result's state (``Locked``,
                                ``NotAllowed``: confirmed, finished, closed round, own entries ...)
 413     ``too_large``          a request body over the limit
+415     ``unsupported_...``    a body that is not ``application/json`` (``unsupported_media_type``)
 429     ``throttled``          too many requests (``Retry-After`` says when to try again)
 ======  =====================  =====================================================================
 

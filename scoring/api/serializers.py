@@ -35,7 +35,7 @@ class ErrorItemSerializer(serializers.Serializer):
 
 
 class ErrorSerializer(serializers.Serializer):
-    code = serializers.CharField(help_text="invalid, not_authenticated, authentication_failed, permission_denied, "
+    code = serializers.CharField(help_text="invalid, parse_error, not_authenticated, authentication_failed, permission_denied, "
                                            "not_found, method_not_allowed, stale_version, conflict, too_large, "
                                            "unsupported_media_type, throttled")
     errors = ErrorItemSerializer(many=True)
@@ -249,8 +249,13 @@ class ConfirmSerializer(_Version):
 
 
 class DisputeSerializer(_Version):
-    totals = serializers.JSONField(help_text="The final totals as the disputing side has them: one whole number per "
-                                             "side in side order, or `{\"NS\": .., \"EW\": ..}` (Tai Pan).")
+    # Not required here: the result sheet checks the result's state first (409) and then the
+    # totals (400 on `totals`), so an unfinished result is refused as such whatever was sent.
+    totals = serializers.JSONField(required=False, allow_null=True, default=None,
+                                   help_text="Required. The final totals as the disputing side has them: one whole "
+                                             "number per side in side order, or `{\"NS\": .., \"EW\": ..}` (Tai Pan). "
+                                             "Checked after the result's state: a result that cannot be disputed is "
+                                             "409 whatever the totals.")
     note = serializers.CharField(required=False, allow_blank=True, max_length=1000, default="",
                                  help_text="What is wrong, for the referee (optional).")
 

@@ -6,9 +6,9 @@ import as DRF's own classes do), so a deployment or a test can change them in th
 - ``anon``: requests without credentials, per client address;
 - ``user``: requests of an authenticated actor, per actor;
 - ``engines``: the engine commands (public computation), per client address, whoever asks;
-- ``link``: requests through a private link (``Authorization: Link``), per link; they count as
-  requests without a user too (``anon``, per client address), so a link is limited per link and
-  per address.
+- ``link``: requests through a private link (``Authorization: Link``), per link (its token's
+  hash) only: the phones of a whole venue share one address, so a working link is not counted
+  per address (failed link attempts are, in :class:`scoring.api.auth.LinkAuthentication`).
 
 The client address is the one the reverse proxy appended last to ``X-Forwarded-For`` behind
 the proxy (``NUM_PROXIES`` = 1, the same rule as the login throttling) and the connection's own
@@ -28,7 +28,13 @@ class _LiveRate:
 
 
 class AnonThrottle(_LiveRate, AnonRateThrottle):
-    """Requests without credentials, per client address."""
+    """Requests without credentials, per client address (not those through a working private
+    link: :class:`LinkThrottle` counts them)."""
+
+    def get_cache_key(self, request, view):
+        if is_entrant(request.user):
+            return None
+        return super().get_cache_key(request, view)
 
 
 class ActorThrottle(_LiveRate, UserRateThrottle):
@@ -45,11 +51,12 @@ class EngineThrottle(_LiveRate, SimpleRateThrottle):
 
 
 class LinkThrottle(_LiveRate, SimpleRateThrottle):
-    """Requests through a private link, per link (other requests are not counted here)."""
+    """Requests through a private link, per link: its token's hash (other requests are not
+    counted here)."""
 
     scope = "link"
 
     def get_cache_key(self, request, view):
         if not is_entrant(request.user):
             return None
-        return self.cache_format % {"scope": self.scope, "ident": request.user.link_id}
+        return self.cache_format % {"scope": self.scope, "ident": request.user.link.token_hash}

@@ -3,12 +3,15 @@
 browsable docs (Swagger UI, served from our own static files) at ``docs/``.
 
 A match (Tai Pan) and a four-player table have the same endpoints under ``matches/`` and
-``tables/``; the tournament's game decides which one it has (the other is 404)."""
-from django.urls import include, path
+``tables/``; the tournament's game decides which one it has (the other is 404).
+
+Every other address under ``/api/`` (a malformed id, a trailing slash, an unknown name) is the
+API's JSON 404 (:class:`scoring.api.views.base.NoSuchEndpoint`, last), never Django's HTML page."""
+from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularSwaggerSplitView
 
 from scoring.api.views import engines, reads, results
-from scoring.api.views.base import SchemaView
+from scoring.api.views.base import NoSuchEndpoint, SchemaView
 
 app_name = "api"
 
@@ -45,4 +48,5 @@ urlpatterns = [
     path("v1/", include(v1)),
     path("schema/", SchemaView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerSplitView.as_view(url_name="api:schema"), name="docs"),
+    re_path(r"", NoSuchEndpoint.as_view(), name="no-such-endpoint"),
 ]

@@ -37,7 +37,7 @@ def violation_message(violation) -> str:
     """The translated message of an engine :class:`~engines.errors.Violation` (docs/engines/index.md)."""
     template = gettext(violation.template)
     try:
-        return template.format(**violation.params) if violation.params else template
+        return template.format(**violation.params)
     except (KeyError, IndexError, ValueError):
         return violation.message
 

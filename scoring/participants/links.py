@@ -1,5 +1,6 @@
 """Private links of entrants (issue 15; ``docs/private-links.md``): making, printing again,
-regenerating, revoking and resolving them, and the small rate limiter of link requests.
+regenerating, revoking and resolving them, and the small rate limiter of link requests
+(:func:`allow`, :func:`exceeded`).
 
 - **Token**: ``token_of(link)`` = the first 120 bits of HMAC-SHA256(``SECRET_KEY``, the link's
   random ``nonce``), written in lower-case base32 (24 characters, no padding; printed in groups
@@ -197,13 +198,33 @@ def parse_rate(rate: str) -> tuple[int, int]:
     return int(number), _PERIODS[period.strip().rstrip("s") or "minute"]
 
 
+#: Scope of failed link attempts (an unknown, revoked or replaced token, on the pages or the API),
+#: counted per client address: guessing protection.
+FAILED_SCOPE = "link-failed"
+
+
+def _key(scope: str, ident: str, period: int) -> str:
+    return f"nskt:rate:{scope}:{ident}:{int(time.time() // period)}"
+
+
+def exceeded(scope: str, ident: str, rate: str) -> bool:
+    """Whether ``ident`` already used up ``rate`` in ``scope`` in the current window, without
+    counting a request (a cache that fails says no)."""
+    limit, period = parse_rate(rate)
+    try:
+        count = cache.get(_key(scope, ident, period)) or 0
+    except Exception:  # noqa: BLE001 - a broken cache is no reason to refuse
+        return False
+    return count >= limit
+
+
 def allow(scope: str, ident: str, rate: str) -> bool:
     """Count one request of ``ident`` (a link's id or token hash, a client address; never a
     token) in ``scope`` and say whether it is within ``rate`` (``"N/second|minute|hour|day"``),
     in fixed windows kept in Django's cache. A cache that fails lets the request through (rate
     limits never stop play)."""
     limit, period = parse_rate(rate)
-    key = f"nskt:rate:{scope}:{ident}:{int(time.time() // period)}"
+    key = _key(scope, ident, period)
     try:
         if cache.add(key, 1, period + 1):
             count = 1
@@ -212,3 +233,28 @@ def allow(scope: str, ident: str, rate: str) -> bool:
     except Exception:  # noqa: BLE001 - a broken cache is no reason to refuse
         return True
     return count <= limit
+
+
+class RateExceeded(Exception):
+    """Too many requests in a scope; ``retry_after``: seconds until the window ends (at most)."""
+
+    def __init__(self, retry_after: int = 60):
+        super().__init__("too many requests")
+        self.retry_after = retry_after
+
+
+def resolve_attempt(raw: str, address: str, rate: str) -> EntrantLink | None:
+    """:func:`resolve` a token presented from the client ``address``, with the guessing
+    protection shared by the pages and the API: failed attempts (an unknown, revoked or replaced
+    token) are counted per address, and an address that used up ``rate`` of them in the current
+    window is refused (:class:`RateExceeded`) *before the token is looked at*, whatever it is, so
+    a right guess cannot be told from a wrong one. A working token is not counted here: requests
+    through a link are limited per link by the caller, so many phones behind one address (a
+    venue's Wi-Fi) do not share one limit."""
+    period = parse_rate(rate)[1]
+    if exceeded(FAILED_SCOPE, address, rate):
+        raise RateExceeded(period)
+    link = resolve(raw)
+    if link is None and not allow(FAILED_SCOPE, address, rate):
+        raise RateExceeded(period)
+    return link

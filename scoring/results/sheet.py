@@ -616,6 +616,32 @@ def confirm(container: ResultContainer, actor, *, expected_version: int | None =
 NOTE_LENGTH = 1000
 
 
+def _require_disputer(actor) -> None:
+    if not policy.is_entrant(actor):
+        raise NotAllowed(_("Referees and organisers correct the result instead of disputing it."))
+
+
+def _check_disputable(locked, actor, storage, rnd) -> None:
+    """Raise :class:`NotAllowed` unless ``actor`` may dispute the locked result now: the states
+    :func:`confirm` refuses (:func:`_check_confirmable`), then a side that entered or changed it.
+    Comes before anything about the totals, so a result that cannot be disputed is refused for
+    that reason whatever totals were sent."""
+    _check_confirmable(locked, storage, rnd)
+    if audit.has_changed(locked, actor):
+        raise NotAllowed(_("Your side entered or changed this result: correct it instead."))
+
+
+def check_disputable(container: ResultContainer, actor, *, expected_version: int | None = None) -> None:
+    """The checks :func:`dispute` makes before it looks at the totals, in the same order and
+    writing nothing: for a caller that could not read the totals it was sent (the page's form),
+    so it refuses for the result's state first, as :func:`dispute` does. Raises what
+    :func:`dispute` raises for them (:class:`NotAllowed`, :class:`StaleVersion`, ...)."""
+    _require_disputer(actor)
+    with transaction.atomic():
+        locked, rnd = _locked(container, actor, Perm.CONFIRM_RESULTS, expected_version)
+        _check_disputable(locked, actor, storage_of(locked), rnd)
+
+
 def dispute(container: ResultContainer, actor, *, expected_version: int | None = None, totals: Any = None,
             note: str = "") -> Dispute:
     """"These totals are wrong": the side that would confirm a finished result (an entrant through
@@ -626,14 +652,11 @@ def dispute(container: ResultContainer, actor, *, expected_version: int | None =
     the version the side saw. Refused for referees and organisers (they correct the result
     instead), for the entering side, and in the states :func:`confirm` refuses. Audit:
     ``dispute`` with both versions."""
-    if not policy.is_entrant(actor):
-        raise NotAllowed(_("Referees and organisers correct the result instead of disputing it."))
+    _require_disputer(actor)
     with transaction.atomic():
         locked, rnd = _locked(container, actor, Perm.CONFIRM_RESULTS, expected_version)
         storage, _tournament, adapter = _parts(locked)
-        _check_confirmable(locked, storage, rnd)
-        if audit.has_changed(locked, actor):
-            raise NotAllowed(_("Your side entered or changed this result: correct it instead."))
+        _check_disputable(locked, actor, storage, rnd)
         if totals is None:
             raise ServiceError(_("Type the final totals as your side has them."), field="totals")
         typed = parse_totals(totals, len(adapter.sides))

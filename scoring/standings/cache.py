@@ -2,14 +2,18 @@
 default) under a key that changes whenever anything they are computed from changes.
 
 The key is read with one cheap aggregate query per kind of row the standings read: the result
-containers of the tournament's played (not draft) rounds (count, ``version`` sum and last change),
+containers of the tournament's played (not draft) rounds (count, confirmed count, ``version`` sum
+and last change),
 its entrants (count and last change), its played rounds and the tournament's tie-break order.
 Draft rounds are left out: the standings never count them, so drawing, redrawing or checking a
 draft reads the standings of the rounds before from the cache (a pairing computes them once);
 publishing a draft changes the key. Every write through the result sheet bumps
 a container's ``version`` and ``updated_at``; every entrant edit bumps the entrant's
 ``updated_at``; so a new result, correction, confirmation or rename gives a new key and a stale
-table is never served. The same data gives the same key.
+table is never served. Which results count depends on the tournament's blind confirmation
+(:mod:`scoring.standings.counting`): the setting and the number of confirmed results are in the
+key as well, so a confirmation (which with blind confirmation is what makes a result count) or
+turning the setting on or off gives a new key even on its own. The same data gives the same key.
 
 A cache that is down or slow is a miss, never an error: the standings are then computed in the
 request (the cache's connection timeouts are short, see ``nskt.settings``).
@@ -23,9 +27,9 @@ from collections.abc import Callable
 from typing import TypeVar
 
 from django.core.cache import cache
-from django.db.models import Count, Max, Sum
+from django.db.models import Count, Max, Q, Sum
 
-from scoring.models import Match, Player, Round, Table, Team, Tournament
+from scoring.models import Match, Player, ResultContainer, Round, Table, Team, Tournament
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -41,7 +45,8 @@ def state_key(tournament: Tournament, kind: str, through_round: int | None = Non
     results = []
     for model in (Match, Table):
         results.append(tuple(model.objects.filter(round__tournament=tournament).exclude(round__status=Round.Status.DRAFT)
-                             .aggregate(n=Count("pk"), v=Sum("version"), t=Max("updated_at")).values()))
+                             .aggregate(n=Count("pk"), c=Count("pk", filter=Q(status=ResultContainer.Status.CONFIRMED)),
+                                        v=Sum("version"), t=Max("updated_at")).values()))
     entrants = []
     for model in (Team, Player):
         entrants.append(tuple(model.objects.filter(tournament=tournament).aggregate(n=Count("pk"), t=Max("updated_at")).values()))
@@ -49,7 +54,7 @@ def state_key(tournament: Tournament, kind: str, through_round: int | None = Non
     # Canonical text of plain values: a just-created tournament holds ``RoundFormat.TARGET`` where
     # a loaded one holds ``"target"``, and a database may return JSON objects with their keys in
     # another order; the same data must give the same key.
-    state = json.dumps([results, entrants, rounds, tournament.tiebreaks, tournament.rules,
+    state = json.dumps([results, entrants, rounds, tournament.blind_confirmation, tournament.tiebreaks, tournament.rules,
                         str(tournament.round_format), tournament.hands_per_round], sort_keys=True, default=str)
     digest = hashlib.sha1(state.encode()).hexdigest()[:16]
     scope = "all" if through_round is None else f"r{through_round}"

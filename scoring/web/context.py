@@ -13,7 +13,7 @@ from scoring.games import registry
 from scoring.games.base import EntrantKind
 from scoring.models import Tournament
 from scoring.policy import Perm
-from scoring.web.links import held_links
+from scoring.web.links import held_links, lost_link
 
 #: What differs between tournaments of teams and of individual players on the pages.
 ENTRANT_PAGES = {
@@ -74,8 +74,9 @@ def site(request) -> dict:
     """Context processor: the rules check pages of the games that have one (site navigation),
     ``mail_configured`` (the login page offers password reset only then) and ``held_links``: the
     private links this phone opened (their entrants' pages in the navigation; from the session,
-    no query)."""
+    no query); ``lost_link``: the entrant whose link stopped working on this phone (revoked or
+    replaced), for the pages that refuse it to say why."""
     return {"rules_checks": [(adapter.label, reverse("scoring:rules_check", args=[adapter.key]))
                              for adapter in registry.all_games() if adapter.rules_check is not None],
             "mail_configured": getattr(settings, "MAIL_CONFIGURED", False),
-            "held_links": held_links(request)}
+            "held_links": held_links(request), "lost_link": lost_link(request)}

@@ -16,7 +16,7 @@ from scoring import policy
 from scoring.models import ResultContainer, Round, Tournament
 from scoring.policy import Perm
 from scoring.results.storage import MATCHES, TABLES, Storage, storage_for
-from scoring.web.links import TooManyRequests, actor_for
+from scoring.web.links import TooManyRequests, actor_for, lost_link
 
 KINDS: dict[str, Storage] = {"match": MATCHES, "table": TABLES}
 
@@ -49,6 +49,8 @@ def tournament_view(perm: Perm | None = None, *, entrants: bool = False) -> Call
                 return too_many_requests(request, exc)
             if perm is not None and not (entrants and policy.is_entrant(request.actor)):
                 if not request.user.is_authenticated:
+                    if entrants and lost_link(request):
+                        raise PermissionDenied  # the 403 page says the phone's link stopped working
                     return redirect_to_login(request.get_full_path())
                 if not policy.has_perm(request.user, perm, tournament):
                     raise PermissionDenied

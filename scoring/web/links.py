@@ -9,9 +9,12 @@ the link once it was opened, and every page asks :func:`actor_for` who is acting
   logged-in referee or organiser) acts as themself; otherwise a phone holding a link of the
   tournament acts as that entrant (:class:`scoring.policy.EntrantActor`); otherwise the
   (anonymous or logged-in) user.
-- Requests through a link are rate-limited per link and per client address
-  (``settings.LINK_RATE``; :func:`scoring.participants.links.allow`); over the limit the page
-  answers 429 (:class:`TooManyRequests`).
+- Requests through a link are rate-limited per link (its token's hash, ``settings.LINK_RATE``;
+  :func:`check_link_rate`), never per client address: the phones of a whole venue share one
+  address. Attempts to open a link that fail (unknown, revoked or replaced token) are counted
+  per client address, and an address over ``LINK_RATE`` failures may open no link for the rest
+  of the window (:func:`open_attempt`, guessing protection). Over a limit the page answers 429
+  (:class:`TooManyRequests`).
 """
 from __future__ import annotations
 
@@ -25,12 +28,9 @@ from scoring.participants import links
 SESSION_KEY = "nskt_links"
 
 
-class TooManyRequests(Exception):
-    """Too many requests through one link or from one address (answered with 429)."""
-
-    def __init__(self, retry_after: int = 60):
-        super().__init__("too many requests")
-        self.retry_after = retry_after
+#: Too many requests through one link, or too many failed attempts from one address (answered
+#: with 429 and ``Retry-After``: its ``retry_after``).
+TooManyRequests = links.RateExceeded
 
 
 def client_address(request) -> str:
@@ -55,6 +55,7 @@ def remember(request, link) -> None:
                                      "name": str(link.entrant)}
     request.session.cycle_key()
     request.session[SESSION_KEY] = held
+    request.session.pop(LOST_KEY, None)
     _cache(request).pop(link.tournament_id, None)
 
 
@@ -83,17 +84,53 @@ def _cache(request) -> dict:
     return cache
 
 
-def check_rate(request, scope: str, ident: str) -> None:
-    """Count a request in ``scope`` for ``ident`` and for the client's address; raise
-    :class:`TooManyRequests` over ``settings.LINK_RATE``."""
-    rate = getattr(settings, "LINK_RATE", "120/minute")
-    if not (links.allow(scope, ident, rate) and links.allow(f"{scope}-addr", client_address(request), rate)):
+def _rate() -> str:
+    return getattr(settings, "LINK_RATE", "120/minute")
+
+
+def check_link_rate(link) -> None:
+    """Count a request through ``link`` (per link: its token's hash, so regenerating starts
+    afresh); raise :class:`TooManyRequests` over ``settings.LINK_RATE``."""
+    rate = _rate()
+    if not links.allow("link", link.token_hash, rate):
         raise TooManyRequests(links.parse_rate(rate)[1])
+
+
+def open_attempt(request, raw: str):
+    """The active link whose token was typed or scanned (``raw``), else ``None``; a failed attempt
+    counts against the client's address, and an address over ``settings.LINK_RATE`` failures is
+    refused whatever it sends (:func:`scoring.participants.links.resolve_attempt`); a working
+    link counts as a request through that link (:func:`check_link_rate`). Raises
+    :class:`TooManyRequests`."""
+    link = links.resolve_attempt(raw, client_address(request), _rate())
+    if link is not None:
+        check_link_rate(link)
+    return link
+
+
+#: Session key: the name of the entrant whose link this phone held when it stopped working
+#: (revoked or replaced), until the phone opens a link again.
+LOST_KEY = "nskt_link_lost"
+
+
+def link_lost(request, name: str) -> None:
+    """This phone's link (of ``name``) was just dropped because it was revoked or replaced: the
+    session keeps the name (:data:`LOST_KEY`) so the 403 page and the entrant page say why the
+    phone may no longer act, instead of speaking of accounts (:func:`lost_link`)."""
+    request.session[LOST_KEY] = name or "?"
+
+
+def lost_link(request) -> str:
+    """The name of the entrant whose link stopped working on this phone (``""``: none did, or the
+    phone opened a link since)."""
+    session = getattr(request, "session", None)
+    return (session.get(LOST_KEY) or "") if session is not None else ""
 
 
 def entrant_actor(request, tournament: Tournament) -> policy.EntrantActor | None:
     """The entrant this phone acts as in ``tournament`` (its link still active with the same
-    token), else ``None`` (a link revoked or regenerated since is dropped from the session).
+    token), else ``None`` (a link revoked or regenerated since is dropped from the session, and
+    the phone is told so: :func:`link_lost`).
     Counts the request against the link's rate limit (once per request)."""
     cache = _cache(request)
     if tournament.pk in cache:
@@ -104,8 +141,9 @@ def entrant_actor(request, tournament: Tournament) -> policy.EntrantActor | None
         link = links.current(held.get("link"), held.get("hash", ""))
         if link is None or link.tournament_id != tournament.pk:
             forget(request, tournament.pk)
+            link_lost(request, held.get("name", ""))
         else:
-            check_rate(request, "link", str(link.pk))
+            check_link_rate(link)
             actor = policy.EntrantActor(link)
     cache[tournament.pk] = actor
     return actor

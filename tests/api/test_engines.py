@@ -50,10 +50,12 @@ def test_engine_endpoint_equals_the_command_line(game, case):
     r = APIClient().post(api_url("engine-command", game, case["command"]), text, content_type="application/json")
     if case["expect"].get("errors") is True:
         assert proc.returncode == 1 and r.status_code == 400, (proc.stderr, r.content)
+        # the command line's errors in the API's error shape (the schema's `code`)
+        assert r.json() == {"code": "invalid", **json.loads(proc.stdout)}
     else:
         assert proc.returncode == 0 and r.status_code == 200, (proc.stderr, r.content)
         assert subset_mismatch(case["expect"], r.json()) is None
-    assert r.json() == json.loads(proc.stdout)
+        assert r.json() == json.loads(proc.stdout)
 
 
 def test_every_game_is_sampled():
@@ -61,11 +63,31 @@ def test_every_game_is_sampled():
     assert any(p.values[1]["expect"].get("errors") is True for p in SAMPLE)
 
 
-def test_a_non_object_is_refused_like_the_command_line():
-    proc = cli("taipan", "score", "[1, 2]")
-    r = APIClient().post(api_url("engine-command", "taipan", "score"), "[1, 2]", content_type="application/json")
+@pytest.mark.parametrize("text", ["[]", "[1, 2]", '"x"', "3", "null"])
+def test_a_body_that_is_not_a_json_object_is_a_parse_error(text):
+    proc = cli("taipan", "score", text)
+    r = APIClient().post(api_url("engine-command", "taipan", "score"), text, content_type="application/json")
     assert proc.returncode == 1 and r.status_code == 400
-    assert r.json() == json.loads(proc.stdout) == {"errors": [{"field": "", "message": "The input must be a JSON object."}]}
+    assert r.json() == {"code": "parse_error", "errors": [{"field": "", "message": "The request body must be a JSON object."}]}
+
+
+def test_rule_violations_carry_the_code_the_schema_requires():
+    r = APIClient().post(api_url("engine-command", "taipan", "score"),
+                         {"calls": {"N": "tai_pan"}, "first_out": None, "double_victory": None,
+                          "card_points": {"NS": 60, "EW": 40}}, format="json")
+    assert r.status_code == 400 and r.json()["code"] == "invalid"
+    assert r.json()["errors"] and all(set(e) == {"field", "message"} for e in r.json()["errors"])
+
+
+@pytest.mark.parametrize("content_type", ["text/plain", "application/x-www-form-urlencoded", "application/xml"])
+def test_a_body_that_is_not_json_is_415_as_on_the_result_endpoints(api_world, content_type):
+    body = json.dumps({"calls": {}, "first_out": "N", "double_victory": None, "card_points": {"NS": 75, "EW": 25}})
+    r = APIClient().post(api_url("engine-command", "taipan", "score"), body, content_type=content_type)
+    assert r.status_code == 415 and r.json()["code"] == "unsupported_media_type"
+    w = api_world
+    r = w.client("referee").post(api_url("match-records", "tp", w.match.pk), json.dumps({"version": 0}),
+                                 content_type=content_type)
+    assert r.status_code == 415 and r.json()["code"] == "unsupported_media_type"
 
 
 def test_unknown_game_or_command_is_404_with_the_command_lines_message():

@@ -12,11 +12,21 @@ from __future__ import annotations
 import json
 
 import pytest
+from rest_framework.test import APIClient
 
+from scoring.games import all_games
 from scoring.models import Round
 from scoring.results import sheet
 from tests.api.conftest import api_url
-from tests.factories import GRAND_DOUBLE_VICTORY_NS, PLAIN_HAND, SICHUAN_SELF_DRAW, play
+from tests.factories import (
+    GRAND_DOUBLE_VICTORY_NS,
+    PLAIN_HAND,
+    SICHUAN_SELF_DRAW,
+    RoundFactory,
+    TableFactory,
+    TournamentFactory,
+    play,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -77,6 +87,32 @@ def test_four_player_tournament_detail(api_world):
     data = get(api_world.client(None), "tournament-detail", "sc").json()
     assert data["sides"] == ["E", "S", "W", "N"] and data["side_labels"] == ["East", "South", "West", "North"]
     assert data["record_noun"] == "deal" and data["tiebreaks"] == []
+
+
+SIDE_KEYS = {  # docs/api.md, "The side keys and labels per game"
+    "taipan": (["NS", "EW"], ["NS", "EW"], ["NS", "EW"]),
+    "sichuan": (["E", "S", "W", "N"], ["East", "South", "West", "North"], ["Oost", "Zuid", "West", "Noord"]),
+    "taiwanese": (["E", "S", "W", "N"], ["East", "South", "West", "North"], ["Oost", "Zuid", "West", "Noord"]),
+    "tiengow": (["0", "1", "2", "3"], ["Seat 1", "Seat 2", "Seat 3", "Seat 4"], ["Plaats 1", "Plaats 2", "Plaats 3", "Plaats 4"]),
+}
+
+
+@pytest.mark.parametrize("game", sorted(SIDE_KEYS))
+def test_side_keys_and_labels_per_game_as_documented(db, game):
+    assert {a.key for a in all_games()} == set(SIDE_KEYS)
+    keys, english, dutch = SIDE_KEYS[game]
+    t = TournamentFactory(slug=f"sides-{game}", game=game)
+    c = APIClient()
+    data = c.get(api_url("tournament-detail", t.slug), HTTP_ACCEPT_LANGUAGE="en").json()
+    assert (data["sides"], data["side_labels"]) == (keys, english)
+    assert c.get(api_url("tournament-detail", t.slug), HTTP_ACCEPT_LANGUAGE="nl").json()["side_labels"] == dutch
+    if game != "taipan":  # every endpoint uses the same keys
+        rnd = RoundFactory(tournament=t, number=1)
+        table = TableFactory(round=rnd, number=1)
+        sides = c.get(api_url("table-detail", t.slug, table.pk), HTTP_ACCEPT_LANGUAGE="en").json()["sides"]
+        assert [(s["key"], s["label"]) for s in sides] == list(zip(keys, english, strict=True))
+        tables = c.get(api_url("round-detail", t.slug, 1), HTTP_ACCEPT_LANGUAGE="en").json()["tables"]
+        assert [s["key"] for s in tables[0]["sides"]] == keys
 
 
 def test_unknown_tournament_is_404(api_world):
@@ -175,6 +211,33 @@ def test_standings_through_a_round(played):
     data = get(played.client(None), "standings", "tp", round=1).json()
     assert data["through_round"] == 1
     assert {r["name"]: r["match_points"] for r in data["rows"]}["Team 0"] == 2
+
+
+@pytest.mark.parametrize("value", ["abc", "-1", "null", "1.0", " 1", "²", "", "1234567"])
+def test_standings_round_that_is_not_a_whole_number_is_400(played, value):
+    r = get(played.client(None), "standings", "tp", round=value)
+    assert r.status_code == 400
+    assert r.json() == {"code": "invalid", "errors": [
+        {"field": "round", "message": "A round is given by its number, a whole number such as 3."}]}
+
+
+@pytest.mark.parametrize("value", ["0", "2", "99", "000"])
+def test_standings_round_that_the_tournament_does_not_have_is_400(played, value):
+    """Round 1 is published and round 2 a draft: the public may ask for round 1 only."""
+    r = get(played.client(None), "standings", "tp", round=value)
+    assert r.status_code == 400
+    assert r.json() == {"code": "invalid", "errors": [
+        {"field": "round", "message": f"This tournament has no round {int(value)}: give a round from 1 to 1."}]}
+
+
+def test_standings_round_an_organiser_sees_and_a_tournament_without_rounds(played):
+    w = played
+    assert get(w.client("organiser"), "standings", "tp", round=2).json()["through_round"] == 2  # the draft round
+    assert get(w.client("organiser"), "standings", "tp", round="01").json()["through_round"] == 1
+    Round.objects.filter(tournament=w.tp).delete()
+    r = get(w.client(None), "standings", "tp", round=1)
+    assert r.status_code == 400 and r.json()["errors"] == [{"field": "round", "message": "This tournament has no rounds yet."}]
+    assert get(w.client(None), "standings", "tp").status_code == 200
 
 
 # --------------------------------------------------------------------------- results
@@ -279,3 +342,24 @@ def test_draft_round_reads_are_404_except_for_organisers(api_world):
         assert w.client("organiser").get(url).status_code == 200, url
     assert Round.objects.get(tournament=w.tp, number=2).status == Round.Status.DRAFT
 
+
+
+@pytest.mark.parametrize("debug", [False, True])
+def test_every_404_under_the_api_is_the_json_error_shape(api_world, settings, debug):
+    settings.DEBUG = debug
+    c = api_world.client(None)
+    not_found = {"code": "not_found", "errors": [{"field": "", "message": "Not found."}]}
+    for url in ("/api/v1/tournaments/x/matches/abc", "/api/v1/tournaments/tp/matches/abc", "/api/v1/tournaments/",
+                f"/api/v1/tournaments/tp/matches/{api_world.match.pk}/", "/api/v1/nope", "/api/v2/tournaments",
+                "/api/nope/", "/api/"):
+        for method in ("get", "post", "put", "patch", "delete", "options", "head"):
+            r = getattr(c, method)(url)
+            assert r.status_code == 404, (method, url)
+            assert r["Content-Type"] == "application/json", (method, url)
+            if method != "head":
+                assert r.json() == not_found, (method, url)
+    # What Django's APPEND_SLASH did is kept for the three addresses that end in a slash.
+    for url in ("/api/v1", "/api/schema", "/api/docs"):
+        r = c.get(url)
+        assert r.status_code == 301 and r["Location"] == url + "/"
+    assert c.post("/api/v1").status_code == 404

@@ -210,6 +210,22 @@ def test_errors_in_dutch_when_asked(api_world):
     assert "Kaartpunten moeten een veelvoud van 5 zijn, niet 72." in [e["message"] for e in r.json()["errors"]]
 
 
+def test_an_engine_message_with_a_literal_brace_shows_one_brace_in_both_languages(api_world):
+    """The Sichuan template writes its example object as ``{{...}}`` (a format string)."""
+    w = api_world
+    bad = {"events": [{"type": "win", "player": "E", "hand": {**SICHUAN_SELF_DRAW["events"][0]["hand"], "win": "5p"}}],
+           "exhaustion": None}
+    for language, message in (("en", 'Say how the hand was won: {"tile": "5p", "how": "discard"}.'),
+                              ("nl", 'Geef aan hoe de hand gewonnen is: {"tile": "5p", "how": "discard"}.')):
+        r = w.client("referee").post(api_url("table-records", "sc", w.table.pk), {"version": 0, "record": bad},
+                                     format="json", HTTP_ACCEPT_LANGUAGE=language)
+        assert r.status_code == 400
+        assert message in [e["message"] for e in r.json()["errors"]], r.json()
+    r = APIClient().post(api_url("engine-command", "sichuan", "score-hand"), bad["events"][0]["hand"], format="json")
+    assert r.status_code == 400
+    assert 'Say how the hand was won: {"tile": "5p", "how": "discard"}.' in [e["message"] for e in r.json()["errors"]]
+
+
 # --------------------------------------------------------------------------- edit and delete
 
 

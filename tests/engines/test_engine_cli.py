@@ -52,3 +52,35 @@ def test_unhashable_values_in_lists_are_violations_not_crashes():
         proc = _run("taiwanese", "score", stdin=json.dumps({**hand, "flags": bad}))
         assert proc.returncode == 1, proc.stderr[-300:]
         assert json.loads(proc.stdout)["errors"][0]["field"] == "flags[0]"
+
+
+def test_messages_with_a_literal_brace_show_it_once_on_the_command_line_and_in_python():
+    """The example object in these messages is written ``{{...}}`` in its template (a format string):
+    the message shows one brace, on the command line and through ``engines.run``."""
+    import json
+
+    import engines
+    from engines.errors import RuleViolation
+
+    cases = [("sichuan", "score-hand", "win", 'Say how the hand was won: {"tile": "5p", "how": "discard"}.'),
+             ("taiwanese", "score", "win", 'Give the win as an object such as {"tile": "5p", "how": "self"}.')]
+    for game, command, field, message in cases:
+        data = {"concealed": ["1m", "1m"], "win": "5p"}
+        proc = _run(game, command, stdin=json.dumps(data))
+        assert proc.returncode == 1, proc.stderr
+        assert {"field": field, "message": message} in json.loads(proc.stdout)["errors"]
+        try:
+            engines.run(game, command, data)
+        except RuleViolation as exc:
+            assert message in [v.message for v in exc.violations]
+            assert "{{" not in exc.to_json().__repr__()
+        else:
+            raise AssertionError("no violation")
+
+
+def test_a_template_that_does_not_format_is_shown_as_written():
+    from engines.errors import Violation
+
+    assert Violation("x", "Unknown {name}.").message == "Unknown {name}."  # no params given
+    assert Violation("x", "Unknown {name}.", {"name": "y"}).message == "Unknown y."
+    assert Violation("x", "An object {{}}.").message == "An object {}."

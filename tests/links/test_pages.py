@@ -98,6 +98,45 @@ def test_regenerating_or_revoking_signs_the_phone_out(client, world):
     assert open_link(client, world.token("Alpha")).status_code == 400
 
 
+def test_a_phone_whose_link_was_revoked_or_replaced_is_told_so(client, world):
+    lost = "The private link of Alpha no longer works on this phone: the organiser revoked it or made a new one."
+    for change in (links.revoke, links.regenerate):
+        open_link(client, world.token("Alpha"))
+        change(EntrantLink.objects.get(pk=world.links["Alpha"].pk))
+        page = client.get(u("entrant_home", "tp"))
+        assert page.status_code == 403 and lost in page.content.decode()
+        refused = client.post(u("match_enter", "tp", world.match.pk), entry_data(world.match, PLAIN_HAND))
+        assert refused.status_code == 403
+        assert lost in refused.content.decode() and "Your account" not in refused.content.decode()
+        links.regenerate(EntrantLink.objects.get(pk=world.links["Alpha"].pk))  # working again, with a new card
+    open_link(client, world.token("Alpha"))
+    assert lost not in client.get(u("entrant_home", "tp")).content.decode()
+
+
+def test_a_link_holder_refused_is_told_about_its_link_not_an_account(client, world):
+    """The confirming side's phone posting to the entry page once the other side entered."""
+    alpha = client_class_for(client)
+    open_link(alpha, world.token("Alpha"))
+    m = world.match
+    assert alpha.post(u("match_enter", "tp", m.pk), entry_data(m, PLAIN_HAND, submission="a" * 32)).status_code == 302
+    open_link(client, world.token("Bravo"))
+    m.refresh_from_db()
+    r = client.post(u("match_enter", "tp", m.pk), entry_data(m, PLAIN_HAND, submission="b" * 32))
+    assert r.status_code == 403
+    text = r.content.decode()
+    assert "Your account" not in text
+    assert "Your private link lets your side enter or confirm the result of its own table only" in text
+    assert u("entrant_home", "tp") in text
+
+
+def test_the_entry_page_on_a_sides_phone_links_to_its_page_not_the_referee_guide(client, world):
+    open_link(client, world.token("Alpha"))
+    page = client.get(u("match_enter", "tp", world.match.pk)).content.decode()
+    assert reverse("scoring:referee_guide") not in page and "Back to your page" in page
+    client.force_login(world.referee)
+    assert reverse("scoring:referee_guide") in client.get(u("match_enter", "tp", world.match.pk)).content.decode()
+
+
 def test_forgetting_the_link_on_this_phone(client, world):
     open_link(client, world.token("Alpha"))
     r = client.post(u("forget_link", "tp"))
@@ -105,17 +144,38 @@ def test_forgetting_the_link_on_this_phone(client, world):
     assert links.resolve(world.token("Alpha")) is not None  # the link still works elsewhere
 
 
-def test_requests_through_a_link_and_attempts_to_open_one_are_rate_limited(client, world, settings):
+def test_requests_through_a_link_and_attempts_to_open_one_are_rate_limited(client, world, settings, one_window):
     settings.LINK_RATE = "5/minute"
-    open_link(client, world.token("Alpha"))  # 1 attempt from this address
-    statuses = [client.get(u("entrant_home", "tp")).status_code for _ in range(6)]
-    assert statuses == [200] * 5 + [429]
+    open_link(client, world.token("Alpha"))  # the link's first request
+    statuses = [client.get(u("entrant_home", "tp")).status_code for _ in range(5)]
+    assert statuses == [200] * 4 + [429]
     r = client.get(u("match_detail", "tp", world.match.pk))
     assert r.status_code == 429 and r["Retry-After"] == "60"
     # Guessing codes from one address: refused once over the limit, whatever the code.
     other = client_class_for(client)
     answers = [open_link(other, f"wrongcode{i:015d}").status_code for i in range(6)]
-    assert answers[:4] == [400] * 4 and answers[-1] == 429
+    assert answers == [400] * 5 + [429]
+    r = open_link(client_class_for(client), world.token("Bravo"))  # a right code is not told from a wrong one
+    assert r.status_code == 429 and r["Retry-After"] == "60"
+
+
+def test_many_links_behind_one_address_are_limited_per_link_not_per_address(world, settings, one_window):
+    """A venue's Wi-Fi: every phone has the same address; each link stays under LINK_RATE, their
+    sum is far over it, and every request is answered."""
+    settings.LINK_RATE = "5/minute"
+    phones = {name: client_class_for(None) for name in ("Alpha", "Bravo", "Charlie", "Delta")}
+    for name, phone in phones.items():
+        assert open_link(phone, world.token(name)).status_code == 302
+    for _ in range(3):  # 3 more requests per link: 4 each, 16 from the address
+        for phone in phones.values():
+            assert phone.get(u("match_detail", "tp", world.match.pk)).status_code == 200
+    alpha = [phones["Alpha"].get(u("entrant_home", "tp")).status_code for _ in range(2)]
+    assert alpha == [200, 429]  # the 6th through one link
+    # Guessing from that address does not stop the phones that hold their link...
+    assert [open_link(client_class_for(None), "x" * 24).status_code for _ in range(6)] == [400] * 5 + [429]
+    assert phones["Bravo"].get(u("entrant_home", "tp")).status_code == 200
+    # ...but no new link is opened from it until the window ends.
+    assert open_link(client_class_for(None), world.token("Charlie")).status_code == 429
 
 
 def client_class_for(client):
@@ -197,22 +257,27 @@ def test_without_player_entry_the_link_only_shows(client, world):
 
 
 def test_blind_confirmation_hides_the_totals_from_the_side_that_confirms(client, world):
+    from django.test import Client
+
     Tournament.objects.filter(pk=world.tp.pk).update(blind_confirmation=True)
     m = finished(world)
     open_link(client, world.token("Bravo"))
-    for name in ("match_detail", "match_confirm"):
-        html = client.get(u(name, "tp", m.pk)).content.decode()
-        assert "800" not in html, name
+    pages = [u("match_detail", "tp", m.pk), u("match_confirm", "tp", m.pk), u("round_pairings", "tp", 1),
+             u("team_breakdown", "tp", world.teams["Alpha"].pk)]
+    for url in pages:
+        assert "800" not in client.get(url).content.decode(), url
+    # The entering side sees its own totals all along: on the result page and, as the same actor,
+    # on the round and team pages.
+    alpha = Client()
+    open_link(alpha, world.token("Alpha"))
+    assert b"800" in alpha.get(u("match_detail", "tp", m.pk)).content
+    assert "800 – 0" in alpha.get(u("round_pairings", "tp", 1)).content.decode()
+    assert "800 – 0" in alpha.get(u("team_breakdown", "tp", world.teams["Alpha"].pk)).content.decode()
     r = client.post(u("match_confirm", "tp", m.pk), {"version": m.version, "total_0": 800, "total_1": 100})
     assert r.status_code == 400 and b"do not match" in r.content
     r = client.post(u("match_confirm", "tp", m.pk), {"version": m.version, "total_0": 800, "total_1": 0})
     assert r.status_code == 302
-    # The entering side sees its own totals all along.
-    from django.test import Client
-
-    alpha = Client()
-    open_link(alpha, world.token("Alpha"))
-    assert b"800" in alpha.get(u("match_detail", "tp", m.pk)).content
+    assert "800 – 0" in client.get(u("round_pairings", "tp", 1)).content.decode()
 
 
 # --------------------------------------------------------------------------- disputes
@@ -249,6 +314,18 @@ def test_a_stale_or_invalid_dispute_changes_nothing(client, world):
     assert r.status_code == 409
     r = client.post(u("match_dispute", "tp", m.pk), {"version": m.version, "dispute-total_0": "x"})
     assert r.status_code == 400
+    assert db_state() == before
+
+
+def test_a_dispute_of_a_result_still_being_played_is_refused_for_its_state_whatever_the_totals(client, world):
+    m = world.match
+    open_link(client, world.token("Bravo"))
+    before = db_state()
+    for data in ({"dispute-total_0": "x"}, {}, {"dispute-total_0": 1, "dispute-total_1": 2}):
+        r = client.post(u("match_dispute", "tp", m.pk), {"version": m.version, **data})
+        assert r.status_code == 400, data
+        assert r.context["dispute_form"].non_field_errors() == [
+            "Only a finished result can be confirmed: play on, or end it at the time limit."], data
     assert db_state() == before
 
 

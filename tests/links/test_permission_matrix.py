@@ -147,7 +147,7 @@ REFUSALS = {
     "same table, other side": None,  # per action, below
     "another table": (403, 403),
     "another tournament": ("login", 403),
-    "revoked": ("login", 401),
+    "revoked": (403, 401),  # the page says the phone's link stopped working (no login page: it has no account)
 }
 #: The other side of the same table: entering is refused for the side that does not enter
 #: (403 on the pages, the sheet's 409 through the API); confirming and disputing are refused for
@@ -265,12 +265,16 @@ def test_a_link_never_reads_or_writes_an_unpublished_round(world):
     assert db_state() == state
 
 
-def test_an_unknown_link_token_is_refused_and_guessing_is_rate_limited(world, settings):
+def test_an_unknown_link_token_is_refused_and_guessing_is_rate_limited(world, settings, one_window):
     settings.LINK_RATE = "3/minute"
     client = world.api(None)
     client.credentials(HTTP_AUTHORIZATION="Link " + "a" * 24)
     statuses = [client.get(api_url("tournament-list")).status_code for _ in range(4)]
     assert statuses == [401, 401, 401, 429]
+    r = client.get(api_url("tournament-list"))
+    assert r.json()["code"] == "throttled" and int(r["Retry-After"]) > 0
+    # Over the limit a working token is refused too: a right guess is not told from a wrong one.
+    assert world.api("Alpha").get(api_url("tournament-list")).status_code == 429
     r = world.api(None)
     r.credentials(HTTP_AUTHORIZATION="Link")
     assert r.get(api_url("tournament-list")).status_code == 401
@@ -283,3 +287,17 @@ def test_requests_through_an_api_link_are_rate_limited_per_link(world, settings)
     statuses = [client.get(api_url("tournament-detail", "tp")).status_code for _ in range(4)]
     assert statuses == [200, 200, 200, 429]
     assert world.api("Bravo").get(api_url("tournament-detail", "tp")).status_code == 200
+
+
+def test_many_api_links_behind_one_address_are_limited_per_link_not_per_address(world, settings, one_window):
+    """A venue's Wi-Fi: the links' requests come from one address; each link stays under its
+    limit, their sum is over it (and over the anonymous limit per address), and every one is
+    answered."""
+    rates = {**settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"], "link": "3/minute", "anon": "3/minute"}
+    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": rates}
+    settings.LINK_RATE = "3/minute"
+    phones = {name: world.api(name) for name in ("Alpha", "Bravo", "Charlie", "Delta", "Ann", "Ben")}
+    statuses = [phone.get(api_url("tournament-detail", "tp")).status_code for _ in range(3) for phone in phones.values()]
+    assert statuses == [200] * 18
+    assert phones["Alpha"].get(api_url("tournament-detail", "tp")).status_code == 429  # the 4th through one link
+    assert world.api(None).get(api_url("tournament-detail", "tp")).status_code == 200  # anonymous: its own count

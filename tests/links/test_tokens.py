@@ -104,9 +104,11 @@ def test_a_link_belongs_to_a_team_or_a_player_never_both(db):
         EntrantLink.objects.create(tournament=t, nonce="n2", token_hash="h2", issued_at=link.issued_at)
 
 
-def test_the_rate_limiter_counts_per_window_and_lets_through_when_the_cache_fails(monkeypatch):
+def test_the_rate_limiter_counts_per_window_and_lets_through_when_the_cache_fails(monkeypatch, one_window):
     assert [links.allow("t", "a", "3/minute") for _ in range(4)] == [True, True, True, False]
     assert links.allow("t", "b", "3/minute")  # per ident
+    assert links.exceeded("t", "a", "3/minute") and not links.exceeded("t", "b", "3/minute")  # looking does not count
+    assert not links.exceeded("t", "b", "3/minute") and links.allow("t", "b", "3/minute")
     assert links.parse_rate("10/second") == (10, 1) and links.parse_rate("5/hour") == (5, 3600)
 
     def broken(*args, **kwargs):

@@ -2,8 +2,9 @@
 the actor may see, else 404: the same rules as the pages, :mod:`scoring.policy`)."""
 from __future__ import annotations
 
-from django.http import Http404
+from django.http import Http404, HttpResponsePermanentRedirect
 from django.shortcuts import get_object_or_404
+from django.urls import Resolver404, resolve
 from django.utils.cache import patch_vary_headers
 from drf_spectacular.views import SpectacularAPIView
 from rest_framework.permissions import SAFE_METHODS, BasePermission
@@ -65,6 +66,35 @@ class ApiView(APIView):
 
     def finalize_response(self, request, response, *args, **kwargs):
         return conditional(request, response, lambda r: super(ApiView, self).finalize_response(request, r, *args, **kwargs))
+
+
+class NoSuchEndpoint(ApiView):
+    """Every address under ``/api/`` that no endpoint matches (a malformed id, a trailing slash,
+    an unknown name), for every method: the API's JSON 404 (``not_found``), with ``DEBUG`` on or
+    off, instead of Django's HTML page. It reads no credentials and touches no database.
+
+    Only what Django's ``APPEND_SLASH`` did before this view caught everything is kept: a ``GET``
+    of ``/api/v1``, ``/api/schema`` or ``/api/docs`` is redirected to the address with the slash."""
+
+    authentication_classes = []
+    permission_classes = []
+    throttle_classes = []
+    schema = None
+
+    def get(self, request, *args, **kwargs):
+        if not request.path_info.endswith("/"):
+            try:
+                match = resolve(request.path_info + "/")
+            except Resolver404:
+                match = None
+            if match is not None and match.url_name != "no-such-endpoint":
+                return HttpResponsePermanentRedirect(request.get_full_path(force_append_slash=True))
+        raise Http404
+
+    def http_method_not_allowed(self, request, *args, **kwargs):
+        raise Http404
+
+    options = http_method_not_allowed
 
 
 # --------------------------------------------------------------------------- lookups

@@ -1,8 +1,11 @@
 """The engine commands over HTTP: ``POST /api/v1/engines/{game}/{command}`` takes the same JSON
 object as ``python -m engines GAME COMMAND`` reads and answers with the same JSON it prints:
-200 with the output, 400 with ``{"errors": [{"field", "message"}]}`` where the CLI exits 1 (the
-input breaks the rules), 404 where it exits 2 for an unknown game or command, 400 for input that
-is not a JSON object.
+200 with the output; 400 ``invalid`` with the CLI's ``"errors": [{"field", "message"}]`` where
+the CLI exits 1 (the input breaks the rules), in the API's error shape (``code`` added); 404
+``not_found`` where it exits 2 for an unknown game or command; 400 ``parse_error`` for a body
+that is not a JSON object (empty, not JSON, an array or a scalar); 415
+``unsupported_media_type`` for a body that is not ``application/json``, as on every other
+endpoint.
 
 Public and stateless (no credentials are read, so no CSRF either), and limited: a body of at
 most 64 KiB nested at most 32 levels deep (:mod:`scoring.api.parsers`), and a rate per client
@@ -13,7 +16,7 @@ from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema
 from rest_framework import status
-from rest_framework.exceptions import ParseError
+from rest_framework.exceptions import ParseError, UnsupportedMediaType
 from rest_framework.response import Response
 
 from scoring.api.errors import body, error
@@ -55,29 +58,38 @@ class EngineCommandView(ApiView):
     @extend_schema(
         tags=["engines"], summary="Run an engine command (the same JSON as the command line)",
         description="The body is the command's JSON input, as `python -m engines GAME COMMAND` reads it on stdin; "
-                    "the answer is what the command line prints. Rule violations: 400 with the command line's "
-                    "`{\"errors\": [{\"field\", \"message\"}]}` (English messages, the engine's field paths). At most "
-                    "64 KiB, 32 levels of nesting; rate-limited per client address (429 with `Retry-After`).",
+                    "the answer is what the command line prints. Rule violations: 400 `invalid` with the command "
+                    "line's `errors` (English messages, the engine's field paths). A body that is not a JSON object: "
+                    "400 `parse_error`; not `application/json`: 415. At most 64 KiB, 32 levels of nesting; "
+                    "rate-limited per client address (429 with `Retry-After`).",
         request=OpenApiTypes.OBJECT,
         responses={200: OpenApiTypes.OBJECT,
-                   400: OpenApiResponse(ErrorSerializer, description="Not a JSON object, or the input breaks the rules."),
+                   400: OpenApiResponse(ErrorSerializer, description="Not a JSON object (`parse_error`), or the input "
+                                                                      "breaks the rules (`invalid`)."),
                    404: OpenApiResponse(ErrorSerializer, description="Unknown game or command."),
                    413: OpenApiResponse(ErrorSerializer, description="Body over 64 KiB."),
+                   415: OpenApiResponse(ErrorSerializer, description="A body that is not `application/json`."),
                    429: OpenApiResponse(ErrorSerializer, description="Too many requests.")},
         examples=[OpenApiExample("Tai Pan: score one hand", request_only=True,
                                  value={"calls": {"N": "tai_pan"}, "first_out": "N", "double_victory": None,
                                         "card_points": {"NS": 75, "EW": 25}})],
     )
     def post(self, request, game, command):
+        # The body is read here rather than through ``request.data``, which takes an empty body
+        # for ``{}``; the media type is checked as DRF's parsing does on every other endpoint.
         raw = read_limited(request.stream, request.META.get("CONTENT_LENGTH"))
         if not raw.strip():
             raise ParseError(_("The request body must be a JSON object."))
+        if request.negotiator.select_parser(request, self.get_parsers()) is None:
+            raise UnsupportedMediaType(request.content_type)
         data = loads(raw)
+        if not isinstance(data, dict):
+            raise ParseError(_("The request body must be a JSON object."))
         try:
             output = engine_commands.run(game, command, data)
         except engine_commands.NoSuchCommand as exc:
             return Response(body("not_found", [error("", str(exc))]), status=status.HTTP_404_NOT_FOUND)
         except engine_commands.RuleViolation as exc:
-            return Response(exc.to_json(), status=status.HTTP_400_BAD_REQUEST)
+            return Response({"code": "invalid", **exc.to_json()}, status=status.HTTP_400_BAD_REQUEST)
         return Response(output)
 

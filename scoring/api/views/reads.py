@@ -9,9 +9,12 @@ from __future__ import annotations
 
 from django.http import Http404
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework.exceptions import ValidationError
 from rest_framework.response import Response
 
+from scoring import policy
 from scoring.api import etags, representation
 from scoring.api.serializers import (
     ErrorSerializer,
@@ -26,6 +29,7 @@ from scoring.api.serializers import (
 )
 from scoring.api.views.base import ApiView, tournament_or_404, visible_result, visible_round
 from scoring.models import Tournament
+from scoring.params import plain_int
 from scoring.results.storage import storage_of
 from scoring.standings import players as player_standings
 from scoring.standings import teams as team_standings
@@ -39,10 +43,10 @@ IF_NONE_MATCH = OpenApiParameter("If-None-Match", str, OpenApiParameter.HEADER, 
                                  description="An `ETag` read before: 304 without a body when nothing changed.")
 
 
-def read_schema(response, *, tags: list[str], summary: str, parameters=(), description: str = ""):
-    """``extend_schema`` of a read endpoint (200, 304, 404)."""
-    return extend_schema(responses={200: response, 304: NOT_MODIFIED, 401: UNAUTHORIZED, 404: NOT_FOUND, 429: THROTTLED},
-                         tags=tags, summary=summary,
+def read_schema(response, *, tags: list[str], summary: str, parameters=(), description: str = "", extra=None):
+    """``extend_schema`` of a read endpoint (200, 304, 404; ``extra``: further responses by status)."""
+    responses = {200: response, 304: NOT_MODIFIED, 401: UNAUTHORIZED, 404: NOT_FOUND, 429: THROTTLED, **(extra or {})}
+    return extend_schema(responses=responses, tags=tags, summary=summary,
                          parameters=[IF_NONE_MATCH, *parameters], description=description)
 
 
@@ -95,26 +99,44 @@ class RoundDetailView(ApiView):
 COMPUTE = {"teams": team_standings.standings, "players": player_standings.standings}
 
 ROUND_PARAMETER = OpenApiParameter("round", int, OpenApiParameter.QUERY, required=False,
-                                   description="The standings after this round (default: every played round).")
+                                   description="The standings after this round: the number of a round of the "
+                                               "tournament the caller sees (default: every played round). "
+                                               "Anything else is 400 with an error on `round`.")
 
 
-def _through_round(request) -> int | None:
-    raw = request.query_params.get("round", "")
-    if not (raw.isascii() and raw.isdigit() and len(raw) <= 6):
+def through_round_of(request, actor, tournament: Tournament) -> int | None:
+    """``?round=``: ``None`` when absent, else the number of a round of ``tournament`` the actor
+    sees; a value that is not a plain whole number (:func:`scoring.params.plain_int`: ``abc``,
+    ``-1``, ``null``, ``1.0``) or names no such round (``0``, ``99`` of four rounds) is 400 with
+    an error on ``round``."""
+    raw = request.query_params.get("round")
+    if raw is None:
         return None
-    return min(max(int(raw), 1), 999)
+    number = plain_int(raw)
+    if number is None:
+        raise ValidationError({"round": [_("A round is given by its number, a whole number such as 3.")]})
+    rounds = [r for r in tournament.rounds.all() if policy.round_visible(actor, r)]
+    if not any(r.number == number for r in rounds):
+        if not rounds:
+            raise ValidationError({"round": [_("This tournament has no rounds yet.")]})
+        raise ValidationError({"round": [_("This tournament has no round %(number)s: give a round from %(first)s to "
+                                           "%(last)s.") % {"number": number, "first": min(r.number for r in rounds),
+                                                           "last": max(r.number for r in rounds)}]})
+    return number
 
 
 class StandingsView(ApiView):
     @read_schema(StandingsSerializer, tags=["standings"], summary="The standings with the tie-break values",
                  parameters=[ROUND_PARAMETER],
+                 extra={400: OpenApiResponse(ErrorSerializer, description="`round` is not a round of the tournament.")},
                  description="Tai Pan: teams by match points, then the tournament's tie-breaks (each row carries "
-                             "every tie-break value by key). Four-player games: players by total points. Only "
-                             "finished and confirmed results of published rounds count. The `ETag` is the "
+                             "every tie-break value by key). Four-player games: players by total points. "
+                             "Finished results of published rounds count; with blind confirmation only "
+                             "confirmed ones, for every caller. The `ETag` is the "
                              "standings cache's state key: a 304 costs a few aggregate queries.")
     def get(self, request, slug):
         t = tournament_or_404(slug)
-        through_round = _through_round(request)
+        through_round = through_round_of(request, self.actor(), t)
         entrants = str(t.adapter.entrants)
         key = state_key(t, entrants, through_round)  # the key the standings cache (and the pages) use
         etag = etags.make("standings", key)

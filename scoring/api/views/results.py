@@ -198,6 +198,6 @@ class DisputeView(ResultWriteView):
             raise PermissionDenied
         container = self.result(slug, pk, Perm.CONFIRM_RESULTS)
         data = self.valid(DisputeSerializer)
-        sheet.dispute(container, self.actor(), expected_version=data["version"], totals=data["totals"],
+        sheet.dispute(container, self.actor(), expected_version=data["version"], totals=data.get("totals"),
                       note=data.get("note", ""))
         return self.answer(container)

@@ -7,7 +7,7 @@ Entrants:
   access log, proxy log or ``Referer``. The page's script (``static/js/link.js``) reads it,
   removes it from the address bar and posts it (a POST body is never logged); without a script,
   or when typing the code from the card, the same form is filled in by hand. The server resolves
-  it (rate-limited per address and per token), keeps the link in the phone's session
+  it (failed attempts rate-limited per client address, a working link per link), keeps the link in the phone's session
   (:func:`scoring.web.links.remember`) and redirects to the entrant's page, whose address holds
   no token.
 - ``/t/<slug>/mine/`` (:func:`entrant_home`): the entrant's page: its table in the current round
@@ -42,7 +42,7 @@ from scoring.results import audit, sheet
 from scoring.results.storage import storage_for
 from scoring.web.context import tournament_context
 from scoring.web.decorators import too_many_requests, tournament_view, visible_round
-from scoring.web.links import TooManyRequests, check_rate, forget, held_links, remember
+from scoring.web.links import TooManyRequests, forget, held_links, open_attempt, remember
 from scoring.web.views.players import player_tables, team_matches
 from scoring.web.views.printing import pdf_response
 from scoring.web.views.public import current_round
@@ -85,17 +85,15 @@ def _no_store(response):
 def open_link(request):
     """The address of a private link (``/p/#<token>``): GET is the page whose script posts the
     token from the fragment (or where the code is typed); POST resolves it, keeps the link in the
-    session and redirects to the entrant's page. Attempts are rate-limited per client address and
-    per token (``settings.LINK_RATE``)."""
+    session and redirects to the entrant's page. Failed attempts are rate-limited per client
+    address, a working link per link (``settings.LINK_RATE``, :func:`scoring.web.links.open_attempt`)."""
     error = ""
     status = 200
     if request.method == "POST":
-        raw = request.POST.get("code", "")
         try:
-            check_rate(request, "open", links.hash_of(links.normalise(raw)))
+            link = open_attempt(request, request.POST.get("code", ""))
         except TooManyRequests as exc:
             return too_many_requests(request, exc)
-        link = links.resolve(raw)
         if link is not None:
             remember(request, link)
             return redirect("scoring:entrant_home", link.tournament.slug)
@@ -224,5 +222,5 @@ def link_sheets(request, number, *, tournament):
     rnd = visible_round(request, tournament, number)
     if not policy.has_perm(request.user, policy.Perm.MANAGE, tournament):
         raise PermissionDenied
-    data = sheets.round_pack_pdf(rnd, base_url=_base_url(request), links=True)
+    data = sheets.round_pack_pdf(rnd, base_url=_base_url(request), links=True, viewer=request.user)
     return _no_store(pdf_response(data, f"{tournament.slug}-round-{rnd.number}-links.pdf"))

@@ -26,14 +26,16 @@ from scoring.draw.rounds import draft_warnings
 from scoring.games.base import EntrantKind
 from scoring.io import datasets
 from scoring.models import ResultContainer, Round, Tournament
+from scoring.params import plain_int
 from scoring.policy import Perm
 from scoring.results import sheet
 from scoring.results.storage import storage_for
 from scoring.standings import standings_for, standings_key
+from scoring.standings.counting import counted_q
 from scoring.standings.tiebreaks import NSKT_DEFAULT, REGISTRY
 from scoring.web.conditional import conditional, round_state
 from scoring.web.context import ENTRANT_PAGES, tournament_context
-from scoring.web.decorators import tournament_view, visible_round
+from scoring.web.decorators import actor_of, tournament_view, visible_round
 from scoring.web.listings import player_grid, team_grid
 from scoring.web.views.results import urls_of
 
@@ -53,11 +55,12 @@ def live_seconds() -> int:
 
 def int_param(request, name: str, default: int | None = None, *, low: int = 0, high: int = 10_000) -> int | None:
     """Query parameter ``name`` as an int within ``low..high``; ``default`` when absent or not a
-    plain ASCII number (``"²"``, ``"-1"``, ``"x"``), so a bad value never raises."""
-    raw = request.GET.get(name, "")
-    if not (raw.isascii() and raw.isdigit() and len(raw) <= 6):
+    plain ASCII number (``"²"``, ``"-1"``, ``"x"``; :func:`scoring.params.plain_int`), so a bad
+    value never raises."""
+    value = plain_int(request.GET.get(name))
+    if value is None:
         return default
-    return min(max(int(raw), low), high)
+    return min(max(value, low), high)
 
 
 def projector_page(request, count: int) -> dict | None:
@@ -105,7 +108,8 @@ def _visible_rounds(request, tournament: Tournament):
     return rounds
 
 
-COUNTED = (ResultContainer.Status.FINISHED, ResultContainer.Status.CONFIRMED)
+#: A finished result (confirmed or not): the round page's progress.
+FINISHED = (ResultContainer.Status.FINISHED, ResultContainer.Status.CONFIRMED)
 #: A result that needs nothing more (confirmed; a Tai Pan bye needs no confirmation), per kind of
 #: entrant (the round's reverse accessor of its results).
 SETTLED = {
@@ -115,12 +119,13 @@ SETTLED = {
 
 
 def rounds_with_progress(tournament: Tournament, rounds):
-    """``rounds`` (a queryset) with ``table_count``, ``counted`` (finished or confirmed results:
-    what the standings count) and ``settled`` (confirmed, or byes) annotated; one query."""
+    """``rounds`` (a queryset) with ``table_count``, ``counted`` (the results the standings count,
+    :func:`scoring.standings.counting.counted_q`) and ``settled`` (confirmed, or byes) annotated;
+    one query."""
     related = storage_for(tournament.adapter).round_related
     return rounds.annotate(
         table_count=Count(related),
-        counted=Count(related, filter=Q(**{f"{related}__status__in": COUNTED})),
+        counted=Count(related, filter=counted_q(tournament, related)),
         settled=Count(related, filter=SETTLED[tournament.adapter.entrants]),
     )
 
@@ -176,8 +181,10 @@ def tournament_detail(request, *, tournament):
 
 def hide_totals(request, tournament: Tournament, container) -> bool:
     """With blind confirmation, a result's totals stay hidden until it is confirmed
-    (:func:`scoring.results.sheet.totals_hidden`)."""
-    return sheet.totals_hidden(container, request.user)
+    (:func:`scoring.results.sheet.totals_hidden`), from everyone but the members and the side that
+    entered it: asked for this request's actor (:func:`scoring.web.decorators.actor_of`, the
+    entrant of a link this phone holds too), as the result page does."""
+    return sheet.totals_hidden(container, actor_of(request))
 
 
 def score_text(totals: list[int]) -> str:
@@ -217,7 +224,7 @@ def round_page(request, number, *, tournament):
     mark_screen(rows, projector)
     playing = [r for r in rows if not r["bye"]]
     progress = {"tables": len(playing),
-                "finished": sum(1 for r in playing if r["container"].status in COUNTED),
+                "finished": sum(1 for r in playing if r["container"].status in FINISHED),
                 "confirmed": sum(1 for r in playing if r["container"].status == ResultContainer.Status.CONFIRMED)}
     context = tournament_context(
         request, tournament,

@@ -34,6 +34,7 @@ from scoring.results.storage import storage_of
 from scoring.web.conditional import conditional, result_state
 from scoring.web.decorators import actor_of, result_for, tournament_view, visible_result
 from scoring.web.forms.results import ConfirmForm, DisputeForm, ReasonForm
+from scoring.web.links import lost_link
 
 STALE_STATUS = 409
 #: What an entry form's submission token looks like (``uuid4().hex``; hyphens allowed).
@@ -374,9 +375,9 @@ def enter(request, pk, *, tournament, kind):
             elif request.user.is_authenticated:
                 messages.info(request, _t("Only the tournament's referees and organisers enter results."))
             return redirect(urls_of(kind, tournament, container)["detail"])
-        if not request.user.is_authenticated and not policy.is_entrant(actor):
+        if not request.user.is_authenticated and not policy.is_entrant(actor) and not lost_link(request):
             return redirect_to_login(request.get_full_path())
-        raise PermissionDenied
+        raise PermissionDenied  # the 403 page speaks to a side's phone of its link
     container = _container(request, tournament, kind, pk)
     if request.method == "GET":
         return _render_entry(request, tournament, container, kind, _entry(tournament, container))
@@ -701,19 +702,21 @@ def dispute(request, pk, *, tournament, kind):
     labels = _labels(container, tournament)
     form = DisputeForm(request.POST, labels=labels)
     stale = False
-    if form.is_valid():
-        try:
+    try:
+        if not form.is_valid():
+            # The result's state comes before the typed totals, as in the sheet (and the API).
+            sheet.check_disputable(container, actor, expected_version=_version(request))
+        else:
             sheet.dispute(container, actor, expected_version=_version(request), totals=form.totals(),
                           note=form.cleaned_data["note"])
-        except StaleVersion as err:
-            form.add_error(None, err.message)
-            stale = True
-        except ServiceError as err:
-            form.add_error(err.field if err.field in form.fields else None, err.message)
-        else:
             messages.warning(request, _t("Your totals were sent to the referees; a referee will settle the result."))
             return redirect(urls_of(kind, tournament, container)["detail"])
-        container.refresh_from_db()
+    except StaleVersion as err:
+        form.add_error(None, err.message)
+        stale = True
+    except ServiceError as err:
+        form.add_error(err.field if err.field in form.fields else None, err.message)
+    container.refresh_from_db()
     confirm_form = ConfirmForm(labels=labels, blind=tournament.blind_confirmation)
     ctx = result_context(request, tournament, container, kind, confirm_form=confirm_form, dispute_form=form,
                          stale=stale, dispute_open=True)
