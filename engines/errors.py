@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from engines.i18n import _
+
 
 @dataclass(frozen=True)
 class Violation:
@@ -87,6 +89,14 @@ class Collector:
         for v in error.violations:
             name = f"{prefix}{'.' if prefix and v.field and not v.field.startswith('[') else ''}{v.field}"
             self.violations.append(Violation(name, v.template, v.params))
+
+    def refuse_unknown(self, data: Any, allowed: set[str] | frozenset[str], prefix: str = "") -> None:
+        """Record "Unknown field" for every key of the object ``data`` that is not in ``allowed``
+        (a misspelt or invented field is an error, never silently kept); ``prefix`` goes before
+        each field (``"events[0]."``). Does nothing when ``data`` is not an object."""
+        if isinstance(data, dict):
+            for key in sorted(set(data) - set(allowed), key=str):
+                self.add(f"{prefix}{key}", _("Unknown field {name!r}."), name=key)
 
     def __bool__(self) -> bool:
         return bool(self.violations)

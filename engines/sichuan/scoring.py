@@ -83,6 +83,11 @@ class HandScore:
     reading: dict[str, Any] = field(default_factory=dict)
 
 
+#: The fields of a hand and of its win; any other is refused.
+HAND_KEYS = frozenset({"void", "melds", "concealed", "win"})
+WIN_KEYS = frozenset({"tile", "how", "after_kong", "last_tile"})
+
+
 def _fail(field_name: str, template: str, **params: Any) -> None:
     errors = Collector()
     errors.add(field_name, template, **params)
@@ -106,6 +111,8 @@ def parse_hand(data: Any, prefix: str, *, winning: bool = True, allow_void: bool
     errors = Collector()
     if not isinstance(data, dict):
         _fail(prefix.rstrip("."), _("A hand must be an object with void, melds, concealed and win."))
+    # the ``score`` command's input is a hand plus its ``rules``
+    errors.refuse_unknown(data, (HAND_KEYS if winning else HAND_KEYS - {"win"}) | ({"rules"} if not prefix else set()), prefix)
     void_raw = data.get("void")
     void: Suit | None = None
     if void_raw in VOID_SUITS:
@@ -191,6 +198,7 @@ def _parse_win(raw: Any, prefix: str, errors: Collector) -> Win | None:
     if not isinstance(raw, dict):
         errors.add(prefix, _("Say how the hand was won: {{\"tile\": \"5p\", \"how\": \"discard\"}}."))
         return None
+    errors.refuse_unknown(raw, WIN_KEYS, f"{prefix}.")
     tile: Tile | None = None
     try:
         tile = parse_tile(raw.get("tile"), f"{prefix}.tile", honours=False)

@@ -88,6 +88,12 @@ class _Final:
     void: Suit | None
 
 
+#: The fields of the ``settle`` input and of its events; any other is refused.
+SETTLE_KEYS = frozenset({"players", "events", "exhaustion", "rules"})
+EVENT_KEYS = {"kong": frozenset({"type", "player", "kind", "tile", "supplier"}),
+              "win": frozenset({"type", "player", "discarder", "robbed", "hand"})}
+
+
 def _players(raw: Any, errors: Collector) -> list[str]:
     if not isinstance(raw, list) or len(raw) != 4 or not all(isinstance(p, str) and p.strip() for p in raw):
         errors.add("players", _("Give the four players as a list of four names."))
@@ -130,6 +136,7 @@ def settle(data: dict[str, Any]) -> dict[str, Any]:
     """
     options = resolve(data.get("rules"))
     errors = Collector()
+    errors.refuse_unknown(data, SETTLE_KEYS)
     players = _players(data.get("players"), errors)
     events = data.get("events", [])
     if not isinstance(events, list):
@@ -150,6 +157,7 @@ def settle(data: dict[str, Any]) -> dict[str, Any]:
             errors.add(f, _("The deal ended when {count} players had won; no event may follow."), count=max_winners)
             break
         kind_of_event = ev.get("type")
+        errors.refuse_unknown(ev, EVENT_KEYS.get(kind_of_event, {"type", "player"}), f"{f}.")
         player = ev.get("player")
         if not _check_party(player, f"{f}.player", players, won, errors, role="player"):
             continue

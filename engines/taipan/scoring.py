@@ -60,6 +60,10 @@ def validate_calls(raw: Any, rules: dict[str, Any], errors: Collector, prefix: s
     return calls
 
 
+#: The fields of a hand summary (the ``score`` input also takes ``rules``); any other is refused.
+HAND_KEYS = frozenset({"calls", "first_out", "double_victory", "card_points"})
+
+
 def validate_hand(data: Any, rules: dict[str, Any], prefix: str = "") -> tuple[Collector, dict[str, Any]]:
     """Validate one hand summary; return the collector (possibly empty) and the normalised summary
     ``{"calls", "first_out", "double_victory", "card_points"}``. Fields are reported as
@@ -68,6 +72,7 @@ def validate_hand(data: Any, rules: dict[str, Any], prefix: str = "") -> tuple[C
     if not isinstance(data, dict):
         errors.add(prefix.rstrip(".") or "", _("A hand must be an object."))
         return errors, {}
+    errors.refuse_unknown(data, HAND_KEYS | ({"rules"} if not prefix else set()), prefix)
     calls = validate_calls(data.get("calls"), rules, errors, prefix)
     first_out = data.get("first_out")
     if first_out is not None and first_out not in SEATS:

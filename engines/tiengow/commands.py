@@ -97,6 +97,12 @@ def _enum(enum_type: Any, raw: Any, field_name: str, errors: Collector) -> Any:
         return None
 
 
+#: The fields of the ``settle`` input, its last trick and its immediate payments; any other is refused.
+SETTLE_KEYS = frozenset({"banker", "columns", "last_trick", "immediate", "rules"})
+LAST_TRICK_KEYS = frozenset({"winner", "group", "leader", "led_with", "won_with"})
+IMMEDIATE_KEYS = frozenset({"winner", "group", "trick"})
+
+
 def settle_command(data: dict[str, Any]) -> dict[str, Any]:
     """Settle a deal entered at settlement level.
 
@@ -112,6 +118,7 @@ def settle_command(data: dict[str, Any]) -> dict[str, Any]:
     """
     options = resolve(data.get("rules"))
     errors = Collector()
+    errors.refuse_unknown(data, SETTLE_KEYS)
     banker = _seat(data.get("banker"), "banker", errors)
 
     columns = data.get("columns")
@@ -133,6 +140,7 @@ def settle_command(data: dict[str, Any]) -> dict[str, Any]:
         if not isinstance(raw_last, dict):
             errors.add("last_trick", _("The last trick is an object with \"winner\" and \"group\"."))
         else:
+            errors.refuse_unknown(raw_last, LAST_TRICK_KEYS, "last_trick.")
             winner = _seat(raw_last.get("winner"), "last_trick.winner", errors)
             group = _enum(LastTrickGroup, raw_last.get("group", "ordinary"), "last_trick.group", errors)
             leader = _seat(raw_last.get("leader"), "last_trick.leader", errors, required=False)
@@ -183,6 +191,7 @@ def settle_command(data: dict[str, Any]) -> dict[str, Any]:
         if not isinstance(raw, dict):
             errors.add(f, _("An immediate payment is an object with \"winner\" and \"group\"."))
             continue
+        errors.refuse_unknown(raw, IMMEDIATE_KEYS, f"{f}.")
         w = _seat(raw.get("winner"), f"{f}.winner", errors)
         g = _enum(ImmediateGroup, raw.get("group"), f"{f}.group", errors)
         if w is not None and g is not None:

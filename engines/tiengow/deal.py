@@ -156,6 +156,12 @@ def last_trick_of(trick: TrickResult) -> LastTrick:
     )
 
 
+#: The fields of a deal record, a trick and a play; any other is refused.
+DEAL_KEYS = frozenset({"banker", "partial", "hands", "tricks", "rules"})
+TRICK_KEYS = frozenset({"leader", "plays", "winner"})
+PLAY_KEYS = frozenset({"seat", "tiles", "face_up"})
+
+
 def play_deal(data: dict[str, Any], options: Options = DEFAULT_OPTIONS) -> DealResult:
     """Validate the record ``data`` (see module docstring) and derive everything.
 
@@ -163,6 +169,7 @@ def play_deal(data: dict[str, Any], options: Options = DEFAULT_OPTIONS) -> DealR
     ``tricks[2].plays[1].face_up``).
     """
     errors = Collector()
+    errors.refuse_unknown(data, DEAL_KEYS)
     banker = _seat(data.get("banker"), "banker", errors)
     partial = data.get("partial", False)
     if not isinstance(partial, bool):
@@ -208,6 +215,7 @@ def play_deal(data: dict[str, Any], options: Options = DEFAULT_OPTIONS) -> DealR
             expected_leader = None
             broken = True
             continue
+        errors.refuse_unknown(raw, TRICK_KEYS, f"{f}.")
         raw_leader = raw.get("leader")
         if raw_leader is None:  # derivable: the banker, then the previous winner (or the first play's seat)
             raw_leader = expected_leader
@@ -237,6 +245,7 @@ def play_deal(data: dict[str, Any], options: Options = DEFAULT_OPTIONS) -> DealR
                 errors.add(pf, _("A play is an object with \"seat\", \"tiles\" and \"face_up\"."))
                 plays.append(None)
                 continue
+            errors.refuse_unknown(rp, PLAY_KEYS, f"{pf}.")
             seat = _seat(rp.get("seat"), f"{pf}.seat", errors)
             if seat is not None and leader is not None and seat != (leader + j) % 4:
                 errors.add(f"{pf}.seat", _("Plays are listed in play order from the leader: expected seat {expected}, not {seat}."),

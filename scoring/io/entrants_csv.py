@@ -4,8 +4,8 @@ item 2).
 Every row goes through the same validation as the organiser's form
 (:class:`scoring.participants.entrants.TeamEntry` / :class:`~scoring.participants.entrants.PlayerEntry`:
 lengths, control and invisible characters, whole numbers in ASCII digits within bounds) plus the
-duplicate check (a name already in the tournament or earlier in the file, compared after NFKC and
-case folding). Every error names the CSV line (the header is line 1; a quoted cell may span
+duplicate check (a name already in the tournament or earlier in the file, compared with case and
+accents folded: :func:`~scoring.participants.entrants.name_key`). Every error names the CSV line (the header is line 1; a quoted cell may span
 lines) and the column. Nothing is saved unless every row is good; then all rows are saved in one
 transaction.
 
@@ -183,14 +183,22 @@ def count_rows(file_bytes: bytes) -> int:
     return max(0, lines - 1)
 
 
-def _column_map(kind: EntrantKind, headers: list[str]) -> dict[str, int]:
+def _column_map(kind: EntrantKind, headers: list[str]) -> tuple[dict[str, int], list[str]]:
+    """``({column: index}, [problems])``: every known column once; a column given twice (``name,name``
+    or ``name,naam``) is a problem, never silently one of the two."""
     out: dict[str, int] = {}
+    problems: list[str] = []
     for i, header in enumerate(headers):
         h = " ".join((header or "").strip().lower().split())
         for key, aliases in kind.columns.items():
-            if h in aliases and key not in out:
+            if h not in aliases:
+                continue
+            if key in out:
+                problems.append(_t("The column {column} appears twice in the header (columns {first} and {second}): "
+                                   "keep one.").format(column=key, first=out[key] + 1, second=i + 1))
+            else:
                 out[key] = i
-    return out
+    return out, problems
 
 
 def check(kind: EntrantKind, tournament: Tournament, file_bytes: bytes,
@@ -200,7 +208,10 @@ def check(kind: EntrantKind, tournament: Tournament, file_bytes: bytes,
     if failed is not None:
         return failed, []
     report = ImportReport(rows=len(raw_rows))
-    columns = _column_map(kind, headers)
+    columns, twice = _column_map(kind, headers)
+    if twice:
+        report.errors.extend((1, "", problem) for problem in twice)
+        return report, []
     missing = [c for c in kind.required if c not in columns]
     if missing:
         report.errors.append((1, ", ".join(missing), _t("Missing column(s): {columns}.").format(columns=", ".join(missing))))

@@ -22,10 +22,12 @@ Layout (``format`` 1; :func:`scoring.io.tournament_json.export_tournament` write
 """
 from __future__ import annotations
 
+import codecs
 import datetime
+import json
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictBool, StrictInt, ValidationError
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, JsonValue, StrictBool, StrictInt, ValidationError
 
 from scoring.participants.entrants import MAX_ROUND, MAX_SEED, MAX_TEXT, refused_character
 
@@ -36,6 +38,12 @@ MAX_ENTRANTS = 5000
 MAX_ROUNDS = 99
 MAX_TABLES = 2500
 MAX_RECORDS = 500
+#: Longest string anywhere in the file, records included (the names have their own, lower bounds).
+MAX_STRING = 10_000
+#: Largest record (a hand or a deal) as JSON text, and its deepest nesting; a real record is a few
+#: hundred characters, a Sichuan deal with every hand at wall exhaustion a few thousand.
+MAX_RECORD_CHARS = 20_000
+MAX_RECORD_DEPTH = 8
 #: Signed 32-bit integers (the database's integer columns).
 INT_MIN, INT_MAX = -(2**31), 2**31 - 1
 
@@ -63,12 +71,37 @@ RoundNumber = Annotated[StrictInt, Field(ge=1, le=MAX_ROUND)]
 TableNumber = Annotated[StrictInt, Field(ge=1, le=MAX_TABLES)]
 Seed = Annotated[StrictInt, Field(ge=1, le=MAX_SEED)]
 Int32 = Annotated[StrictInt, Field(ge=INT_MIN, le=INT_MAX)]
-Record = dict[str, Any]
+def _bounded_record(record: dict[str, JsonValue]) -> dict[str, JsonValue]:
+    """A record within the bounds: no string (key or value) longer than :data:`MAX_STRING`, nested at
+    most :data:`MAX_RECORD_DEPTH` deep, at most :data:`MAX_RECORD_CHARS` as JSON text. Which fields it
+    may hold is the game's engine's to say (unknown fields are refused when the record is checked)."""
+    stack: list[tuple[str, Any, int]] = [("", record, 1)]
+    while stack:
+        where, value, depth = stack.pop()
+        if depth > MAX_RECORD_DEPTH:
+            raise ValueError(f"{where.lstrip('.') or 'it'} is nested more than {MAX_RECORD_DEPTH} levels deep")
+        if isinstance(value, dict):
+            for key, item in value.items():
+                if len(key) > MAX_STRING:
+                    raise ValueError(f"a field name in {where.lstrip('.') or 'it'} is longer than {MAX_STRING:,} characters")
+                stack.append((f"{where}.{key}" if len(key) <= 40 else f"{where}.{key[:40]}...", item, depth + 1))
+        elif isinstance(value, list):
+            stack.extend((f"{where}[{i}]", item, depth + 1) for i, item in enumerate(value))
+        elif isinstance(value, str) and len(value) > MAX_STRING:
+            raise ValueError(f"{where.lstrip('.')} is longer than {MAX_STRING:,} characters")
+    size = len(json.dumps(record, ensure_ascii=False))
+    if size > MAX_RECORD_CHARS:
+        raise ValueError(f"it is {size:,} characters as JSON, more than {MAX_RECORD_CHARS:,}")
+    return record
+
+
+#: A hand or deal record: a JSON object within the bounds of :func:`_bounded_record`.
+Record = Annotated[dict[str, JsonValue], AfterValidator(_bounded_record)]
 Ended = Literal["target", "time"] | None
 
 
 class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True, str_max_length=10_000)
+    model_config = ConfigDict(extra="forbid", strict=True, str_max_length=MAX_STRING)
 
 
 class Member(Strict):
@@ -128,7 +161,7 @@ class TournamentFile(Strict):
     name: LongName
     slug: Slug
     game: Annotated[str, Field(min_length=1, max_length=20)] = "taipan"
-    rules: dict[str, Any] | Annotated[str, Field(max_length=40)] | None = None
+    rules: Record | Annotated[str, Field(max_length=40)] | None = None
     round_format: Literal["target", "fixed_hands"] = "target"
     hands_per_round: Annotated[StrictInt, Field(ge=1, le=MAX_RECORDS)] | None = None
     tiebreaks: Annotated[list[Annotated[str, Field(max_length=40)]], Field(max_length=20)] = []
@@ -153,14 +186,21 @@ def json_path(loc: tuple | list) -> str:
 
 
 def parse(text: str | bytes) -> tuple[TournamentFile | None, list[tuple[str, str]]]:
-    """The file's text as a :class:`TournamentFile`, or ``(None, [(JSON path, message), ...])``."""
+    """The file's text as a :class:`TournamentFile`, or ``(None, [(JSON path, message), ...])``.
+    A UTF-8 byte-order mark at the start (Windows Notepad writes one) is skipped."""
+    if isinstance(text, bytes) and text.startswith(codecs.BOM_UTF8):
+        text = text[len(codecs.BOM_UTF8):]
+    elif isinstance(text, str) and text.startswith("\ufeff"):
+        text = text[1:]
     try:
         return TournamentFile.model_validate_json(text), []
     except ValidationError as exc:
         errors = []
         for err in exc.errors(include_url=False):
-            loc = [p for p in err["loc"] if not (isinstance(p, str) and ("[" in p or p in ("function-after",)))]
+            loc = [p for p in err["loc"] if not (isinstance(p, str) and ("[" in p or p in ("function-after", "constrained-str")))]
             message = err["msg"]
+            if err["type"] == "value_error":
+                message = str(err.get("ctx", {}).get("error", message))
             if err["type"] == "json_invalid":
                 message = f"not valid JSON: {err.get('ctx', {}).get('error', message)}"
             errors.append((json_path(loc), message))

@@ -14,9 +14,11 @@ docs/tournaments.md; issue 12 item 3).
   result, ...). Every problem is listed with its JSON path; nothing is saved unless there is none
   (:class:`ImportRefused`), and then everything is saved in one transaction.
 - Accounts are never created and never given a role from the file alone: ``members`` are added
-  only for existing accounts that are not superusers; ``confirmed_by`` is kept only for a member of
-  the imported tournament (``organiser=`` adds one), otherwise the confirmation is dropped with a
-  warning (and a closed round goes back to in progress). A confirmation by a side through its
+  only for existing accounts that are not superusers. ``confirmed_by`` is kept for every existing
+  account that is not a superuser, member or not (a confirmation records who confirmed at the
+  time; that person may have left the tournament since), so the statuses come back as exported;
+  only a confirmation by an account that does not exist here (or a superuser) is dropped with a
+  warning, and then its closed round goes back to in progress. A confirmation by a side through its
   private link (``confirmed_via``: the side's name) is kept with that side (its link is made
   anew: links are never exported).
 """
@@ -483,19 +485,37 @@ def _members(data: TournamentFile, organiser) -> tuple[dict[str, tuple[Any, str]
     return out, warnings
 
 
+def _confirmer_accounts(plan: Plan, members: dict[str, tuple[Any, str]]) -> dict[str, Any]:
+    """``{username: account}`` of every ``confirmed_by`` in the file whose confirmation is kept: the
+    account exists and is no superuser. Membership is not required: a confirmation records who
+    confirmed at the time, and that person may have left the tournament since (or the account may
+    be inactive now); it gives the account no role."""
+    names = {res.data.confirmed_by for res in plan.results if res.data.confirmed_by is not None}
+    out = {name: user for name, (user, _role) in members.items() if name in names}
+    for user in get_user_model().objects.filter(username__in=names - set(out), is_superuser=False):
+        out[user.get_username()] = user
+    return out
+
+
+def _is_superuser(username: str) -> bool:
+    return get_user_model().objects.filter(username=username, is_superuser=True).exists()
+
+
 def _create(plan: Plan, slug: str, members: dict[str, tuple[Any, str]], warnings: list[str]) -> Tournament:
     data, adapter = plan.file, plan.adapter
     dropped_rounds: set[int] = set()
     keep: dict[int, Any] = {}
+    confirmers = _confirmer_accounts(plan, members)
     for i, res in enumerate(plan.results):
         who = res.data.confirmed_by
         if who is None:
             continue
-        if who in members:
-            keep[i] = members[who][0]
+        if who in confirmers:
+            keep[i] = confirmers[who]
         else:
-            warnings.append(f"{res.path}.confirmed_by: confirmation by {who!r} dropped (not a member of the imported "
-                            "tournament); the result stays finished, to be confirmed again")
+            reason = "a superuser" if _is_superuser(who) else "there is no such account here"
+            warnings.append(f"{res.path}.confirmed_by: confirmation by {who!r} dropped ({reason}); the result stays "
+                            "finished, to be confirmed again")
             dropped_rounds.add(res.round_index)
     round_status = {}
     for r_i, rnd in enumerate(data.rounds):

@@ -11,8 +11,10 @@ built from the same fields and rules.
 - Whole numbers: ASCII digits only (``²``, ``٣`` or ``１`` are refused, not read as 2, 3, 1), within
   bounds: a seed 1..:data:`MAX_SEED` (a signed 32-bit integer, every database's integer column), a
   round 1..:data:`MAX_ROUND`.
-- Names are the same when they are the same after Unicode NFKC normalisation, case folding and
-  collapsing spaces (``Draken``, ``DRAKEN``, ``Ｄｒａｋｅｎ`` are one team).
+- Names are the same when they are the same after Unicode compatibility normalisation, dropping
+  accents (combining marks), case folding and collapsing spaces (``Draken``, ``DRAKEN``,
+  ``Ｄｒａｋｅｎ``, ``Dráken`` are one team): :func:`name_key`, which every path that stores a name
+  (team and player forms, CSV imports, tournament JSON import) compares with.
 """
 from __future__ import annotations
 
@@ -58,9 +60,18 @@ def validate_text(value: str) -> None:
             code="refused_character", params={"position": position, "code": ord(ch)})
 
 
+def fold(text: str) -> str:
+    """``text`` with case and accents folded: case folded, then NFKD (compatibility decomposition:
+    full-width letters become ASCII, ``á`` becomes ``a`` plus a combining accent), then every
+    combining mark dropped (``"Ｊádé"`` -> ``"jade"``, ``"Straße"`` -> ``"strasse"``)."""
+    decomposed = unicodedata.normalize("NFKD", unicodedata.normalize("NFKD", text or "").casefold())
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+
+
 def name_key(name: str) -> str:
-    """The comparison key of a name: NFKC, case-folded, inner spaces collapsed, trimmed."""
-    return _SPACES.sub(" ", unicodedata.normalize("NFKC", name or "").casefold()).strip()
+    """The comparison key of a name: accents and case folded (:func:`fold`), inner spaces collapsed,
+    trimmed. Two names with the same key are the same name (``Zwaluw``, ``Zwalúw``, ``ZWALUW``)."""
+    return _SPACES.sub(" ", fold(name)).strip()
 
 
 class TextField(forms.CharField):

@@ -124,6 +124,38 @@ def test_duplicates_case_and_nfkc_insensitive():
     assert [(line, col) for line, col, _ in report.errors] == [(2, "name"), (4, "name")]
 
 
+def test_duplicates_fold_accents_csv_team_form_and_player_form():
+    """Names are unique with case *and accents* folded (README): ``Zwalúw`` is ``Zwaluw``, ``Dráken``
+    is ``Draken``, ``Jáde`` and ``Jadé`` are ``Jade``, in the CSV imports and in both forms."""
+    t = TournamentFactory()
+    TeamFactory(tournament=t, name="Jade")
+    text = (HEADER + team_row(name="Zwaluw", player1="A", player2="B") + team_row(name="Zwalúw", player1="C", player2="D")
+            + team_row(name="Draken", player1="E", player2="F") + team_row(name="Dráken", player1="G", player2="H")
+            + team_row(name="Jáde", player1="I", player2="J") + team_row(name="Ster", player1="Zoë", player2="ZOE"))
+    report = import_teams_csv(t, text.encode())
+    assert [(line, col) for line, col, _ in report.errors] == [(3, "name"), (5, "name"), (6, "name"), (7, "player2")]
+    assert "line 2" in report.errors[0][2] and "line 4" in report.errors[1][2]
+    assert "already exists" in report.errors[2][2] and "'Jade'" in report.errors[2][2]
+    assert Team.objects.filter(tournament=t).count() == 1
+    # the team form: accent variants of an existing team, and two players who are one person
+    for name in ("Jáde", "Jadé", "JÂDE", "Ｊáde"):
+        form = TeamForm(team_form_data("name", name), tournament=t)
+        assert list(form.errors) == ["name"], name
+        assert "There is already a team called Jade." in form.errors["name"]
+    form = TeamForm({**team_form_data("name", "Zwaluw"), "first_player_name": "Zoë", "second_player_name": "Zoe"}, tournament=t)
+    assert list(form.errors) == ["second_player_name"]
+    assert TeamForm(team_form_data("name", "Jadeite"), tournament=t).is_valid()
+    # the player form and the player CSV of a four-player tournament
+    p4 = TournamentFactory(slug="p4-accents", game="sichuan")
+    PlayerFactory(tournament=p4, name="Zwaluw")
+    for name in ("Zwalúw", "ZWALÚW", "zwälüw"):
+        assert "name" in PlayerForm({"name": name, "joined_round": "1"}, instance=Player(tournament=p4)).errors, name
+    assert PlayerForm({"name": "Zwaluwen", "joined_round": "1"}, instance=Player(tournament=p4)).is_valid()
+    report = import_players_csv(p4, "name\nZwalúw\nRené\nRene\n".encode())
+    assert [(line, col) for line, col, _ in report.errors] == [(2, "name"), (4, "name")]
+    assert Player.objects.filter(tournament=p4).count() == 1
+
+
 def test_every_bad_row_is_reported_and_nothing_saved():
     t = TournamentFactory()
     rows = [team_row(name=f"Team {i}", player1=f"A{i}", player2=f"B{i}") for i in range(50)]
@@ -288,3 +320,38 @@ def test_a_stopped_import_job_is_shown_failed(organiser_client):
     page = client.get(reverse("scoring:import_status", args=[t.slug, state.pk])).content.decode()
     assert "The import failed" in page and "hx-get" not in page
     assert TaskState.objects.get(pk=state.pk).status == "failed"
+
+
+def test_a_column_given_twice_is_refused_clearly():
+    t = TournamentFactory()
+    for header in ("name,name,player1,player2\n", "name,player1,naam,player2\n"):
+        report = import_teams_csv(t, (header + "Draken,Anna,Jade,Bram\n").encode())
+        assert not report.ok and [(line, col) for line, col, _ in report.errors] == [(1, "")], header
+        assert "The column name appears twice in the header" in report.errors[0][2]
+    report = import_players_csv(TournamentFactory(slug="p4-twice", game="sichuan"), b"name,seed,seed\nAnna,1,2\n")
+    assert [msg for _l, _c, msg in report.errors] == ["The column seed appears twice in the header (columns 2 and 3): keep one."]
+    assert Team.objects.count() == Player.objects.count() == 0
+
+
+def test_a_file_over_the_row_limit_is_refused_at_the_upload(organiser_client, settings, monkeypatch):
+    """Not accepted and then refused by the background job as an error on "line 0": the upload
+    form names the limit, no job is started."""
+    client, user = organiser_client
+    settings.IMPORT_INLINE_ROWS = 10
+    monkeypatch.setattr(entrants_csv, "MAX_ROWS", 40)
+    t = TournamentFactory(slug="too-many")
+    MembershipFactory(tournament=t, user=user, role="organiser")
+    text = HEADER + "".join(team_row(name=f"Team {i}", player1=f"A{i}", player2=f"B{i}") for i in range(41))
+    response = upload(client, reverse("scoring:teams_import", args=[t.slug]), text)
+    assert response.status_code == 200
+    assert response.context["form"].errors["file"] == ["The file has more than 40 rows: split it into smaller files."]
+    assert not TaskState.objects.exists() and Team.objects.count() == 0
+    # at the limit it is taken (here by a job: more rows than IMPORT_INLINE_ROWS)
+    response = upload(client, reverse("scoring:teams_import", args=[t.slug]), HEADER + text.split("\n", 1)[1].rsplit("Team 40", 1)[0])
+    assert response.status_code == 302 and Team.objects.filter(tournament=t).count() == 40
+
+
+def test_a_byte_order_mark_is_skipped():
+    t = TournamentFactory()
+    report = import_teams_csv(t, b"\xef\xbb\xbf" + (HEADER + team_row()).encode())
+    assert report.ok and Team.objects.get(tournament=t).name == "Draken"

@@ -25,6 +25,7 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.urls import reverse
 
+from scoring.io.demo import DEMO_SLUG
 from scoring.io.tournament_json import ImportRefused, delete_tournament, dumps, export_tournament, load_tournament
 from scoring.models import (
     Confirmation,
@@ -99,6 +100,12 @@ EXPECTED = {
     "47-rules-override-out-of-range.json": "$.rules.target",
     "48-format-version-2.json": "$.format",
     "49-member-role-superuser.json": "$.members[0].role",
+    "50-accent-variant-duplicate-team.json": "$.teams[1].name",
+    "51-unknown-field-in-a-hand.json": "$.rounds[1].matches[0].hands[0].evil",
+    "52-long-string-in-a-hand.json": "$.rounds[1].matches[0].hands[0]",
+    "53-hand-too-large.json": "$.rounds[1].matches[0].hands[0]",
+    "54-hand-nested-too-deep.json": "$.rounds[1].matches[0].hands[0]",
+    "55-long-string-in-the-rules.json": "$.rules",
     "fp-01-sichuan-teams-instead-of-players.json": "$.teams",
     "fp-02-sichuan-three-seats.json": "$.rounds[1].tables[0].seats",
     "fp-03-sichuan-same-player-twice-at-a-table.json": "$.rounds[1].tables[0].seats[1]",
@@ -114,7 +121,12 @@ EXPECTED = {
     "fp-13-sichuan-withdrawn-player-seated.json": "$.rounds[1].tables[0].seats[1]",
     "fp-14-taiwanese-closed-round-unconfirmed.json": "$.rounds[0].tables[1].confirmed_by",
     "fp-15-tiengow-deal-is-a-list.json": "$.rounds[0].tables[0].deals[0]",
-    "fp-16-sichuan-ended-time-but-no-end.json": "$.rounds[1].tables[1].ended",}
+    "fp-16-sichuan-ended-time-but-no-end.json": "$.rounds[1].tables[1].ended",
+    "fp-17-sichuan-unknown-field-in-a-deal.json": "$.rounds[1].tables[0].deals[0].evil",
+    "fp-18-sichuan-unknown-field-in-a-winning-hand.json": "$.rounds[1].tables[0].deals[0].events[0].hand.win.evil",
+    "fp-19-tiengow-unknown-field-in-the-last-trick.json": "$.rounds[1].tables[0].deals[0].last_trick.evil",
+    "fp-20-taiwanese-unknown-field-in-a-deal.json": "$.rounds[1].tables[0].deals[0].evil",
+    "fp-21-tiengow-long-string-in-a-deal.json": "$.rounds[1].tables[0].deals[0]",}
 
 MODELS = (Tournament, Membership, Player, Team, Round, Match, Hand, Table, TableSeat, Deal, Confirmation, get_user_model())
 
@@ -258,6 +270,59 @@ def test_confirmed_by_a_member_is_kept_and_organiser_option(accounts, tmp_path):
     assert list(t.memberships.values_list("user__username", "role")) == [("boss", "organiser")]
     assert Confirmation.objects.get(match__round__tournament=t).confirmed_by.username == "boss"
     assert err.getvalue() == ""
+
+
+def test_confirmed_by_someone_who_left_is_kept(accounts):
+    """A confirmation records who confirmed at the time: an existing account keeps it although it is
+    no longer a member (or is inactive now), and the closed round stays closed, without a warning."""
+    data = _base()
+    data["members"] = [{"username": "boss", "role": "organiser"}]  # 'conf' and 'ref' have left
+    data["rounds"][0]["matches"][0]["confirmed_by"] = "conf"
+    get_user_model().objects.filter(username="ref").update(is_active=False)
+    data["rounds"][1]["matches"][0]["confirmed_by"] = "ref"  # ended at the time limit: finished
+    imported = load_tournament(json.dumps(data), slug="left")
+    assert imported.warnings == []
+    t = imported.tournament
+    by = sorted(Confirmation.objects.filter(match__round__tournament=t)
+                .values_list("match__round__number", "match__table", "confirmed_by__username"))
+    assert by == [(1, 1, "conf"), (2, 1, "ref")]
+    assert Round.objects.get(tournament=t, number=1).status == "closed"
+    assert list(t.memberships.values_list("user__username", flat=True)) == ["boss"]  # no role for who left
+
+
+def test_demo_round_trip_with_a_confirmer_who_left_is_byte_identical():
+    """Backup and restore of the demo, where one result was confirmed by a second organiser ('org2')
+    who has left the tournament since: every confirmation and status comes back as exported."""
+    call_command("load_demo", stdout=io.StringIO())
+    t = Tournament.objects.get(slug=DEMO_SLUG)
+    org2 = UserFactory(username="org2")
+    Membership.objects.create(tournament=t, user=org2, role=Membership.Role.ORGANISER)
+    confirmation = Confirmation.objects.filter(match__round__tournament=t, match__round__number=1, active=True).first()
+    Confirmation.objects.filter(pk=confirmation.pk).update(confirmed_by=org2)  # org2 confirmed this one
+    Membership.objects.filter(tournament=t, user=org2).delete()  # ... and left
+    first = dumps(export_tournament(t))
+    assert '"confirmed_by": "org2"' in first
+    assert [r["status"] for r in json.loads(first)["rounds"]] == ["closed", "closed", "closed", "published"]
+    delete_tournament(t)
+    imported = load_tournament(first)
+    assert imported.warnings == []
+    assert dumps(export_tournament(imported.tournament)) == first
+    assert Confirmation.objects.get(match__round__tournament=imported.tournament, confirmed_by=org2).active
+
+
+@pytest.mark.parametrize("game", ["taipan", "sichuan"])
+def test_a_file_with_a_byte_order_mark_imports(game, accounts, tmp_path):
+    """Windows Notepad saves UTF-8 with a byte-order mark: the file imports as without it (was:
+    "expected value at line 1 column 1")."""
+    text = (HOSTILE / f"base-{game}.json").read_text(encoding="utf-8")
+    path = tmp_path / "notepad.json"
+    path.write_bytes(b"\xef\xbb\xbf" + text.encode())
+    out = io.StringIO()
+    call_command("import_tournament", str(path), "--slug", f"bom-{game}", stdout=out, stderr=io.StringIO())
+    assert "Imported" in out.getvalue()
+    assert dumps(export_tournament(Tournament.objects.get(slug=f"bom-{game}"))) == text.replace(
+        f'"slug": "{json.loads(text)["slug"]}"', f'"slug": "bom-{game}"')
+    assert load_tournament("\ufeff" + text, slug=f"bom-str-{game}").warnings == []
 
 
 def test_unknown_organiser_is_refused(accounts, tmp_path):

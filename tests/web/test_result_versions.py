@@ -161,3 +161,26 @@ def test_pages_carry_the_version(client, result):
     c.refresh_from_db()
     page = client.get(url(result["detail"], c)).content.decode()
     assert f'name="version" value="{c.version}"' in page  # the reopen form
+
+
+def test_edit_or_delete_of_a_record_a_colleague_just_deleted_is_a_conflict(client, result):
+    """The race loser of "save an edit" against "delete" gets the same 409 "changed by someone else,
+    reload" as every other race loser (was: a bare 404), and nothing changes."""
+    c = result["container"]
+    assert client.post(url(result["enter"], c), {**result["other"], "version": c.version}).status_code == 302
+    c.refresh_from_db()
+    seen = c.version  # both colleagues opened record 2 at this version
+    sheet.delete_record(c, 2, result["people"]["organiser"], expected_version=seen, reason="entered twice")
+    c.refresh_from_db()
+    r = client.post(url(result["edit"], c, 2), {**result["other"], "reason": "typo", "version": seen})
+    assert refused(r)
+    assert "This was changed by someone else in the meantime" in r.content.decode()
+    r = client.post(url(result["delete"], c, 2), {"reason": "entered twice", "version": seen})
+    assert refused(r)
+    assert len(records(c)) == 1 and Confirmation.objects.count() == 0
+    c.refresh_from_db()
+    assert c.version == seen + 1
+    # with the current version a record that is not there is simply not found
+    assert client.post(url(result["edit"], c, 2), {**result["other"], "reason": "x", "version": c.version}).status_code == 404
+    assert client.post(url(result["delete"], c, 2), {"reason": "x", "version": c.version}).status_code == 404
+    assert client.get(url(result["edit"], c, 2)).status_code == 404

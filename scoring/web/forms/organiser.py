@@ -220,8 +220,8 @@ class TeamForm(forms.ModelForm):
     """Register or edit a Tai Pan team: two players (by name), name, affiliation, seed, late entry
     (``joined_round``) and withdrawal (``withdrawn_after_round``; results are kept). The fields and
     rules are those of a CSV row (:mod:`scoring.participants.entrants`): no invisible or control
-    characters, whole numbers in ASCII digits within bounds, names compared after NFKC and case
-    folding."""
+    characters, whole numbers in ASCII digits within bounds, names compared with case and accents
+    folded."""
 
     name = TextField(label=_("name"))
     affiliation = TextField(label=_("affiliation"), required=False)
@@ -320,6 +320,13 @@ class EntrantsImportForm(forms.Form):
             raise forms.ValidationError(
                 _("The file is too large (%(size)s MB): at most %(limit)s MB. Split it into smaller files.")
                 % {"size": f"{upload.size / 1_000_000:.1f}", "limit": f"{self.MAX_BYTES / 1_000_000:g}"})
+        # A problem of the whole file (empty, more rows than the limit) is told here, at the upload,
+        # not later by a background job as an error on "line 0".
+        data = upload.read()
+        upload.seek(0)
+        _headers, _rows, failed = entrants_csv.read_rows(data)
+        if failed is not None and failed.errors[0][0] == 0:
+            raise forms.ValidationError(failed.errors[0][2])
         return upload
 
 
@@ -388,8 +395,8 @@ DraftPairingFormSet = forms.formset_factory(DraftPairingRowForm, formset=BaseDra
 # --- players of four-player tournaments ----------------------------------------------------
 
 def same_name_exists(tournament, name: str, exclude_pk: int | None = None) -> bool:
-    """True if another player of ``tournament`` has ``name`` (compared after NFKC, case folding and
-    collapsing spaces: :func:`scoring.participants.entrants.name_key`)."""
+    """True if another player of ``tournament`` has ``name`` (compared with case and accents folded
+    and spaces collapsed: :func:`scoring.participants.entrants.name_key`)."""
     if tournament is None or not name:
         return False
     qs = Player.objects.filter(tournament=tournament)
@@ -402,7 +409,7 @@ class PlayerForm(forms.ModelForm):
     """Register or edit an individual player (organiser).
 
     The fields and rules are those of a CSV row (:mod:`scoring.participants.entrants`). Bounds: the
-    name is unique within the tournament (after NFKC and case folding), so that standings, seatings
+    name is unique within the tournament (case and accents folded), so that standings, seatings
     and score sheets are unambiguous; ``joined_round`` is 1..:data:`MAX_ROUND` (round 1 is the first
     round; there is no round 0); when the player is already withdrawn after round W,
     ``joined_round`` is at most W + 1 (joining after the withdrawal would never seat them).

@@ -12,7 +12,6 @@ records stay hidden from the public until it is confirmed (:func:`hide_totals`).
 """
 from __future__ import annotations
 
-import unicodedata
 from dataclasses import dataclass, field
 
 from django.db.models import Prefetch, Q
@@ -23,6 +22,7 @@ from django.views.decorators.http import require_safe
 
 from scoring.games.base import EntrantKind
 from scoring.models import Deal, Hand, Match, Player, Round, Table, TableSeat, Team, Tournament
+from scoring.participants.entrants import fold
 from scoring.standings import standings_for
 from scoring.standings import teams as team_standings_service
 from scoring.standings.counting import counts
@@ -39,9 +39,7 @@ MAX_HITS = 12
 def normalise(text: str) -> str:
     """``text`` for matching: accents dropped, case folded, spaces collapsed
     (``"  Bräm  DE Vries"`` -> ``"bram de vries"``)."""
-    decomposed = unicodedata.normalize("NFKD", text or "")
-    plain = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
-    return " ".join(plain.casefold().split())
+    return " ".join(fold(text).split())
 
 
 def _latest_public_round(tournament: Tournament) -> Round | None:

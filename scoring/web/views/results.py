@@ -16,7 +16,7 @@ import uuid
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
-from django.http import HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _t
@@ -355,10 +355,11 @@ def named_errors(form) -> list[dict]:
     return sorted(out, key=lambda e: not e["label"])
 
 
-def _render_entry(request, tournament, container, kind, entry, *, status=200, number=None, stale=False, reason_form=None):
+def _render_entry(request, tournament, container, kind, entry, *, status=200, number=None, stale=False, reason_form=None,
+                  **extra):
     ctx = result_context(request, tournament, container, kind, entry=entry, editing=number, stale=stale,
                          reason_form=reason_form or ReasonForm(), submission=_submission_token(request),
-                         show_tokens=True, error_fields=error_fields(entry) if entry.bound else [])
+                         show_tokens=True, error_fields=error_fields(entry) if entry.bound else [], **extra)
     ctx["preview_url"] = ctx["urls"]["preview"] + (f"?hand={number}" if number else "")
     ctx["form_action"] = _record_url(kind, "edit", tournament, container, number) if number else ctx["urls"]["enter"]
     return render(request, "results/enter.html", ctx, status=status)
@@ -490,13 +491,37 @@ def preview(request, pk, *, tournament, kind):
     return render(request, "results/_preview.html", ctx)
 
 
+def _record_or_conflict(request, tournament, container, kind, number):
+    """``(record, None)``, or ``(None, the 409 conflict page)`` when record ``number`` is gone and the
+    POST was built from an older version of the result: a colleague deleted it (or renumbered the
+    records) in the meantime, which is the same race as any other and answers the same "changed by
+    someone else, reload" conflict, the entry page with the result as it is now (its "Reload" leads
+    to the result). A record that is not there for any other reason is a 404."""
+    storage = storage_of(container)
+    rec = storage.record_model.objects.filter(**{storage.record_fk: container, "number": number}).first()
+    if rec is not None:
+        return rec, None
+    if request.method == "POST":
+        try:
+            stale = parse_version(request.POST.get("version")) != container.version
+        except StaleVersion:
+            stale = True
+        if stale:
+            entry = _entry(tournament, container)
+            messages.error(request, StaleVersion().message)
+            return None, _render_entry(request, tournament, container, kind, entry, status=STALE_STATUS, stale=True,
+                                       reload_url=urls_of(kind, tournament, container)["detail"])
+    raise Http404()
+
+
 @require_http_methods(["GET", "POST"])
 @tournament_view(Perm.ENTER_RESULTS, entrants=True)
 def edit(request, pk, number, *, tournament, kind):
     """Edit record ``number`` with a reason; later records, totals and state follow."""
     container = _entering(request, tournament, kind, pk)
-    storage = storage_of(container)
-    rec = get_object_or_404(storage.record_model, **{storage.record_fk: container, "number": number})
+    rec, conflict = _record_or_conflict(request, tournament, container, kind, number)
+    if conflict is not None:
+        return conflict
     if request.method == "GET":
         return _render_entry(request, tournament, container, kind, _entry(tournament, container, initial=rec.record), number=number)
     entry = _entry(tournament, container, request.POST)
@@ -528,8 +553,9 @@ def edit(request, pk, number, *, tournament, kind):
 def delete(request, pk, number, *, tournament, kind):
     """Delete record ``number`` with a reason (GET asks for the reason)."""
     container = _entering(request, tournament, kind, pk)
-    storage = storage_of(container)
-    rec = get_object_or_404(storage.record_model, **{storage.record_fk: container, "number": number})
+    rec, conflict = _record_or_conflict(request, tournament, container, kind, number)
+    if conflict is not None:
+        return conflict
     form = ReasonForm(request.POST or None)
     stale = False
     if request.method == "POST" and form.is_valid():

@@ -127,6 +127,12 @@ TAIPAN: dict[str, Callable[[], str]] = {
     "47-rules-override-out-of-range.json": lambda: mutate("taipan", setitem(["rules"], {"preset": "nskt", "target": -5})),
     "48-format-version-2.json": lambda: mutate("taipan", setitem(["format"], 2)),
     "49-member-role-superuser.json": lambda: mutate("taipan", setitem(["members", 0, "role"], "superuser")),
+    "50-accent-variant-duplicate-team.json": lambda: mutate("taipan", setitem(["teams", 1, "name"], "Téam 0")),
+    "51-unknown-field-in-a-hand.json": lambda: mutate("taipan", setitem(["rounds", 1, "matches", 0, "hands", 0, "evil"], {"blob": "x"})),
+    "52-long-string-in-a-hand.json": lambda: mutate("taipan", setitem(["rounds", 1, "matches", 0, "hands", 0, "evil"], {"blob": "x" * 10_001})),
+    "53-hand-too-large.json": lambda: mutate("taipan", setitem(["rounds", 1, "matches", 0, "hands", 0, "evil"], ["x" * 1000] * 21)),
+    "54-hand-nested-too-deep.json": lambda: mutate("taipan", setitem(["rounds", 1, "matches", 0, "hands", 0, "evil"], [[[[[[[[[1]]]]]]]]])),
+    "55-long-string-in-the-rules.json": lambda: mutate("taipan", setitem(["rules"], {"preset": "nskt", "note": "x" * 10_001})),
 }
 
 
@@ -157,6 +163,13 @@ FOUR: dict[str, Callable[[], str]] = {
     "fp-14-taiwanese-closed-round-unconfirmed.json": lambda: mutate("taiwanese", setitem(["rounds", 0, "tables", 1, "confirmed_by"], None)),
     "fp-15-tiengow-deal-is-a-list.json": lambda: mutate("tiengow", setitem(["rounds", 0, "tables", 0, "deals"], [[1, 2, 3]])),
     "fp-16-sichuan-ended-time-but-no-end.json": lambda: mutate("sichuan", setitem(["rounds", 1, "tables", 1, "ended"], "target")),
+    "fp-17-sichuan-unknown-field-in-a-deal.json": lambda: mutate("sichuan", setitem(["rounds", 1, "tables", 0, "deals", 0, "evil"], 1)),
+    "fp-18-sichuan-unknown-field-in-a-winning-hand.json": lambda: mutate("sichuan", setitem(
+        ["rounds", 1, "tables", 0, "deals", 0, "events", 0, "hand", "win", "evil"], True)),
+    "fp-19-tiengow-unknown-field-in-the-last-trick.json": lambda: mutate("tiengow", setitem(
+        ["rounds", 1, "tables", 0, "deals", 0, "last_trick", "evil"], "x")),
+    "fp-20-taiwanese-unknown-field-in-a-deal.json": lambda: mutate("taiwanese", setitem(["rounds", 1, "tables", 0, "deals", 0, "evil"], {})),
+    "fp-21-tiengow-long-string-in-a-deal.json": lambda: mutate("tiengow", setitem(["rounds", 1, "tables", 0, "deals", 0, "mode"], "x" * 10_001)),
 }
 
 FILES = {**TAIPAN, **FOUR}
