@@ -10,10 +10,17 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from scoring.models import Round, Team
-from scoring.policy import SYSTEM
+from scoring.models import Membership, Round, Team
 from scoring.results import sheet
-from tests.factories import PLAIN_HAND, RECORDS, one_result, played_taipan_tournament
+from scoring.standings import standings_for, teams
+from tests.factories import (
+    GRAND_DOUBLE_VICTORY_NS,
+    PLAIN_HAND,
+    RECORDS,
+    UserFactory,
+    one_result,
+    played_taipan_tournament,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -52,21 +59,42 @@ def changed(client, url, etag) -> str:
     return response["ETag"]
 
 
-def test_standings_304_until_a_new_result(client):
+def test_standings_304_while_matches_are_played_new_page_once_a_result_counts(client):
+    """The standings' ETag covers what they show: the results that count (finished or confirmed)
+    and the rounds' progress. A hand saved in a match still being played changes neither, so the
+    standings' polls stay 304 while the matches are played; finishing, confirming, reopening or
+    correcting a result gives a new page, which shows the fresh standings."""
     t = played_taipan_tournament(6, 1)
     rnd = Round.objects.create(tournament=t, number=2, status=Round.Status.PUBLISHED)
     a, b = Team.objects.filter(tournament=t).order_by("name")[:2]
     match = rnd.matches.create(table=1, team_ns=a, team_ew=b)
+    referee, other = UserFactory(), UserFactory()
+    for user in (referee, other):
+        Membership.objects.create(tournament=t, user=user, role=Membership.Role.REFEREE)
     url = reverse("scoring:standings", args=[t.slug])
     etag = assert_not_modified(client, url)
-    sheet.add_record(match, PLAIN_HAND, SYSTEM)  # not finished yet: the standings do not count it
-    etag = changed(client, url, etag)  # the state key changes with every result (never a stale table)
-    assert_not_modified(client, url)
-    sheet.end_at_time(match, SYSTEM, expected_version=match.version, reason="time")
-    etag = changed(client, url, etag)
+    sheet.add_record(match, GRAND_DOUBLE_VICTORY_NS, referee)  # still being played: not counted, nothing shown changed
+    assert poll(client, url, etag)[0].status_code == 304
+    assert 'data-after' in client.get(url).content.decode()
+
+    def fresh(etag):
+        etag = changed(client, url, etag)
+        assert_not_modified(client, url)
+        assert standings_for(t) == teams.standings(t)  # never a stale table
+        return etag
+
+    sheet.add_record(match, GRAND_DOUBLE_VICTORY_NS, referee, expected_version=match.version)  # finished 800 : 0
+    etag = fresh(etag)
+    assert "Standings after round 2" in client.get(url, HTTP_COOKIE="django_language=en").content.decode()
+    sheet.confirm(match, other, expected_version=match.version)
+    etag = fresh(etag)
+    sheet.reopen(match, other, "card points of hand 2", expected_version=match.version)
+    etag = fresh(etag)
+    sheet.edit_record(match, 2, PLAIN_HAND, referee, expected_version=match.version, reason="fix")  # being played again
+    etag = fresh(etag)
     after_round_1 = url + "?round=1"
-    other = assert_not_modified(client, after_round_1)
-    assert other != etag  # another URL, another page
+    other_etag = assert_not_modified(client, after_round_1)
+    assert other_etag != etag  # another URL, another page
 
 
 def test_round_page_304_until_a_record_or_a_rename(client):
@@ -96,10 +124,14 @@ def test_result_page_304_until_a_new_record(client):
 def test_four_player_round_page_and_standings(client):
     table, people = one_result("table")
     t = table.round.tournament
-    for url in (reverse("scoring:round_tables", args=[t.slug, 1]), reverse("scoring:standings", args=[t.slug])):
-        etag = assert_not_modified(client, url)
-        sheet.add_record(table, RECORDS["table"][0], people["referee"])
-        changed(client, url, etag)
+    tables, standings = reverse("scoring:round_tables", args=[t.slug, 1]), reverse("scoring:standings", args=[t.slug])
+    etags = {url: assert_not_modified(client, url) for url in (tables, standings)}
+    sheet.add_record(table, RECORDS["table"][0], people["referee"])
+    etags[tables] = changed(client, tables, etags[tables])
+    assert poll(client, standings, etags[standings])[0].status_code == 304  # being played: not counted yet
+    sheet.end_at_time(table, people["referee"], expected_version=table.version, reason="time")
+    for url in (tables, standings):
+        changed(client, url, etags[url])
 
 
 def test_another_language_is_another_page(client):

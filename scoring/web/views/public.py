@@ -30,6 +30,7 @@ from scoring.policy import Perm
 from scoring.results import sheet
 from scoring.results.storage import storage_for
 from scoring.standings import standings_for, standings_key
+from scoring.standings.cache import SETTLED
 from scoring.standings.tiebreaks import NSKT_DEFAULT, REGISTRY
 from scoring.web.conditional import conditional, round_state
 from scoring.web.context import ENTRANT_PAGES, tournament_context
@@ -106,12 +107,6 @@ def _visible_rounds(request, tournament: Tournament):
 
 
 COUNTED = (ResultContainer.Status.FINISHED, ResultContainer.Status.CONFIRMED)
-#: A result that needs nothing more (confirmed; a Tai Pan bye needs no confirmation), per kind of
-#: entrant (the round's reverse accessor of its results).
-SETTLED = {
-    EntrantKind.TEAMS: Q(matches__status=ResultContainer.Status.CONFIRMED) | Q(matches__team_ew=None),
-    EntrantKind.PLAYERS: Q(tables__status=ResultContainer.Status.CONFIRMED),
-}
 
 
 def rounds_with_progress(tournament: Tournament, rounds):
