@@ -6,13 +6,18 @@ something the page shows changes (a new record, a team renamed, another language
 from __future__ import annotations
 
 import pytest
+from django.core.cache import cache
 from django.db import connection
+from django.http import HttpResponse
+from django.middleware.csrf import get_token
+from django.test import Client, RequestFactory
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from scoring.models import Membership, Round, Team
 from scoring.results import sheet
 from scoring.standings import standings_for, teams
+from scoring.web import conditional
 from tests.factories import (
     GRAND_DOUBLE_VICTORY_NS,
     PLAIN_HAND,
@@ -156,3 +161,91 @@ def test_draft_round_and_its_results_stay_hidden(client):
     t = match.round.tournament
     for url in (reverse("scoring:round_pairings", args=[t.slug, 1]), reverse("scoring:match_detail", args=[t.slug, match.pk])):
         assert client.get(url, HTTP_IF_NONE_MATCH='"x"').status_code == 404
+
+
+# --------------------------------------------------------------------------- live polls
+
+#: The headers of htmx's poll of a page's live region (``<div id="live">`` polling its page).
+LIVE = {"HTTP_HX_REQUEST": "true", "HTTP_HX_TARGET": "live", "HTTP_HX_TRIGGER": "live"}
+
+
+def live_urls(container) -> list[str]:
+    t = container.round.tournament
+    return [reverse("scoring:round_pairings", args=[t.slug, 1]), reverse("scoring:standings", args=[t.slug]),
+            reverse("scoring:match_detail", args=[t.slug, container.pk])]
+
+
+def test_a_live_poll_gets_the_live_region_the_same_for_every_anonymous_phone():
+    """htmx's poll gets the page's live region only (it swaps in ``#live``), which holds nothing of
+    the visitor's own (no CSRF token, no CSP nonce): two phones with their own cookies get the same
+    bytes, the second without a rendering (kept in the cache under the page's state). A new hand
+    gives a new state and a new region; the full page is still the full page."""
+    match, people = one_result("match")
+    cache.clear()
+    before = {}
+    for url in live_urls(match):
+        a, b = Client(), Client()
+        full = a.get(url)
+        b.get(url)
+        assert full.status_code == 200 and "<html" in full.content.decode() and "csrftoken" in a.cookies
+        first = a.get(url, **LIVE)
+        body = first.content.decode()
+        assert first.status_code == 200 and first.templates, url
+        assert body.lstrip().startswith('<div id="live"') and "<html" not in body, url
+        assert "csrf" not in body.lower() and "nonce" not in body and "X-CSRFToken" not in body, url
+        assert {"HX-Request", "HX-Target"} <= {h.strip() for h in first["Vary"].split(",")}
+        second = b.get(url, **LIVE)
+        assert second.status_code == 200 and second.templates == [], url  # not rendered again
+        assert second.content == first.content, url
+        assert b.get(url, HTTP_IF_NONE_MATCH=second["ETag"], **LIVE).status_code == 304
+        before[url] = first.content
+    sheet.add_record(match, RECORDS["match"][0], people["referee"])
+    for url in live_urls(match)[::2]:  # the round's page and the match's: a new hand is shown
+        after = Client().get(url, **LIVE)
+        assert after.status_code == 200 and after.templates and after.content != before[url], url
+        assert Client().get(url, **LIVE).content == after.content
+
+
+def test_members_live_polls_are_their_own(client):
+    """A member's poll is rendered for them (their actions), never taken from the shared regions."""
+    match, people = one_result("match")
+    cache.clear()
+    url = live_urls(match)[0]
+    Client().get(url, **LIVE)  # an anonymous phone's region is kept
+    client.force_login(people["referee"])
+    response = client.get(url, **LIVE)
+    assert response.status_code == 200 and response.templates
+    assert response.content.decode().lstrip().startswith('<div id="live"')
+
+
+def test_a_region_that_uses_the_visitors_token_or_nonce_is_not_kept():
+    """What :func:`scoring.web.conditional._render_shared` keeps: a plain region, not one whose
+    rendering asked for the visitor's CSRF token or CSP nonce."""
+    cache.clear()
+    factory = RequestFactory()
+    calls = []
+
+    def plain():
+        calls.append("plain")
+        return HttpResponse("<div id=live>same for all</div>")
+
+    def with_token(request):
+        def view():
+            calls.append("token")
+            return HttpResponse(f"<div id=live>{get_token(request)}</div>")
+        return view
+
+    def with_nonce(request):
+        def view():
+            calls.append("nonce")
+            request._csp_nonce = "abc"  # as django-csp does when the page reads request.csp_nonce
+            return HttpResponse("<div id=live><script nonce=abc></script></div>")
+        return view
+
+    for _ in range(2):
+        assert conditional._render_shared(factory.get("/"), "live:test-plain", plain).status_code == 200
+        request = factory.get("/")
+        conditional._render_shared(request, "live:test-token", with_token(request))
+        request = factory.get("/")
+        conditional._render_shared(request, "live:test-nonce", with_nonce(request))
+    assert calls == ["plain", "token", "nonce", "token", "nonce"]

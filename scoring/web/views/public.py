@@ -32,7 +32,7 @@ from scoring.results.storage import storage_for
 from scoring.standings import standings_for, standings_key
 from scoring.standings.cache import SETTLED
 from scoring.standings.tiebreaks import NSKT_DEFAULT, REGISTRY
-from scoring.web.conditional import conditional, round_state
+from scoring.web.conditional import conditional, render_live, round_state
 from scoring.web.context import ENTRANT_PAGES, tournament_context
 from scoring.web.decorators import tournament_view, visible_round
 from scoring.web.listings import player_grid, team_grid
@@ -223,7 +223,7 @@ def round_page(request, number, *, tournament):
         redraw=ENTRANT_PAGES[adapter.entrants]["redraw"](tournament, rnd.number),
         live_seconds=live_seconds(),
     )
-    return render(request, "rounds/round.html", context)
+    return render_live(request, "rounds/round.html", "rounds/_live.html", context)
 
 
 #: The standings grid of each kind of entrant (:mod:`scoring.web.listings`).
@@ -265,7 +265,7 @@ def standings(request, *, tournament):
     context = tournament_context(request, tournament, table=table, tiebreaks=tiebreaks, projector=projector,
                                  through_round=through_round, played_rounds=[r.number for r in played],
                                  after=standing_after(played, through_round), live_seconds=live_seconds())
-    return render(request, "standings/standings.html", context)
+    return render_live(request, "standings/standings.html", "standings/_live.html", context)
 
 
 def export_response(dataset, fmt: str, filename: str) -> HttpResponse:

@@ -32,7 +32,7 @@ from scoring.models import AuditEntry, Confirmation, ResultContainer, Round, Tou
 from scoring.policy import Perm
 from scoring.results import audit, sheet
 from scoring.results.storage import storage_of
-from scoring.web.conditional import conditional, result_state
+from scoring.web.conditional import conditional, render_live, result_state
 from scoring.web.decorators import actor_of, result_for, tournament_view, visible_result
 from scoring.web.forms.results import ConfirmForm, DisputeForm, ReasonForm
 
@@ -337,7 +337,7 @@ def detail(request, pk, *, tournament, kind):
     referee's actions. A poll that finds the result unchanged gets 304
     (:mod:`scoring.web.conditional`)."""
     container = _container(request, tournament, kind, pk)
-    return render(request, "results/detail.html", result_context(request, tournament, container, kind))
+    return render_live(request, "results/detail.html", "results/_live.html", result_context(request, tournament, container, kind))
 
 
 # --------------------------------------------------------------------------- entry
