@@ -3,7 +3,11 @@
 :func:`build_round_pack` writes a round's score sheets as one PDF to ``MEDIA_ROOT`` in the
 background and stores its progress (tables done / total) in :class:`scoring.models.TaskState`.
 It is idempotent by key: the key names the round and a fingerprint of its matches (ids, tables,
-teams, versions), so the same state of a round is built once and a changed round gets a new pack.
+teams, versions) and of the tournament's blind confirmation, so the same state of a round is
+built once and a changed round gets a new pack. The stored pack is the public's: it is served to
+everyone, so with blind confirmation an unconfirmed result is printed as its empty sheet
+(:func:`scoring.printing.sheets.round_pack_pdf`); its confirmation raises the version, and the
+next pack prints it filled in.
 :func:`import_entrants` imports a large CSV of teams or players (:mod:`scoring.io.entrants_csv`)
 with progress; it marks itself done in the import's own transaction, so a re-delivered job never
 imports twice. Without ``REDIS_URL`` Celery runs tasks eagerly in the request (settings).
@@ -126,9 +130,12 @@ def dispatch(task, state: TaskState, args: tuple = (), kwargs: dict | None = Non
 
 def round_pack_key(rnd: Round) -> str:
     """``"round_pack:<round id>:<fingerprint>"``; the fingerprint changes whenever a result of the
-    round changes (its ``version``) or a table is added or removed (a draft drawn again)."""
+    round changes (its ``version``: a confirmation too), a table is added or removed (a draft drawn
+    again) or blind confirmation is turned on or off (what the public pack may print). ``"public"``
+    marks the packs built for the public (older keys, built before, are never served again)."""
     rows = containers(rnd).order_by("pk").values_list("pk", "version", "updated_at")
-    digest = hashlib.sha1(repr(list(rows)).encode()).hexdigest()[:16]
+    state = ("public", rnd.tournament.blind_confirmation, list(rows))
+    digest = hashlib.sha1(repr(state).encode()).hexdigest()[:16]
     return f"{KIND_ROUND_PACK}:{rnd.pk}:{digest}"
 
 

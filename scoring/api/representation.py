@@ -179,7 +179,15 @@ EXTRAS = {MATCHES.container_type: _match_extra, TABLES.container_type: _table_ex
 
 
 def records(request, t: Tournament, container: ResultContainer) -> list[dict[str, Any]]:
-    """The result's records in order with their scores and the running totals."""
+    """The result's records in order with their scores and the running totals; none while the
+    result's totals are hidden from the caller (blind confirmation, :func:`scoring.results.sheet.totals_hidden`),
+    as in :func:`result_detail`: ``.../records`` is then an empty list and ``.../records/{n}`` 404."""
+    if sheet.totals_hidden(container, request.user):
+        return []
+    return _record_rows(request, t, container)
+
+
+def _record_rows(request, t: Tournament, container: ResultContainer) -> list[dict[str, Any]]:
     storage, adapter = storage_of(container), t.adapter
     rows, running = [], [0] * len(adapter.sides)
     name = f"{storage.container_type}-record"
@@ -203,7 +211,7 @@ def result_detail(request, t: Tournament, container: ResultContainer) -> dict[st
         **extra,
         "outcome": "" if row["totals_hidden"] else str(storage.outcome_text(container) or ""),
         "limit": t.adapter.record_limit(t),
-        "records": [] if row["totals_hidden"] else records(request, t, container),
+        "records": [] if row["totals_hidden"] else _record_rows(request, t, container),
     }
 
 

@@ -13,12 +13,20 @@ here. A sheet with room for every record is exactly one page (long names shrink 
 With ``links=True`` (organisers only: the sheets then hold private links) each side's block gets
 the QR code of that side's private link (issue 15): with player entry on, the side enters or
 confirms the result on its phone. The public sheets and round packs never carry them.
+
+Blind confirmation: a sheet is printed for someone (``viewer``, default the public). When the
+result's totals are hidden from them (:func:`scoring.results.sheet.totals_hidden`: with blind
+confirmation, an unconfirmed result for anyone but the members and the side that entered it),
+the sheet is the empty one to fill in, as printed at publication: no entered records, scores or
+running totals. The round pack is built for the public, so a stored pack never carries a hidden
+total, whoever downloads it.
 """
 from __future__ import annotations
 
 from collections.abc import Callable
 from xml.sax.saxutils import escape
 
+from django.contrib.auth.models import AnonymousUser
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from reportlab.lib import colors
@@ -30,6 +38,7 @@ from reportlab.platypus import KeepInFrame, KeepTogether, PageBreak, Paragraph, 
 from scoring.models import ResultContainer, Round, Tournament
 from scoring.participants import links as entrant_links
 from scoring.printing.common import FONT, FONT_BOLD, FRAME_HEIGHT, FRAME_WIDTH, build, para, qr, styles
+from scoring.results.sheet import totals_hidden
 from scoring.results.storage import storage_for, storage_of
 
 HEAD_BG = colors.HexColor("#e8edf3")
@@ -117,9 +126,10 @@ def _links_table(sides: list[dict], urls: dict[int, str], st: dict) -> Table | N
     return table
 
 
-def _records_table(container: ResultContainer, records: list, st: dict) -> Table:
+def _records_table(container: ResultContainer, records: list, st: dict, *, blank: bool = False) -> Table:
     """The record rows: ``#``, the game's columns, then the score of each side and the running
-    total of each side; entered records filled in, the rest left blank."""
+    total of each side; entered records filled in, the rest left blank (``blank``: nothing filled
+    in, every row to write in, as at publication)."""
     tournament = container.round.tournament
     adapter, storage = tournament.adapter, storage_of(container)
     groups = adapter.sheet_columns()
@@ -154,8 +164,8 @@ def _records_table(container: ResultContainer, records: list, st: dict) -> Table
         row = [str(rec.number), *cells, *scores, *running]
         rows.append(row)
         heights.append(_row_height(row, widths))
-    blank = max(adapter.sheet_rows(tournament) - len(records), 0 if container.is_finished else 2)
-    for i in range(blank):
+    empty = max(adapter.sheet_rows(tournament) - len(records), 0 if container.is_finished and not blank else 2)
+    for i in range(empty):
         rows.append([str(len(records) + i + 1)] + [""] * (col - 1))
         heights.append(ROW_HEIGHT)
     table = Table(rows, colWidths=widths, repeatRows=2, rowHeights=heights)
@@ -198,9 +208,12 @@ def _signatures(sides: list[dict]) -> Table:
 
 
 def sheet_flowables(container: ResultContainer, records: list, st: dict, base_url: str = "",
-                    link_urls: dict[int, str] | None = None) -> list:
+                    link_urls: dict[int, str] | None = None, *, blank: bool = False) -> list:
     """The flowables of one sheet (``records``: the container's records in order; ``link_urls``:
-    entrant id -> private link, printed in each side's block, :func:`side_link_urls`)."""
+    entrant id -> private link, printed in each side's block, :func:`side_link_urls`; ``blank``:
+    the empty sheet, no record printed, for someone the totals are hidden from)."""
+    if blank:
+        records = []
     tournament = container.round.tournament
     adapter, storage = tournament.adapter, storage_of(container)
     sides = storage.sides(container, adapter)
@@ -210,7 +223,7 @@ def sheet_flowables(container: ResultContainer, records: list, st: dict, base_ur
         header += [links_block, Spacer(1, 3 * mm)]
     if storage.is_bye(container):
         return [KeepTogether(header + [para(_("Bye: this team has no opponent this round."), st["body"])])]
-    table = _records_table(container, records, st)
+    table = _records_table(container, records, st, blank=blank)
     legend = adapter.sheet_legend()
     body = [table, Spacer(1, 1.5 * mm)] + ([para(legend, st["small"])] if legend else []) + [Spacer(1, 3 * mm), _signatures(sides)]
     if len(records) <= adapter.sheet_rows(tournament):
@@ -220,24 +233,30 @@ def sheet_flowables(container: ResultContainer, records: list, st: dict, base_ur
     return [KeepTogether(header), *body]
 
 
-def score_sheet_pdf(container: ResultContainer, *, base_url: str = "", links: bool = False) -> bytes:
+def score_sheet_pdf(container: ResultContainer, *, base_url: str = "", links: bool = False, viewer=None) -> bytes:
     """The score sheet of one match or table as PDF bytes (A4); a QR code to its entry page when
     ``base_url`` (``"https://host/"``) is given (Tai Pan and four-player sheets alike); with
-    ``links`` (and ``base_url``) each side's private link too (organisers only)."""
+    ``links`` (and ``base_url``) each side's private link too (organisers only). Printed for
+    ``viewer`` (a user or entrant; default the public): the empty sheet when the result's totals
+    are hidden from them (:func:`scoring.results.sheet.totals_hidden`)."""
     storage = storage_of(container)
     container = storage.queryset().get(pk=container.pk)
-    records = storage.records(container)
+    blank = totals_hidden(container, AnonymousUser() if viewer is None else viewer)
+    records = [] if blank else storage.records(container)
     tournament = container.round.tournament
     title = f"{tournament.name} - {_('round')} {container.round.number} - {_('table')} {storage.number(container)}"
     urls = side_link_urls(tournament, base_url) if links and base_url else None
-    return build(sheet_flowables(container, records, styles(), base_url, urls), title)
+    return build(sheet_flowables(container, records, styles(), base_url, urls, blank=blank), title)
 
 
 def round_pack_pdf(rnd: Round, *, base_url: str = "", progress: Callable[[int, int], None] | None = None,
-                   links: bool = False) -> bytes:
+                   links: bool = False, viewer=None) -> bytes:
     """Every score sheet of round ``rnd`` in one PDF, one sheet per page by table number (byes get a
-    short page). ``progress(done, total)`` is called after each table. A fixed number of queries.
-    ``links``: each side's private link on its sheet (organisers only, never the public pack)."""
+    short page). ``progress(done, total)`` is called after each table. A fixed number of queries
+    for the public. ``links``: each side's private link on its sheet (organisers only, never the
+    public pack). Printed for ``viewer`` (default the public, as the stored pack is): a result
+    whose totals are hidden from them gets the empty sheet (:func:`score_sheet_pdf`)."""
+    viewer = AnonymousUser() if viewer is None else viewer
     storage = storage_for(rnd.tournament.adapter)
     urls = side_link_urls(rnd.tournament, base_url) if links and base_url else None
     containers = list(storage.in_round(rnd))
@@ -250,7 +269,8 @@ def round_pack_pdf(rnd: Round, *, base_url: str = "", progress: Callable[[int, i
         container.round = rnd
         if i:
             flow.append(PageBreak())
-        flow.extend(sheet_flowables(container, by_container.get(container.pk, []), st, base_url, urls))
+        flow.extend(sheet_flowables(container, by_container.get(container.pk, []), st, base_url, urls,
+                                    blank=totals_hidden(container, viewer)))
         if progress:
             progress(i + 1, len(containers))
     if not flow:

@@ -549,6 +549,19 @@ def may_confirm(container: ResultContainer, actor) -> bool:
     return True
 
 
+def _check_confirmable(locked, storage, rnd) -> None:
+    """Raise :class:`NotAllowed` unless the locked result can be confirmed or disputed now: finished,
+    not yet confirmed, not a bye, in a published or running round."""
+    if locked.status == locked.Status.CONFIRMED:
+        raise NotAllowed(_("This result is already confirmed."))
+    if storage.is_bye(locked):
+        raise NotAllowed(_("A bye needs no confirmation."))
+    if not rnd.is_open:
+        raise NotAllowed(_("Only a result of a published or running round can be confirmed."))
+    if locked.status != locked.Status.FINISHED:
+        raise NotAllowed(_("Only a finished result can be confirmed: play on, or end it at the time limit."))
+
+
 def confirm(container: ResultContainer, actor, *, expected_version: int | None = None, totals: Any = None) -> Confirmation:
     """Confirm a finished result as a second person (or as the other side, through its private
     link).
@@ -570,14 +583,7 @@ def confirm(container: ResultContainer, actor, *, expected_version: int | None =
     with transaction.atomic():
         locked, rnd = _locked(container, actor, Perm.CONFIRM_RESULTS, expected_version)
         storage, tournament, adapter = _parts(locked)
-        if locked.status == locked.Status.CONFIRMED:
-            raise NotAllowed(_("This result is already confirmed."))
-        if storage.is_bye(locked):
-            raise NotAllowed(_("A bye needs no confirmation."))
-        if not rnd.is_open:
-            raise NotAllowed(_("Only a result of a published or running round can be confirmed."))
-        if locked.status != locked.Status.FINISHED:
-            raise NotAllowed(_("Only a finished result can be confirmed: play on, or end it at the time limit."))
+        _check_confirmable(locked, storage, rnd)
         check_may_confirm(locked, actor)
         stored = storage.totals(locked)
         if totals is None and tournament.blind_confirmation:
@@ -625,14 +631,7 @@ def dispute(container: ResultContainer, actor, *, expected_version: int | None =
     with transaction.atomic():
         locked, rnd = _locked(container, actor, Perm.CONFIRM_RESULTS, expected_version)
         storage, _tournament, adapter = _parts(locked)
-        if locked.status == locked.Status.CONFIRMED:
-            raise NotAllowed(_("This result is already confirmed."))
-        if storage.is_bye(locked):
-            raise NotAllowed(_("A bye needs no confirmation."))
-        if not rnd.is_open:
-            raise NotAllowed(_("Only a result of a published or running round can be confirmed."))
-        if locked.status != locked.Status.FINISHED:
-            raise NotAllowed(_("Only a finished result can be confirmed: play on, or end it at the time limit."))
+        _check_confirmable(locked, storage, rnd)
         if audit.has_changed(locked, actor):
             raise NotAllowed(_("Your side entered or changed this result: correct it instead."))
         if totals is None:

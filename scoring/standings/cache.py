@@ -3,10 +3,11 @@ default) under a key that changes whenever anything the standings show changes, 
 
 The key (:func:`state_key`) is read in one query over the tournament's played (not draft) rounds,
 per round: its number, how many results it holds, how many of them count
-(:data:`FINISHED`: what the standings are computed from) and how many need nothing more
-(:data:`SETTLED`: the "provisional" note of the pages), and of the results that count the
-``version`` sum, the sum of their ids and the last change; with the entrants' count and last
-change (the names shown) and the tournament's tie-break order and rules. (Before any round is
+(:func:`scoring.standings.counting.counted_q`: what the standings are computed from) and how many
+need nothing more (:data:`scoring.standings.counting.SETTLED`, confirmed or a bye: the
+"provisional" note of the pages), and of the results that count the ``version`` sum, the sum of
+their ids and the last change; with the entrants' count and last change (the names shown), the
+tournament's blind confirmation setting (which results count) and its tie-break order and rules. (Before any round is
 played a second small query reads the entrants.) Draft rounds are left out: the standings never
 count them, so drawing, redrawing or checking a draft reads the standings of the rounds before
 from the cache (a pairing computes them once); publishing a draft changes the key. A played
@@ -16,7 +17,8 @@ hand of a round, which starts it, changes nothing the standings show).
 Every write through the result sheet bumps a container's ``version`` and ``updated_at``, and every
 entrant edit the entrant's ``updated_at``, so finishing a result, correcting or confirming a
 finished one, reopening it, or renaming an entrant gives a new key and a stale table is never
-served. A hand saved in a match still being played changes nothing the standings show, so it
+served; with blind confirmation a result counts once it is confirmed, which changes the counted
+results and the settled count. A hand saved in a match still being played changes nothing the standings show, so it
 leaves the key as it is: the live standings page answers its polls ``304 Not Modified`` while the
 matches are played (:mod:`scoring.web.conditional`). The same data gives the same key.
 
@@ -32,9 +34,10 @@ from collections.abc import Callable
 from typing import TypeVar
 
 from django.core.cache import cache
-from django.db.models import Count, Max, OuterRef, Q, Subquery, Sum
+from django.db.models import Count, Max, OuterRef, Subquery, Sum
 
-from scoring.models import Player, ResultContainer, Round, Team, Tournament
+from scoring.models import Player, Round, Team, Tournament
+from scoring.standings.counting import SETTLED, counted_q
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -43,14 +46,8 @@ T = TypeVar("T")
 TIMEOUT = 6 * 60 * 60
 
 
-S = ResultContainer.Status
 #: The rounds' results (their reverse accessor on ``Round``) of each kind of standings.
 RESULTS = {"teams": "matches", "players": "tables"}
-#: Statuses of a result the standings count.
-FINISHED = (S.FINISHED, S.CONFIRMED)
-#: A result that needs nothing more (confirmed; a Tai Pan bye needs no confirmation), per kind of
-#: standings, on ``Round``: while a counted round holds another, the standings are provisional.
-SETTLED = {"teams": Q(matches__status=S.CONFIRMED) | Q(matches__team_ew=None), "players": Q(tables__status=S.CONFIRMED)}
 
 
 def _entrants(outer: str) -> dict:
@@ -67,7 +64,7 @@ def state_key(tournament: Tournament, kind: str, through_round: int | None = Non
     """``"standings:<tournament>:<kind>:<all|rN>:<digest>"`` for the current state of what the
     tournament's standings show (one query; draft rounds left out; see the module's docstring)."""
     related = RESULTS[kind]
-    counted = Q(**{f"{related}__status__in": FINISHED})
+    counted = counted_q(tournament, related)
     entrants = _entrants("tournament")
     rows = list(Round.objects.filter(tournament=tournament).exclude(status=Round.Status.DRAFT).order_by("number")
                 .annotate(total=Count(related), counted=Count(related, filter=counted),
@@ -83,7 +80,7 @@ def state_key(tournament: Tournament, kind: str, through_round: int | None = Non
     # Canonical text of plain values: a just-created tournament holds ``RoundFormat.TARGET`` where
     # a loaded one holds ``"target"``, and a database may return JSON objects with their keys in
     # another order; the same data must give the same key.
-    state = json.dumps([rounds, people, tournament.tiebreaks, tournament.rules,
+    state = json.dumps([rounds, people, tournament.blind_confirmation, tournament.tiebreaks, tournament.rules,
                         str(tournament.round_format), tournament.hands_per_round], sort_keys=True, default=str)
     digest = hashlib.sha1(state.encode()).hexdigest()[:16]
     scope = "all" if through_round is None else f"r{through_round}"

@@ -1,6 +1,6 @@
 """Standings of a four-player tournament: players ranked by total points over their finished
-tables (docs/tournaments.md; the same rule as the Tai Pan standings: only finished and confirmed results
-of published rounds count)."""
+tables (docs/tournaments.md; the same rule as the Tai Pan standings, :mod:`scoring.standings.counting`:
+finished results of published rounds count, with blind confirmation only confirmed ones)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -8,9 +8,8 @@ from dataclasses import dataclass
 from django.db.models import Count, IntegerField, Q, Sum, Value
 from django.db.models.functions import Coalesce
 
-from scoring.models import Player, ResultContainer, Round, Tournament
-
-COUNTED = (ResultContainer.Status.FINISHED, ResultContainer.Status.CONFIRMED)
+from scoring.models import Player, Round, Tournament
+from scoring.standings.counting import counted_q
 
 
 @dataclass
@@ -31,15 +30,15 @@ class StandingRow:
 
 
 def standings(tournament: Tournament, *, through_round: int | None = None) -> list[StandingRow]:
-    """Players ranked by total points over their counted tables (finished or confirmed, in a
-    published, running or closed round; docs/tournaments.md "Standings by total points"), after round
+    """Players ranked by total points over their counted tables (finished, with blind confirmation
+    confirmed, :func:`scoring.standings.counting.counted_q`; in a published, running or closed round; docs/tournaments.md "Standings by total points"), after round
     ``through_round`` when given. Ties share a rank and are listed by name. One query, whatever the
     field size.
 
     A player who has no counted table yet (``played == 0``) has no total to compare: they are
     listed after everyone who has played, unranked (``rank=None``), so that a 0 never ranks above
     players with negative totals."""
-    seat_filter = Q(seats__table__status__in=COUNTED) & ~Q(seats__table__round__status=Round.Status.DRAFT)
+    seat_filter = counted_q(tournament, "seats__table") & ~Q(seats__table__round__status=Round.Status.DRAFT)
     if through_round is not None:
         seat_filter &= Q(seats__table__round__number__lte=through_round)
     qs = (

@@ -7,7 +7,8 @@ ordered tie-breaks (default NSKT: point difference, Buchholz, points scored, hea
 Teams equal on everything share a rank.
 
 Which results count: matches of published/running/closed rounds (draft rounds are not played)
-whose status is finished or confirmed; a bye counts as a win with 0:0.
+that are finished, or with blind confirmation confirmed (:mod:`scoring.standings.counting`); a bye
+counts as a win with 0:0.
 """
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from django.db.models import IntegerField, OuterRef, Q, Subquery, Sum, Value
 from django.db.models.functions import Coalesce
 
 from scoring.models import Match, Round, Team, Tournament
+from scoring.standings.counting import counted_q
 from scoring.standings.tiebreaks import (
     DRAW,
     LOSS,
@@ -28,8 +30,6 @@ from scoring.standings.tiebreaks import (
     rank_teams,
     resolve,
 )
-
-COUNTED = (Match.Status.FINISHED, Match.Status.CONFIRMED)
 
 
 @dataclass
@@ -71,8 +71,9 @@ def _team_rows(tournament: Tournament, pks=None) -> list[tuple]:
 
 
 def _counted(tournament: Tournament, through_round: int | None = None):
-    """The tournament's counted matches (finished or confirmed, not in a draft round)."""
-    qs = Match.objects.filter(round__tournament=tournament, status__in=COUNTED).exclude(round__status=Round.Status.DRAFT)
+    """The tournament's counted matches (:func:`scoring.standings.counting.counted_q`, not in a
+    draft round)."""
+    qs = Match.objects.filter(counted_q(tournament), round__tournament=tournament).exclude(round__status=Round.Status.DRAFT)
     if through_round is not None:
         qs = qs.filter(round__number__lte=through_round)
     return qs

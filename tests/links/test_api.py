@@ -85,3 +85,26 @@ def test_a_dispute_through_the_api(world, spec):
     assert refused.status_code == 409
     ok = world.api("referee").post(api_url("table-confirm", "sc", t.pk), {"version": version + 1}, format="json")
     assert ok.status_code == 200 and Dispute.objects.get().confirmation is not None
+
+
+def test_blind_the_confirming_side_reads_no_records_through_the_api_the_entering_side_does(world):
+    """Blind confirmation (``totals_hidden``): Alpha entered the match (800 : 0), so it reads its
+    records; Bravo, which is to confirm, gets an empty list and 404 for a record, as the public
+    does, until it confirmed with the totals typed from its sheet."""
+    from scoring.models import Tournament
+
+    Tournament.objects.filter(pk=world.tp.pk).update(blind_confirmation=True)
+    m = world.match
+    alpha, bravo = world.api("Alpha"), world.api("Bravo")
+    version = 0
+    for _ in range(2):
+        version = alpha.post(api_url("match-records", "tp", m.pk), {"version": version, "record": GRAND_DOUBLE_VICTORY_NS},
+                             format="json").json()["version"]
+    records, one = api_url("match-records", "tp", m.pk), api_url("match-record", "tp", m.pk, 2)
+    assert [r["running"] for r in alpha.get(records).json()] == [[400, 0], [800, 0]]
+    assert alpha.get(one).json()["running"] == [800, 0]
+    for client in (bravo, APIClient()):
+        assert client.get(records).json() == [] and client.get(one).status_code == 404
+    r = bravo.post(api_url("match-confirm", "tp", m.pk), {"version": version, "totals": [800, 0]}, format="json")
+    assert r.status_code == 200 and r.json()["records"][1]["running"] == [800, 0]
+    assert bravo.get(one).json()["running"] == [800, 0]

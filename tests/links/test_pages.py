@@ -197,22 +197,27 @@ def test_without_player_entry_the_link_only_shows(client, world):
 
 
 def test_blind_confirmation_hides_the_totals_from_the_side_that_confirms(client, world):
+    from django.test import Client
+
     Tournament.objects.filter(pk=world.tp.pk).update(blind_confirmation=True)
     m = finished(world)
     open_link(client, world.token("Bravo"))
-    for name in ("match_detail", "match_confirm"):
-        html = client.get(u(name, "tp", m.pk)).content.decode()
-        assert "800" not in html, name
+    pages = [u("match_detail", "tp", m.pk), u("match_confirm", "tp", m.pk), u("round_pairings", "tp", 1),
+             u("team_breakdown", "tp", world.teams["Alpha"].pk)]
+    for url in pages:
+        assert "800" not in client.get(url).content.decode(), url
+    # The entering side sees its own totals all along: on the result page and, as the same actor,
+    # on the round and team pages.
+    alpha = Client()
+    open_link(alpha, world.token("Alpha"))
+    assert b"800" in alpha.get(u("match_detail", "tp", m.pk)).content
+    assert "800 – 0" in alpha.get(u("round_pairings", "tp", 1)).content.decode()
+    assert "800 – 0" in alpha.get(u("team_breakdown", "tp", world.teams["Alpha"].pk)).content.decode()
     r = client.post(u("match_confirm", "tp", m.pk), {"version": m.version, "total_0": 800, "total_1": 100})
     assert r.status_code == 400 and b"do not match" in r.content
     r = client.post(u("match_confirm", "tp", m.pk), {"version": m.version, "total_0": 800, "total_1": 0})
     assert r.status_code == 302
-    # The entering side sees its own totals all along.
-    from django.test import Client
-
-    alpha = Client()
-    open_link(alpha, world.token("Alpha"))
-    assert b"800" in alpha.get(u("match_detail", "tp", m.pk)).content
+    assert "800 – 0" in client.get(u("round_pairings", "tp", 1)).content.decode()
 
 
 # --------------------------------------------------------------------------- disputes

@@ -84,3 +84,28 @@ def test_the_organiser_downloads_the_cards_and_the_sheets(client, world):
     # The organiser's draft round too (organisers see drafts); a round that does not exist: 404.
     assert client.get(reverse("scoring:link_sheets", args=["tp", 2])).status_code == 200
     assert client.get(reverse("scoring:link_sheets", args=["tp", 9])).status_code == 404
+
+
+def test_blind_the_confirming_side_downloads_the_empty_sheet_the_entering_side_its_hands(client, world):
+    """Blind confirmation: the blind result page of the side that is to confirm links to the score
+    sheet; that sheet must not show what the page hides. Alpha entered 800 : 0 (two Grand Tai Pan
+    double victories, 400 : 0 each); Bravo's sheet is the empty one, Alpha's shows both hands."""
+    from django.test import Client
+
+    from scoring.models import Tournament
+    from scoring.results import sheet
+    from tests.factories import GRAND_DOUBLE_VICTORY_NS
+    from tests.links.conftest import open_link
+
+    Tournament.objects.filter(pk=world.tp.pk).update(blind_confirmation=True)
+    m = world.match
+    for _ in range(2):
+        sheet.add_record(m, GRAND_DOUBLE_VICTORY_NS, world.actor("Alpha"), expected_version=m.version)
+    url = reverse("scoring:score_sheet_pdf", args=["tp", m.pk])
+    open_link(client, world.token("Bravo"))
+    bravo, _ = text_of(client.get(url).content)
+    assert "400" not in bravo and "800" not in bravo and "Final total NS" in bravo
+    alpha = Client()
+    open_link(alpha, world.token("Alpha"))
+    mine, _ = text_of(alpha.get(url).content)
+    assert "400" in mine and "800" in mine

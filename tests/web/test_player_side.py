@@ -12,6 +12,8 @@ from django.urls import reverse
 
 from scoring.models import Round
 from scoring.policy import SYSTEM
+from scoring.results import sheet
+from scoring.standings import standings_for
 from tests.factories import (
     DOUBLE_VICTORY_NS,
     PLAIN_HAND,
@@ -158,9 +160,9 @@ def test_a_tai_pan_players_page_is_the_team_page(client, hall):
 
 def test_blind_confirmation_hides_unconfirmed_totals_from_the_public(client, hall):
     """With blind confirmation the public sees neither the totals nor the hands of a result
-    before it is confirmed (round page, team page); members do; confirmed results show. (The
-    standings count a finished result before its confirmation, so its points are in the
-    standings' sums: that is the standings' rule, unchanged here.)"""
+    before it is confirmed (round page, team page); members do; confirmed results show. The
+    finished result counts in no standings' sum before its confirmation
+    (test_blind_unconfirmed_results_stay_out_of_the_standings_and_the_team_breakdown)."""
     t = hall["t"]
     t.blind_confirmation = True
     t.save()
@@ -174,6 +176,50 @@ def test_blind_confirmation_hides_unconfirmed_totals_from_the_public(client, hal
     assert "800 – 0" in client.get(reverse("scoring:round_pairings", args=[t.slug, 1])).content.decode()
     client.force_login(hall["people"]["referees"][1])
     assert "850 – 50" in client.get(round_url).content.decode()
+
+
+def test_blind_unconfirmed_results_stay_out_of_the_standings_and_the_team_breakdown(client, hall):
+    """With blind confirmation a finished result counts only once it is confirmed
+    (docs/tournaments.md), on every page that shows the standings: Draken's round 2 (850 : 50,
+    not confirmed) is left out of the standings page, the projector, the CSV export and the team
+    page's breakdown, whose every sum equals the rows it shows (round 1 only: 800 : 0); the team
+    page says round 2 counts once confirmed. After the confirmation everything counts: 2 + 2
+    match points, 800 + 850 = 1650 points scored, 800 + 800 = 1600 point difference."""
+    t = hall["t"]
+    t.blind_confirmation = True
+    t.save()
+    m = play(hall["match"], [DOUBLE_VICTORY_NS] * 3, SYSTEM)  # 75 + 175 + 600 = 850 : 25 + 25 = 50
+    assert (m.total_ns, m.total_ew) == (850, 50)
+    standings_url = reverse("scoring:standings", args=[t.slug])
+    team_url = reverse("scoring:team_breakdown", args=[t.slug, hall["draken"].pk])
+    export_url = reverse("scoring:standings_export", args=[t.slug]) + "?format=csv"
+
+    def draken_row():
+        return next(r for r in standings_for(t) if r.name == "Draken")
+
+    for who in (None, hall["people"]["referees"][1]):  # the same standings for everyone
+        if who is not None:
+            client.force_login(who)
+        row = draken_row()
+        assert (row.match_points, row.played, row.points_scored, row.point_difference) == (2, 1, 800, 800)
+        response = client.get(standings_url)
+        assert response.context["after"] == {"round": 1, "provisional": False}
+        assert "1650" not in response.content.decode()
+        assert "1650" not in client.get(standings_url + "?projector=1").content.decode()
+        csv = client.get(export_url).content.decode()
+        assert "1650" not in csv and "850" not in csv
+        page = client.get(team_url).content.decode()
+        assert "round 1: 800 = 800" in page and "round 2:" not in page and "1650" not in page
+        assert "Round 2 is finished; it counts once its result is confirmed." in page
+    m.refresh_from_db()
+    sheet.confirm(m, hall["people"]["referees"][1], expected_version=m.version, totals=[850, 50])
+    row = draken_row()
+    assert (row.match_points, row.played, row.points_scored, row.point_difference) == (4, 2, 1650, 1600)
+    client.logout()
+    response = client.get(standings_url)
+    assert response.context["after"] == {"round": 2, "provisional": True} and "1650" in response.content.decode()
+    page = client.get(team_url).content.decode()
+    assert "round 1: 800 + round 2: 850 = 1650" in page and "counts once its result is confirmed" not in page
 
 
 def test_public_pages_show_no_usernames_audit_or_raw_records(client, hall):

@@ -224,5 +224,5 @@ def link_sheets(request, number, *, tournament):
     rnd = visible_round(request, tournament, number)
     if not policy.has_perm(request.user, policy.Perm.MANAGE, tournament):
         raise PermissionDenied
-    data = sheets.round_pack_pdf(rnd, base_url=_base_url(request), links=True)
+    data = sheets.round_pack_pdf(rnd, base_url=_base_url(request), links=True, viewer=request.user)
     return _no_store(pdf_response(data, f"{tournament.slug}-round-{rnd.number}-links.pdf"))

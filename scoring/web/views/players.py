@@ -25,6 +25,7 @@ from scoring.games.base import EntrantKind
 from scoring.models import Deal, Hand, Match, Player, Round, Table, TableSeat, Team, Tournament
 from scoring.standings import standings_for
 from scoring.standings import teams as team_standings_service
+from scoring.standings.counting import counts
 from scoring.web.context import tournament_context
 from scoring.web.decorators import tournament_view
 from scoring.web.views.public import FIND_LABELS, current_round, hide_totals, tiebreak_descriptions
@@ -213,7 +214,7 @@ def _target(tournament: Tournament) -> int | None:
 def team_matches(request, tournament: Tournament, team: Team) -> tuple[list[dict], TableView | None]:
     """Every match of ``team`` in a public round, hand by hand from the team's side: ``[{"round",
     "table", "opponent", "opponent_id", "side", "status", "outcome", "totals" (ours, theirs),
-    "hidden", "records" (``{"number", "summary", "ours", "theirs", "run_ours", "run_theirs", "cells"}``),
+    "hidden", "finished", "counted" (in the standings, :func:`scoring.standings.counting.counts`), "records" (``{"number", "summary", "ours", "theirs", "run_ours", "run_theirs", "cells"}``),
     "chart", "url"}]``, and the table of the latest public round. Two queries."""
     adapter = tournament.adapter
     target = _target(tournament)
@@ -247,7 +248,7 @@ def team_matches(request, tournament: Tournament, team: Team) -> tuple[list[dict
         out.append({
             "round": m.round.number, "table": m.table, "bye": False, "view": view,
             "opponent": opponent.name, "opponent_id": opponent.pk, "side": view.side,
-            "status": m.get_status_display(), "outcome": outcome, "hidden": hidden,
+            "status": m.get_status_display(), "outcome": outcome, "hidden": hidden, "finished": finished, "counted": counts(m),
             "totals": (m.total_ns, m.total_ew) if ns else (m.total_ew, m.total_ns),
             "records": [] if hidden else records, "chart": chart, "url": view.url,
             "headings": [f"{team.name} ({view.side})", f"{opponent.name} ({'EW' if ns else 'NS'})"],
@@ -261,18 +262,19 @@ def team_matches(request, tournament: Tournament, team: Team) -> tuple[list[dict
 @tournament_view()
 def team_page(request, pk, *, tournament):
     """One team (Tai Pan): its table in the current round, every match hand by hand with running
-    totals and a chart, its results round by round and the numbers behind each tie-break."""
+    totals and a chart, its results round by round and the numbers behind each tie-break.
+
+    The breakdown (results round by round, tie-breaks) holds exactly the matches the standings
+    count (:mod:`scoring.standings.counting`), so every sum equals the rows it adds up; with blind
+    confirmation a finished match counts only once it is confirmed, so no hidden total ever reaches
+    it, and the finished matches still waiting (``uncounted``: their rounds) are named under it."""
     team = get_object_or_404(Team.objects.select_related("first_player", "second_player"), tournament=tournament, pk=pk)
     breakdown = team_standings_service.team_breakdown(tournament, team)
     matches, next_table = team_matches(request, tournament, team)
-    hidden_rounds = {m["round"] for m in matches if m.get("hidden")}
-    for g in breakdown["rounds"]:
-        g["hidden"] = g["round"] in hidden_rounds  # blind confirmation: no totals before it
-    for tb in breakdown["tiebreaks"]:
-        for part in tb["per_round"] or []:
-            part["hidden"] = part["round"] in hidden_rounds
+    uncounted = [m["round"] for m in matches if not m["bye"] and m["finished"] and not m["counted"]]
     context = tournament_context(request, tournament, team=team, breakdown=breakdown, matches=matches,
-                                 next_table=next_table, tiebreaks=tiebreak_descriptions(tournament))
+                                 next_table=next_table, tiebreaks=tiebreak_descriptions(tournament),
+                                 uncounted=uncounted)
     return render(request, "standings/team.html", context)
 
 

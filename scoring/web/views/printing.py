@@ -15,7 +15,7 @@ from scoring.policy import Perm
 from scoring.printing import sheets
 from scoring.printing.standings import standings_pdf as build_standings_pdf
 from scoring.results.storage import storage_of
-from scoring.web.decorators import tournament_view, visible_result, visible_round
+from scoring.web.decorators import actor_of, tournament_view, visible_result, visible_round
 
 
 def pdf_response(data: bytes, filename: str) -> HttpResponse:
@@ -32,9 +32,11 @@ def _base_url(request) -> str:
 @require_GET
 @tournament_view()
 def score_sheet(request, pk, *, tournament, kind):
-    """The score sheet of one match or table (public once its round is published)."""
+    """The score sheet of one match or table (public once its round is published), printed for the
+    visitor: with blind confirmation the empty sheet while the result's totals are hidden from
+    them (:func:`scoring.results.sheet.totals_hidden`)."""
     container = visible_result(request, tournament, kind, pk)
-    data = sheets.score_sheet_pdf(container, base_url=_base_url(request))
+    data = sheets.score_sheet_pdf(container, base_url=_base_url(request), viewer=actor_of(request))
     number = storage_of(container).number(container)
     return pdf_response(data, f"{tournament.slug}-r{container.round.number}-t{number}.pdf")
 
@@ -42,7 +44,8 @@ def score_sheet(request, pk, *, tournament, kind):
 @require_safe
 @tournament_view()
 def round_pack(request, number, *, tournament):
-    """Every score sheet of a round in one PDF (public download). Never built inside this request:
+    """Every score sheet of a round in one PDF (public download), as the public sees it (with blind
+    confirmation an unconfirmed result's sheet is the empty one, whoever downloads it). Never built inside this request:
     the file the background job built for the round's current state is served; otherwise the job
     is started (or found running, or failed) and the visitor goes to its progress page, which links
     to the PDF when it is ready. (Without a worker, ``REDIS_URL`` unset, Celery is eager and the

@@ -13,7 +13,7 @@ cycles through the screens."""
 from __future__ import annotations
 
 from django.conf import settings
-from django.db.models import Count, Q
+from django.db.models import Count
 from django.http import Http404, HttpResponse
 from django.shortcuts import render
 from django.utils.text import slugify
@@ -30,11 +30,11 @@ from scoring.policy import Perm
 from scoring.results import sheet
 from scoring.results.storage import storage_for
 from scoring.standings import standings_for, standings_key
-from scoring.standings.cache import SETTLED
+from scoring.standings.counting import SETTLED, counted_q
 from scoring.standings.tiebreaks import NSKT_DEFAULT, REGISTRY
 from scoring.web.conditional import conditional, render_live, round_state
 from scoring.web.context import ENTRANT_PAGES, tournament_context
-from scoring.web.decorators import tournament_view, visible_round
+from scoring.web.decorators import actor_of, tournament_view, visible_round
 from scoring.web.listings import player_grid, team_grid
 from scoring.web.views.results import urls_of
 
@@ -106,16 +106,18 @@ def _visible_rounds(request, tournament: Tournament):
     return rounds
 
 
-COUNTED = (ResultContainer.Status.FINISHED, ResultContainer.Status.CONFIRMED)
+#: A finished result (confirmed or not): the round page's progress.
+FINISHED = (ResultContainer.Status.FINISHED, ResultContainer.Status.CONFIRMED)
 
 
 def rounds_with_progress(tournament: Tournament, rounds):
-    """``rounds`` (a queryset) with ``table_count``, ``counted`` (finished or confirmed results:
-    what the standings count) and ``settled`` (confirmed, or byes) annotated; one query."""
+    """``rounds`` (a queryset) with ``table_count``, ``counted`` (the results the standings count,
+    :func:`scoring.standings.counting.counted_q`) and ``settled`` (confirmed, or byes) annotated;
+    one query."""
     related = storage_for(tournament.adapter).round_related
     return rounds.annotate(
         table_count=Count(related),
-        counted=Count(related, filter=Q(**{f"{related}__status__in": COUNTED})),
+        counted=Count(related, filter=counted_q(tournament, related)),
         settled=Count(related, filter=SETTLED[tournament.adapter.entrants]),
     )
 
@@ -171,8 +173,10 @@ def tournament_detail(request, *, tournament):
 
 def hide_totals(request, tournament: Tournament, container) -> bool:
     """With blind confirmation, a result's totals stay hidden until it is confirmed
-    (:func:`scoring.results.sheet.totals_hidden`)."""
-    return sheet.totals_hidden(container, request.user)
+    (:func:`scoring.results.sheet.totals_hidden`), from everyone but the members and the side that
+    entered it: asked for this request's actor (:func:`scoring.web.decorators.actor_of`, the
+    entrant of a link this phone holds too), as the result page does."""
+    return sheet.totals_hidden(container, actor_of(request))
 
 
 def score_text(totals: list[int]) -> str:
@@ -212,7 +216,7 @@ def round_page(request, number, *, tournament):
     mark_screen(rows, projector)
     playing = [r for r in rows if not r["bye"]]
     progress = {"tables": len(playing),
-                "finished": sum(1 for r in playing if r["container"].status in COUNTED),
+                "finished": sum(1 for r in playing if r["container"].status in FINISHED),
                 "confirmed": sum(1 for r in playing if r["container"].status == ResultContainer.Status.CONFIRMED)}
     context = tournament_context(
         request, tournament,
