@@ -254,6 +254,19 @@ def measure_cpu(plan: dict, repeats: int = 10) -> list[tuple[str, float]]:
 
         return call
 
+    def poll_shared(url: str):
+        """Another phone's htmx poll of ``url`` after the page changed: its region was rendered
+        for a first phone and is taken from the cache (:mod:`scoring.web.conditional`)."""
+        first = loadkit.LivePage(url)
+        reader.get(url, headers=first.poll_headers("http://testserver"))
+
+        def call():
+            resp = Client().get(url, headers=first.poll_headers("http://testserver"))
+            assert resp.status_code == 200, resp.status_code
+
+        return call
+
+    cpu("GET poll round/<n>/ (200, region rendered for another phone)", poll_shared(f"/t/{slug}/round/{plan.get('round', 1)}/"))
     cpu("GET poll standings/ (304)", poll_304(f"/t/{slug}/standings/"))
     cpu("GET poll round/<n>/ (304)", poll_304(f"/t/{slug}/round/{plan.get('round', 1)}/"))
     cpu("GET poll match/<pk>/ (304)", poll_304(f"/t/{slug}/match/{match}/"))
