@@ -257,11 +257,12 @@ def measure_cpu(plan: dict, repeats: int = 10) -> list[tuple[str, float]]:
     def poll_shared(url: str):
         """Another phone's htmx poll of ``url`` after the page changed: its region was rendered
         for a first phone and is taken from the cache (:mod:`scoring.web.conditional`)."""
-        first = loadkit.LivePage(url)
+        first, other = loadkit.LivePage(url), Client()
         reader.get(url, headers=first.poll_headers("http://testserver"))
+        other.get(url)
 
         def call():
-            resp = Client().get(url, headers=first.poll_headers("http://testserver"))
+            resp = other.get(url, headers=first.poll_headers("http://testserver"))
             assert resp.status_code == 200, resp.status_code
 
         return call
