@@ -11,6 +11,9 @@ A page's ETag is a digest of what the page shows, read cheaply before the view r
   screen), the language, the CSRF cookie (the page embeds a token made from it), the htmx request
   headers (a partial), and the code (templates, translations and static files change on deploys).
 
+A 304 costs two queries (the tournament, then the page's state in one query: the standings'
+state key, :func:`round_state`, :func:`result_state`), no session write and no rendering.
+
 Only anonymous visitors without pending messages get ETags and 304s: a member's page shows their
 name, role and actions, which the data's state does not cover. A phone holding private links
 (issue 15) is anonymous too: its pages show the links it holds and, on its own table, the
