@@ -37,6 +37,7 @@ from django.core.cache import cache
 from django.db.models import Count, Max, OuterRef, Subquery, Sum
 
 from scoring.models import Player, Round, Team, Tournament
+from scoring.queries import CompiledQuery
 from scoring.standings.counting import SETTLED, counted_q
 
 log = logging.getLogger(__name__)
@@ -60,18 +61,34 @@ def _entrants(outer: str) -> dict:
     return out
 
 
+#: The names of :func:`_entrants`' values, in order.
+ENTRANT_FIELDS = ("team_n", "team_t", "player_n", "player_t")
+
+
+def _state_query(tournament_id: int, kind: str, game: str, blind: bool):
+    """The rounds' state rows of :func:`state_key` for a tournament of ``game`` with the given
+    blind confirmation setting (which results count)."""
+    related = RESULTS[kind]
+    counted = counted_q(Tournament(pk=tournament_id, game=game, blind_confirmation=blind), related)
+    entrants = _entrants("tournament")
+    return (Round.objects.filter(tournament_id=tournament_id).exclude(status=Round.Status.DRAFT).order_by("number")
+            .annotate(total=Count(related), counted=Count(related, filter=counted),
+                      settled=Count(related, filter=SETTLED[kind]),
+                      v=Sum(f"{related}__version", filter=counted), ids=Sum(f"{related}__pk", filter=counted),
+                      t=Max(f"{related}__updated_at", filter=counted), **entrants)
+            .values_list("number", "total", "counted", "settled", "v", "ids", "t", *entrants))
+
+
+#: :func:`_state_query` compiled once per process and shape (polls read it every time).
+STATE_QUERY = CompiledQuery(_state_query)
+
+
 def state_key(tournament: Tournament, kind: str, through_round: int | None = None) -> str:
     """``"standings:<tournament>:<kind>:<all|rN>:<digest>"`` for the current state of what the
-    tournament's standings show (one query; draft rounds left out; see the module's docstring)."""
-    related = RESULTS[kind]
-    counted = counted_q(tournament, related)
-    entrants = _entrants("tournament")
-    rows = list(Round.objects.filter(tournament=tournament).exclude(status=Round.Status.DRAFT).order_by("number")
-                .annotate(total=Count(related), counted=Count(related, filter=counted),
-                          settled=Count(related, filter=SETTLED[kind]),
-                          v=Sum(f"{related}__version", filter=counted), ids=Sum(f"{related}__pk", filter=counted),
-                          t=Max(f"{related}__updated_at", filter=counted), **entrants)
-                .values_list("number", "total", "counted", "settled", "v", "ids", "t", *entrants))
+    tournament's standings show (one query, its SQL compiled once per process
+    (:class:`scoring.queries.CompiledQuery`); draft rounds left out; see the module's docstring)."""
+    entrants = ENTRANT_FIELDS
+    rows = STATE_QUERY.rows([tournament.pk], (kind, tournament.game, tournament.blind_confirmation))
     if rows:
         people = rows[0][-len(entrants):]
     else:

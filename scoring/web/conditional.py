@@ -12,7 +12,10 @@ A page's ETag is a digest of what the page shows, read cheaply before the view r
   headers (a partial), and the code (templates, translations and static files change on deploys).
 
 A 304 costs two queries (the tournament, then the page's state in one query: the standings'
-state key, :func:`round_state`, :func:`result_state`), no session write and no rendering.
+state key, :func:`round_state`, :func:`result_state`), no session write and no rendering. The
+state queries are built by the ORM once per process and shape and run again with each request's
+ids (:class:`scoring.queries.CompiledQuery`): building and compiling them cost several times
+what the database takes to answer them.
 
 Only anonymous visitors without pending messages get ETags and 304s: a member's page shows their
 name, role and actions, which the data's state does not cover. A phone holding private links
@@ -58,6 +61,7 @@ from django.utils.cache import get_conditional_response, patch_cache_control, pa
 from django.utils.translation import get_language
 
 from scoring.models import Player, Round, Team, Tournament
+from scoring.queries import CompiledQuery
 from scoring.results.storage import storage_for
 from scoring.web.decorators import KINDS
 from scoring.web.links import held_links
@@ -221,28 +225,35 @@ def _per_tournament(model, value) -> Subquery:
 
 
 def round_state(request, tournament: Tournament, number: int):
-    """A published round's tables, in one query: the round's state, the count, versions and last
+    """A published round's tables, in one query (its SQL compiled once per process,
+    :class:`scoring.queries.CompiledQuery`): the round's state, the count, versions and last
     change of its results, the entrants' count and last change (the names shown) and the played
     rounds (the navigation: their count and last number). ``None`` for a draft or unknown round
-    (the view decides). The round read is kept for the view (``request.loaded_round``,
-    :func:`scoring.web.decorators.visible_round`)."""
+    (the view decides and reads the round itself)."""
     related = storage_for(tournament.adapter).round_related
-    played = Round.objects.exclude(status=Round.Status.DRAFT)
-    state = (Round.objects.filter(tournament=tournament, number=number)
-             .annotate(n=Count(related), v=Sum(f"{related}__version"), t=Max(f"{related}__updated_at"),
-                       teams=_per_tournament(Team, Max("updated_at")), team_n=_per_tournament(Team, Count("pk")),
-                       players=_per_tournament(Player, Max("updated_at")), player_n=_per_tournament(Player, Count("pk")),
-                       rounds=Subquery(played.filter(tournament=OuterRef("tournament")).order_by().values("tournament")
-                                       .annotate(x=Count("pk")).values("x")[:1]),
-                       last=Subquery(played.filter(tournament=OuterRef("tournament")).order_by().values("tournament")
-                                     .annotate(x=Max("number")).values("x")[:1]))
-             .first())
-    if state is None or state.status == Round.Status.DRAFT:
+    rows = ROUND_QUERY.rows([tournament.pk, int(number)], (related,))
+    if not rows or rows[0][1] == Round.Status.DRAFT:
         return None
-    state.tournament = tournament
-    request.loaded_round = state
-    return [state.pk, state.status, state.n, state.v, state.t, state.teams, state.team_n, state.players, state.player_n,
-            state.rounds, state.last]
+    return list(rows[0])
+
+
+def _round_query(tournament_id: int, number: int, related: str):
+    """:func:`round_state`'s row of round ``number`` of the tournament, whose results are
+    ``related`` (``"matches"`` or ``"tables"``)."""
+    played = Round.objects.exclude(status=Round.Status.DRAFT)
+    return (Round.objects.filter(tournament_id=tournament_id, number=number).order_by()
+            .annotate(n=Count(related), v=Sum(f"{related}__version"), t=Max(f"{related}__updated_at"),
+                      teams=_per_tournament(Team, Max("updated_at")), team_n=_per_tournament(Team, Count("pk")),
+                      players=_per_tournament(Player, Max("updated_at")), player_n=_per_tournament(Player, Count("pk")),
+                      rounds=Subquery(played.filter(tournament=OuterRef("tournament")).order_by().values("tournament")
+                                      .annotate(x=Count("pk")).values("x")[:1]),
+                      last=Subquery(played.filter(tournament=OuterRef("tournament")).order_by().values("tournament")
+                                    .annotate(x=Max("number")).values("x")[:1]))
+            .values_list("pk", "status", "n", "v", "t", "teams", "team_n", "players", "player_n", "rounds", "last")[:1])
+
+
+#: :func:`_round_query` compiled once per process and kind of result (every poll reads it).
+ROUND_QUERY = CompiledQuery(_round_query)
 
 
 #: What a result page shows of each kind of result besides its records (whose every change bumps
@@ -262,9 +273,19 @@ def result_state(request, tournament: Tournament, pk: int, *, kind: str):
     storage = KINDS.get(kind)
     if storage is None or storage.container_model is not storage_for(tournament.adapter).container_model:
         return None
-    sides = RESULT_SIDES[storage.container_type]
-    row = (storage.container_model.objects.filter(pk=pk, round__tournament=tournament).annotate(**sides)
-           .values_list(*RESULT_FIELDS, *sides).first())
-    if row is None or row[5] == Round.Status.DRAFT:
+    rows = RESULT_QUERY.rows([int(pk), tournament.pk], (kind,))
+    if not rows or rows[0][5] == Round.Status.DRAFT:
         return None
-    return list(row)
+    return list(rows[0])
+
+
+def _result_query(pk: int, tournament_id: int, kind: str):
+    """:func:`result_state`'s row of result ``pk`` of kind ``kind`` in the tournament."""
+    storage = KINDS[kind]
+    sides = RESULT_SIDES[storage.container_type]
+    return (storage.container_model.objects.filter(pk=pk, round__tournament_id=tournament_id).annotate(**sides)
+            .order_by().values_list(*RESULT_FIELDS, *sides)[:1])
+
+
+#: :func:`_result_query` compiled once per process and kind of result (every poll reads it).
+RESULT_QUERY = CompiledQuery(_result_query)

@@ -68,11 +68,8 @@ def actor_of(request):
 
 def visible_round(request, tournament: Tournament, number: int) -> Round:
     """Round ``number`` of ``tournament`` if the user may see it (drafts: organisers only), else
-    404 (:func:`scoring.policy.round_visible`). A round already read for this request
-    (``request.loaded_round``, by :func:`scoring.web.conditional.round_state`) is not read again."""
-    rnd = getattr(request, "loaded_round", None)
-    if rnd is None or rnd.tournament_id != tournament.pk or rnd.number != number:
-        rnd = get_object_or_404(Round.objects.select_related("tournament"), tournament=tournament, number=number)
+    404 (:func:`scoring.policy.round_visible`)."""
+    rnd = get_object_or_404(Round.objects.select_related("tournament"), tournament=tournament, number=number)
     if not policy.round_visible(actor_of(request), rnd):
         raise Http404(_("This round is not published yet."))
     return rnd

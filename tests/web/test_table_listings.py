@@ -53,8 +53,9 @@ def test_round_tables_page_fixed_queries(client, django_assert_num_queries, n_ta
     for number in range(2, n_rounds + 1):
         RoundFactory(tournament=t, number=number)
     url = reverse("scoring:round_tables", args=[t.slug, 1])
-    # tournament, round, tables, seats with players (prefetch), the rounds for the round links
-    with django_assert_num_queries(5):
+    # tournament, the page's state (conditional GET: one compiled aggregate), round, tables, seats
+    # with players (prefetch), the rounds for the round links
+    with django_assert_num_queries(6):
         r = client.get(url)
     assert r.status_code == 200
     assert r.content.decode().count("P0-0") == 1
