@@ -176,8 +176,15 @@ def cmd_verify(args) -> int:
                          f" measured{f', {args.wall - args.duration:.0f} s of stopping included' if args.wall else ''})"
                          if args.duration else "")
                       + f", {1000 * args.server_cpu / total.requests:.0f} ms per request on average")
+            polls = json.loads(Path(args.polls).read_text(encoding="utf-8")) if args.polls and Path(args.polls).exists() else {}
+            if "locust_cpu" in polls and args.duration:
+                print(f"locust CPU during the measured part: {polls['locust_cpu']:.1f} s"
+                      f" ({100 * polls['locust_cpu'] / args.duration:.0f}% of one core)")
             if args.machine_busy is not None:
                 print(f"whole machine CPU busy during the measured part: {args.machine_busy:.0f}% of {os.cpu_count()} CPUs")
+            if polls.get("polls"):
+                print("polls answered 304 (nothing changed, nothing rendered): " + ", ".join(
+                    f"{page} {n304} of {n} ({share:.0f}%)" for page, n, n304, share in loadkit.poll_summary(polls["polls"])))
     failures = loadkit.read_failures_csv(Path(f"{args.stats_prefix}_failures.csv"))
     if failures:
         print("errors by kind:")
@@ -231,6 +238,39 @@ def measure_cpu(plan: dict, repeats: int = 10) -> list[tuple[str, float]]:
     cpu("GET standings/", lambda: reader.get(f"/t/{slug}/standings/"))
     cpu("GET round/<n>/ (pairings)", lambda: reader.get(f"/t/{slug}/round/{plan.get('round', 1)}/"))
     cpu("GET match/<pk>/ (anonymous)", lambda: reader.get(f"/t/{slug}/match/{match}/"))
+
+    def poll_304(url: str):
+        """A phone's htmx poll of ``url`` that finds nothing changed (loads the page and polls it
+        once first, as the phones do: that poll renders, its htmx headers give another ETag)."""
+        page = loadkit.LivePage(url)
+        first = reader.get(url)
+        page.answered(first.status_code, first.get("ETag"), first.content.decode())
+        again = reader.get(url, headers=page.poll_headers("http://testserver"))
+        page.answered(again.status_code, again.get("ETag"))
+
+        def call():
+            resp = reader.get(url, headers=page.poll_headers("http://testserver"))
+            assert resp.status_code == 304, resp.status_code
+
+        return call
+
+    def poll_shared(url: str):
+        """Another phone's htmx poll of ``url`` after the page changed: its region was rendered
+        for a first phone and is taken from the cache (:mod:`scoring.web.conditional`)."""
+        first, other = loadkit.LivePage(url), Client()
+        reader.get(url, headers=first.poll_headers("http://testserver"))
+        other.get(url)
+
+        def call():
+            resp = other.get(url, headers=first.poll_headers("http://testserver"))
+            assert resp.status_code == 200, resp.status_code
+
+        return call
+
+    cpu("GET poll round/<n>/ (200, region rendered for another phone)", poll_shared(f"/t/{slug}/round/{plan.get('round', 1)}/"))
+    cpu("GET poll standings/ (304)", poll_304(f"/t/{slug}/standings/"))
+    cpu("GET poll round/<n>/ (304)", poll_304(f"/t/{slug}/round/{plan.get('round', 1)}/"))
+    cpu("GET poll match/<pk>/ (304)", poll_304(f"/t/{slug}/match/{match}/"))
     enter = f"/t/{slug}/match/{match}/enter/"
     cpu("GET match/<pk>/enter/ (entry page)", lambda: referee.get(enter))
 
@@ -281,6 +321,7 @@ def main(argv=None) -> int:
     v.add_argument("--wall", type=float, default=None, help="wall-clock seconds the server CPU was measured over")
     v.add_argument("--warmup-stats", default=None, help="CSV of the warm-up figures (locustfile)")
     v.add_argument("--warmup", type=float, default=None, help="warm-up seconds")
+    v.add_argument("--polls", default=None, help="JSON of the polls' answers and locust's CPU (locustfile)")
     v.add_argument("--machine-busy", type=float, default=None, help="percent of the machine's CPU busy")
     c = sub.add_parser("cost")
     c.add_argument("plan")

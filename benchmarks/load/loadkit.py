@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import csv
 import html
+import json
 import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable
@@ -282,3 +283,124 @@ def read_failures_csv(path: str | Path) -> Counter:
             error = _URL_RE.sub("URL", row.get("Error") or "")
             out[(row.get("Method") or "", row.get("Name") or "", error)] += int(_num(row.get("Occurrences", "0")))
     return out
+
+
+# --------------------------------------------------------------------------- phones polling live pages
+
+#: The self-updating public pages a phone in the hall keeps open (each phone picks one): the
+#: standings, the current round's tables (pairings) or one match. Each polls its own URL with htmx
+#: (``hx-get`` + ``hx-trigger="every Ns"`` + ``hx-select="#live"`` on ``<div id="live">``:
+#: ``templates/standings/standings.html``, ``templates/rounds/round.html``,
+#: ``templates/results/detail.html``).
+PHONE_PAGES = ("standings", "round", "match")
+
+#: The request names of a page's first load and of its polls in locust's statistics.
+PAGE_NAMES = {"standings": "standings/", "round": "round/<n>/ (pairings)", "match": "match/<pk>/"}
+POLL_NAMES = {kind: f"poll {name} (htmx)" for kind, name in PAGE_NAMES.items()}
+
+
+def parse_page_weights(text: str) -> dict[str, float]:
+    """``LOAD_PHONE_PAGES`` (``"standings:1,round:1,match:1"``) as ``{page: weight}``; a page
+    left out gets no phone. Unknown pages, negative weights or all zero: ``ValueError``."""
+    weights: dict[str, float] = {}
+    for part in filter(None, (p.strip() for p in text.split(","))):
+        name, _, weight = part.partition(":")
+        name = name.strip()
+        if name not in PHONE_PAGES:
+            raise ValueError(f"unknown page {name!r} (one of {', '.join(PHONE_PAGES)})")
+        weights[name] = float(weight) if weight.strip() else 1.0
+        if weights[name] < 0:
+            raise ValueError(f"negative weight for {name!r}")
+    if not weights or sum(weights.values()) <= 0:
+        raise ValueError("no page to poll")
+    return weights
+
+
+def page_url(kind: str, slug: str, round_number: int, match: int) -> str:
+    """The URL of a phone's page (what its htmx poll gets too: ``request.get_full_path`` /
+    ``request.path``)."""
+    return {
+        "standings": f"/t/{slug}/standings/",
+        "round": f"/t/{slug}/round/{round_number}/",
+        "match": f"/t/{slug}/match/{match}/",
+    }[kind]
+
+
+_HX_HEADERS_RE = re.compile(r"""hx-headers='(\{[^']*\})'""")
+
+
+def hx_headers_from_page(text: str) -> dict[str, str]:
+    """The headers the page's ``<body hx-headers='{...}'>`` adds to every htmx request
+    (``templates/base.html``: the CSRF token); empty when the page has none."""
+    found = _HX_HEADERS_RE.search(text)
+    if not found:
+        return {}
+    try:
+        value = json.loads(html.unescape(found.group(1)))
+    except ValueError:
+        return {}
+    return {str(k): str(v) for k, v in value.items()} if isinstance(value, dict) else {}
+
+
+@dataclass
+class LivePage:
+    """One phone's view of a polled page, as the browser and htmx keep it: the URL, the ETag of
+    the last full answer (the browser's HTTP cache entry, which it revalidates with
+    ``If-None-Match``) and the headers of the page's ``hx-headers``."""
+
+    url: str
+    etag: str | None = None
+    extra: dict[str, str] = field(default_factory=dict)
+
+    def poll_headers(self, host: str = "") -> dict[str, str]:
+        """The headers of one htmx poll (htmx 2: ``HX-Request``, ``HX-Current-URL``, and the
+        ``id`` of the triggering and target element, ``live``) plus ``If-None-Match`` with the
+        ETag of the last full answer, if it had one."""
+        headers = {**self.extra, "HX-Request": "true", "HX-Trigger": "live", "HX-Target": "live",
+                   "HX-Current-URL": f"{host}{self.url}"}
+        if self.etag:
+            headers["If-None-Match"] = self.etag
+        return headers
+
+    def answered(self, status: int, etag: str | None, text: str | None = None) -> str:
+        """Take one answer (first load or poll) into account, as the browser does: a 200 replaces
+        the cached page (its ETag, or none), a 304 keeps it (with the ETag sent). Returns the
+        outcome: ``"304"``, ``"200"`` or ``"error"`` (anything else; the cached page is kept)."""
+        if status == 304:
+            if etag:
+                self.etag = etag
+            return "304"
+        if status == 200:
+            self.etag = etag or None
+            if text:
+                self.extra = hx_headers_from_page(text) or self.extra
+            return "200"
+        return "error"
+
+
+class PollCounter:
+    """How the polls of each page were answered (``"304"``, ``"200"``, ``"error"``)."""
+
+    def __init__(self) -> None:
+        self.counts: dict[str, Counter] = defaultdict(Counter)
+
+    def add(self, page: str, outcome: str) -> None:
+        self.counts[page][outcome] += 1
+
+    def reset(self) -> None:
+        self.counts.clear()
+
+    def as_dict(self) -> dict[str, dict[str, int]]:
+        return {page: dict(c) for page, c in sorted(self.counts.items())}
+
+
+def poll_summary(counts: dict[str, dict[str, int]]) -> list[tuple[str, int, int, float]]:
+    """``[(page, polls, answered 304, share 304 in %)]`` per page and ``"all"`` last, from
+    :meth:`PollCounter.as_dict`."""
+    rows, total, total_304 = [], 0, 0
+    for page, c in sorted(counts.items()):
+        n, n304 = sum(c.values()), c.get("304", 0)
+        total, total_304 = total + n, total_304 + n304
+        rows.append((page, n, n304, 100.0 * n304 / n if n else 0.0))
+    rows.append(("all", total, total_304, 100.0 * total_304 / total if total else 0.0))
+    return rows

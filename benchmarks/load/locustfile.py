@@ -16,15 +16,23 @@ Environment (set by ``run_load.sh``):
 
 - ``LOAD_WARMUP_STATS``, ``LOAD_MEASURE_MARK``, ``LOAD_MEASURE``: warm-up and measured part (see
   ``WARMUP_MAX`` below).
-- ``LOAD_REFEREES``, ``LOAD_READERS``, ``LOAD_REFEREE_WAIT``, ``LOAD_READER_WAIT``,
-  ``LOAD_LOGIN_SPREAD``, ``LOAD_WARMUP_MAX``, ``LOAD_SETTLE``, ``LOAD_PREVIEW_SHARE``: see the
-  constants below.
+- ``LOAD_REFEREES``, ``LOAD_READERS``, ``LOAD_PHONES``, ``LOAD_REFEREE_WAIT``, ``LOAD_READER_WAIT``,
+  ``LOAD_PHONE_WAIT``, ``LOAD_PHONE_PAGES``, ``LOAD_LOGIN_SPREAD``, ``LOAD_WARMUP_MAX``,
+  ``LOAD_SETTLE``, ``LOAD_PREVIEW_SHARE``: see the constants below.
+- ``LOAD_POLLS``: JSON file written at the end of the measured part: how the polls were answered
+  (``{"polls": {page: {"304": n, "200": n, "error": n}}``, :class:`loadkit.PollCounter`) and the
+  CPU seconds this locust process used meanwhile (``"locust_cpu"``, user + system).
 
 Referees (``RefereeUser``, one per plan entry): log in once through ``/accounts/login/`` with the
 CSRF token, then loop: load the entry page ``/t/<slug>/match/<pk>/enter/`` (the entry form and
 the hands so far, rows ``id="record-N"``), sometimes post the htmx preview, post the next hand
 (unprefixed Tai Pan fields) with the entry form's hidden ``version``. Readers (``ReaderUser``,
-anonymous): standings, round 1 pairings, a match page.
+anonymous, no cache): standings, round 1 pairings, a match page. Phones (``PhoneUser``, the hall
+on a live day): each keeps one live page open (the standings, round 1's tables or one match,
+:data:`loadkit.PHONE_PAGES`): loads it once, then polls it as its htmx does (the same URL with
+the htmx headers, every ``LOAD_PHONE_WAIT`` seconds) with ``If-None-Match`` and the ETag of the
+last full answer, as the browser's cache revalidates it (:class:`loadkit.LivePage`); a 304 leaves
+the page as it is.
 """
 from __future__ import annotations
 
@@ -33,12 +41,13 @@ import itertools
 import json
 import os
 import random
+import resource
 import sys
 import time
 from pathlib import Path
 
 import gevent
-from locust import between, events, task
+from locust import between, constant_pacing, events, task
 from locust.contrib.fasthttp import FastHttpUser
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -49,7 +58,8 @@ _EVENTS_FILE = None
 _referee_index = itertools.count()
 
 REFEREES = int(os.environ.get("LOAD_REFEREES", "50"))
-READERS = int(os.environ.get("LOAD_READERS", "200"))
+READERS = int(os.environ.get("LOAD_READERS", "0"))
+PHONES = int(os.environ.get("LOAD_PHONES", "1000"))
 PREVIEW_SHARE = float(os.environ.get("LOAD_PREVIEW_SHARE", "0.3"))
 
 
@@ -66,6 +76,13 @@ READER_WAIT = _wait("LOAD_READER_WAIT", "15,45")
 #: Referees log in at a random moment within this many seconds of their start (a password check
 #: costs about half a CPU second: PBKDF2, Django's default), and every user waits a random part of
 #: its think time before its first page, so the run does not start with a burst of identical clicks.
+#: Seconds between two polls of a phone (htmx ``every 10s``: the match page polls every 10 s; the
+#: standings and round pages every ``LIVE_POLL_SECONDS``, 15 s by default). ``constant_pacing``:
+#: a poll every ``PHONE_WAIT`` seconds whatever the answer time, as htmx's timer does. Each phone
+#: first waits a random part of it, so the polls do not come in step.
+PHONE_WAIT = float(os.environ.get("LOAD_PHONE_WAIT", "10"))
+#: Which pages the phones keep open, with weights (``loadkit.parse_page_weights``).
+PHONE_PAGES = loadkit.parse_page_weights(os.environ.get("LOAD_PHONE_PAGES", "standings:1,round:1,match:1"))
 LOGIN_SPREAD = float(os.environ.get("LOAD_LOGIN_SPREAD", "30"))
 #: Warm-up: at least ``LOGIN_SPREAD + 5`` s, then until every referee is logged in (at most
 #: ``LOAD_WARMUP_MAX`` s from the start), then ``LOAD_SETTLE`` s for the queue to drain. Its figures
@@ -77,6 +94,11 @@ WARMUP_MAX = float(os.environ.get("LOAD_WARMUP_MAX", "120"))
 SETTLE = float(os.environ.get("LOAD_SETTLE", "5"))
 MEASURE = float(os.environ.get("LOAD_MEASURE", "0"))
 LOGGED_IN: set[str] = set()
+#: Phones that have loaded their page and polled it once (so the measured part sees the steady
+#: state: the first poll after a full load is a 200, its htmx headers give another ETag).
+PHONES_READY: set[int] = set()
+POLLS = loadkit.PollCounter()
+_phone_index = itertools.count()
 
 
 def _load_plan() -> dict:
@@ -117,19 +139,38 @@ def _warmup_then_measure(environment) -> None:
     seconds, stop the run."""
     start = time.monotonic()
     gevent.sleep(LOGIN_SPREAD + 5)
-    while len(LOGGED_IN) < REFEREES and time.monotonic() - start < WARMUP_MAX:
+    while (len(LOGGED_IN) < REFEREES or len(PHONES_READY) < PHONES) and time.monotonic() - start < WARMUP_MAX:
         gevent.sleep(0.5)
     gevent.sleep(SETTLE)
     path = os.environ.get("LOAD_WARMUP_STATS")
     if path:
         write_stats_csv(environment.stats, path)
     environment.stats.reset_all()
+    POLLS.reset()
+    global _CPU_AT_MEASURE
+    _CPU_AT_MEASURE = _own_cpu()
     mark = os.environ.get("LOAD_MEASURE_MARK")
     if mark:
-        Path(mark).write_text(f"{time.monotonic() - start:.1f} {len(LOGGED_IN)}\n", encoding="utf-8")
+        Path(mark).write_text(f"{time.monotonic() - start:.1f} {len(LOGGED_IN)} {len(PHONES_READY)}\n", encoding="utf-8")
     if MEASURE > 0:
         gevent.sleep(MEASURE)
+        _write_polls()
         environment.runner.quit()
+
+
+_CPU_AT_MEASURE = 0.0
+
+
+def _own_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+def _write_polls() -> None:
+    path = os.environ.get("LOAD_POLLS")
+    if path:
+        data = {"polls": POLLS.as_dict(), "locust_cpu": round(_own_cpu() - _CPU_AT_MEASURE, 2)}
+        Path(path).write_text(json.dumps(data), encoding="utf-8")
 
 
 @events.test_start.add_listener
@@ -140,6 +181,8 @@ def _start_warmup_timer(environment, **_kwargs):
 @events.test_stop.add_listener
 def _close_events(**_kwargs):
     global _EVENTS_FILE
+    if MEASURE <= 0:
+        _write_polls()
     if _EVENTS_FILE is not None:
         _EVENTS_FILE.close()
         _EVENTS_FILE = None
@@ -262,3 +305,54 @@ class ReaderUser(FastHttpUser):
     @task(1)
     def match_page(self):
         self.client.get(f"/t/{self.slug}/match/{random.choice(self.matches)}/", name="match/<pk>/")
+
+
+def _etag(resp) -> str | None:
+    return resp.headers.get("ETag") if resp.headers else None
+
+
+class PhoneUser(FastHttpUser):
+    """A phone in the hall keeping one live page open (:data:`loadkit.PHONE_PAGES`): one full
+    load, then an htmx poll every ``PHONE_WAIT`` seconds, revalidating the page it has."""
+
+    fixed_count = PHONES
+    wait_time = constant_pacing(PHONE_WAIT)
+    network_timeout = 30.0
+    connection_timeout = 10.0
+
+    def on_start(self):
+        plan = _load_plan()
+        self.index = next(_phone_index)
+        kinds = list(PHONE_PAGES)
+        self.kind = random.choices(kinds, weights=[PHONE_PAGES[k] for k in kinds])[0]
+        url = loadkit.page_url(self.kind, plan["slug"], plan.get("round", 1), random.choice(plan["matches"]))
+        self.page = loadkit.LivePage(url)
+        self.loaded = False
+        gevent.sleep(random.uniform(0, PHONE_WAIT))
+        self.load()
+
+    def load(self) -> None:
+        """The full page, as the browser first loads it (no htmx headers, nothing cached)."""
+        with self.client.get(self.page.url, name=loadkit.PAGE_NAMES[self.kind], catch_response=True) as resp:
+            ok = resp.status_code == 200
+            if self.page.answered(resp.status_code, _etag(resp), resp.text if ok else None) == "200":
+                self.loaded = True
+            else:
+                resp.failure(f"page not shown ({resp.status_code})")
+
+    @task
+    def poll(self):
+        if not self.loaded:
+            self.load()
+            return
+        with self.client.get(self.page.url, name=loadkit.POLL_NAMES[self.kind], headers=self.page.poll_headers(self.host),
+                             catch_response=True) as resp:
+            # A 304 has no body; reading .text of a 200 is what htmx does with the answer.
+            outcome = self.page.answered(resp.status_code, _etag(resp),
+                                         resp.text if resp.status_code == 200 else None)
+            POLLS.add(self.kind, outcome)
+            if outcome == "error":
+                resp.failure(f"poll failed ({resp.status_code})")
+            else:
+                resp.success()
+        PHONES_READY.add(self.index)

@@ -1,27 +1,37 @@
 #!/usr/bin/env bash
-# Load scenario (issue 5 item 6): gunicorn + PostgreSQL under 50 referees entering Tai Pan hands and
-# 200 anonymous readers of the standings, pairings and match pages, for a fixed time.
+# Load scenario (issue 5 item 6, issue 13 item 7 "the hall on a live day"): gunicorn + PostgreSQL
+# under 1,000 phones keeping the self-updating public pages open (standings, round 1's tables or a
+# match page; each polls its page every 10 s as its htmx does, revalidating it with If-None-Match)
+# and 50 referees entering Tai Pan hands, about 110 requests/s, for a fixed time.
 #
 #   bash benchmarks/load/run_load.sh [SECONDS]        (measured seconds, default 60)
 #
 # The locust run is a warm-up (the referees log in at random moments within LOAD_LOGIN_SPREAD = 30
-# seconds while the readers arrive; it lasts until every referee is logged in plus 5 s, at most
-# LOAD_WARMUP_MAX = 120 s; its figures are printed apart) followed by SECONDS measured with every
-# referee logged in. The whole run takes about SECONDS + 70 s on an idle machine.
+# seconds while the phones arrive, each loading its page at a random moment within its first
+# poll interval; it lasts until every referee is logged in and every phone has polled once, plus
+# 5 s, at most LOAD_WARMUP_MAX = 120 s; its figures are printed apart) followed by SECONDS
+# measured. The whole run takes about SECONDS + 80 s on an idle machine.
 #
 # Steps: create a fresh PostgreSQL database (127.0.0.1:5432, user postgres; dropped at the end),
 # migrate, collectstatic, build the tournament (loadctl.py setup), start gunicorn on loopback with
 # production settings (DEBUG=0, random SECRET_KEY, SECURE_SSL_REDIRECT=0 and SECURE_COOKIES=0
 # because the loopback run is plain http), run locust headless, then check in the database that
 # every hand acknowledged to a referee is stored exactly once (loadctl.py verify) and print the
-# p50/p95/p99 latency per endpoint. Exits 1 if a hand was lost or duplicated.
+# p50/p95/p99 latency per endpoint, the share of polls answered 304 (nothing changed, nothing
+# rendered), gunicorn's and locust's CPU and the whole machine's CPU busy figure, then the CPU per
+# request of each endpoint with one client (loadctl.py cost). Exits 1 if a hand was lost or
+# duplicated.
 #
 # Variables: LOAD_PORT (8765), LOAD_WORKERS (gunicorn workers, 4), LOAD_REFEREES (50),
-# LOAD_READERS (200), LOAD_MATCHES (50; fewer than LOAD_REFEREES makes referees share matches and
-# meet 409 "this match changed" answers), LOAD_REFEREE_WAIT ("15,30" seconds between two hands),
-# LOAD_READER_WAIT ("15,45" seconds between two pages), LOAD_SPAWN_RATE (users started per second,
-# 25), LOAD_LOGIN_SPREAD (30), LOAD_WARMUP_MAX (120), LOAD_COST (0 skips the CPU per request
-# figures), LOAD_OUT (directory to keep the locust CSV files and logs in), PGHOST/PGPORT/PGUSER.
+# LOAD_PHONES (phones polling a live page, 1000), LOAD_PHONE_WAIT (seconds between two polls of a
+# phone, 10), LOAD_PHONE_PAGES (which pages the phones keep open, with weights,
+# "standings:1,round:1,match:1"), LOAD_READERS (anonymous readers loading whole pages without a
+# cache, 0), LOAD_MATCHES (50; fewer than LOAD_REFEREES makes referees share matches and meet 409
+# "this match changed" answers), LOAD_REFEREE_WAIT ("15,30" seconds between two hands),
+# LOAD_READER_WAIT ("15,45" seconds between two pages of a reader), LOAD_SPAWN_RATE (users started
+# per second, 50), LOAD_LOGIN_SPREAD (30), LOAD_WARMUP_MAX (120), LOAD_COST (0 skips the CPU per
+# request figures), LOAD_OUT (directory to keep the locust CSV files and logs in),
+# PGHOST/PGPORT/PGUSER.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 PY=.venv/bin/python
@@ -29,7 +39,8 @@ DURATION=${1:-60}
 PORT=${LOAD_PORT:-8765}
 WORKERS=${LOAD_WORKERS:-4}
 REFEREES=${LOAD_REFEREES:-50}
-READERS=${LOAD_READERS:-200}
+READERS=${LOAD_READERS:-0}
+PHONES=${LOAD_PHONES:-1000}
 MATCHES=${LOAD_MATCHES:-50}
 PGHOST=${PGHOST:-127.0.0.1}; PGPORT=${PGPORT:-5432}; PGUSER=${PGUSER:-postgres}
 DB="nskt_load_$$"
@@ -50,7 +61,7 @@ cleanup() {
   timeout 30 $PY -c "import psycopg; c = psycopg.connect(host='$PGHOST', port='$PGPORT', user='$PGUSER', \
 dbname='postgres', autocommit=True, connect_timeout=5); c.execute('DROP DATABASE IF EXISTS \"$DB\" WITH (FORCE)')" \
     && echo "database $DB dropped" || echo "could not drop database $DB"
-  if [ -n "${LOAD_OUT:-}" ]; then mkdir -p "$LOAD_OUT" && cp "$WORK"/stats_*.csv "$WORK"/*.log "$WORK"/events.jsonl "$LOAD_OUT"/ 2>/dev/null; fi
+  if [ -n "${LOAD_OUT:-}" ]; then mkdir -p "$LOAD_OUT" && cp "$WORK"/stats_*.csv "$WORK"/*.log "$WORK"/events.jsonl "$WORK"/polls.json "$LOAD_OUT"/ 2>/dev/null; fi
   rm -rf "$WORK"
 }
 trap cleanup EXIT
@@ -60,9 +71,10 @@ machine_cpu() {
   awk '/^cpu /{idle=$5+$6; total=0; for(i=2;i<=NF;i++) total+=$i; print total-idle ", " total; exit}' /proc/stat
 }
 
-# CPU seconds (user + system) used so far by gunicorn's master and workers (/proc).
-server_cpu() {
-  $PY - "$GUNICORN_PID" <<'PYEOF'
+# CPU seconds (user + system) used so far by process $1 and its children (/proc): gunicorn's
+# master and workers. (Locust measures its own CPU over the measured part: polls.json.)
+process_cpu() {
+  $PY - "$1" <<'PYEOF'
 import os, sys
 root, total = int(sys.argv[1]), 0
 for pid in filter(str.isdigit, os.listdir("/proc")):
@@ -131,27 +143,29 @@ $PY -c "import urllib.request; urllib.request.urlopen('http://127.0.0.1:$PORT/',
   || { cat "$WORK/gunicorn.log"; echo "gunicorn does not answer"; exit 1; }
 echo "gunicorn up: $WORKERS workers on 127.0.0.1:$PORT (pid $GUNICORN_PID)"
 
-USERS=$((REFEREES + READERS))
+USERS=$((REFEREES + READERS + PHONES))
 LOGIN_SPREAD=${LOAD_LOGIN_SPREAD:-30}
 WARMUP_MAX=${LOAD_WARMUP_MAX:-120}
-echo "locust: $REFEREES referees + $READERS readers; warm-up until every referee is logged in, then" \
+echo "locust: $REFEREES referees + $PHONES phones polling every ${LOAD_PHONE_WAIT:-10}s + $READERS readers; warm-up" \
+  "until every referee is logged in and every phone has polled once, then" \
   "${DURATION}s measured; load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 set +e
 LOAD_PLAN="$WORK/plan.json" LOAD_EVENTS="$WORK/events.jsonl" LOAD_REFEREES="$REFEREES" LOAD_READERS="$READERS" \
+  LOAD_PHONES="$PHONES" LOAD_POLLS="$WORK/polls.json" \
   LOAD_LOGIN_SPREAD="$LOGIN_SPREAD" LOAD_WARMUP_MAX="$WARMUP_MAX" LOAD_MEASURE="$DURATION" \
   LOAD_WARMUP_STATS="$WORK/warmup_stats.csv" LOAD_MEASURE_MARK="$WORK/measure.mark" \
   timeout -k 10 $((WARMUP_MAX + DURATION + 90)) .venv/bin/locust -f benchmarks/load/locustfile.py --headless \
-  -u "$USERS" -r "${LOAD_SPAWN_RATE:-25}" -t "$((WARMUP_MAX + DURATION + 30))s" --host "http://127.0.0.1:$PORT" \
+  -u "$USERS" -r "${LOAD_SPAWN_RATE:-50}" -t "$((WARMUP_MAX + DURATION + 30))s" --host "http://127.0.0.1:$PORT" \
   --csv "$WORK/stats" --only-summary --stop-timeout 10 --loglevel WARNING >"$WORK/locust.log" 2>&1 &
 LOCUST_PID=$!
 while [ ! -f "$WORK/measure.mark" ] && kill -0 "$LOCUST_PID" 2>/dev/null; do sleep 0.2; done
-CPU_MID=$(server_cpu); STAT_MID=$(machine_cpu); T_MID=$(date +%s.%N)
+CPU_MID=$(process_cpu "$GUNICORN_PID"); STAT_MID=$(machine_cpu); T_MID=$(date +%s.%N)
 wait "$LOCUST_PID"
 LOCUST_RC=$?
 set -e
-CPU_AFTER=$(server_cpu); STAT_AFTER=$(machine_cpu); T_AFTER=$(date +%s.%N)
-read -r WARMUP LOGGED_IN < "$WORK/measure.mark" || { WARMUP=0; LOGGED_IN=0; }
-echo "warm-up: ${WARMUP}s, $LOGGED_IN of $REFEREES referees logged in"
+CPU_AFTER=$(process_cpu "$GUNICORN_PID"); STAT_AFTER=$(machine_cpu); T_AFTER=$(date +%s.%N)
+read -r WARMUP LOGGED_IN READY < "$WORK/measure.mark" || { WARMUP=0; LOGGED_IN=0; READY=0; }
+echo "warm-up: ${WARMUP}s, $LOGGED_IN of $REFEREES referees logged in, ${READY:-0} of $PHONES phones polling"
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
 if [ ! -f "$WORK/stats_stats.csv" ]; then
   tail -40 "$WORK/locust.log"; echo "locust did not run (exit $LOCUST_RC)"; exit 1
@@ -163,10 +177,10 @@ if grep -q -E "Traceback|Error" "$WORK/gunicorn.log"; then
   echo "gunicorn error log:"; grep -E -A5 "Traceback|Error" "$WORK/gunicorn.log" | head -40
 fi
 echo "command: bash benchmarks/load/run_load.sh $DURATION  (gunicorn $WORKERS workers, $(nproc) CPUs," \
-  "$REFEREES referees, $READERS readers)"
+  "$REFEREES referees, $PHONES phones every ${LOAD_PHONE_WAIT:-10}s, $READERS readers)"
 set +e
 $PY benchmarks/load/loadctl.py verify "$WORK/plan.json" "$WORK/events.jsonl" "$WORK/stats" \
-  --warmup-stats "$WORK/warmup_stats.csv" --warmup "$WARMUP" \
+  --warmup-stats "$WORK/warmup_stats.csv" --warmup "$WARMUP" --polls "$WORK/polls.json" \
   --server-cpu "$($PY -c "print(round($CPU_AFTER - $CPU_MID, 2))")" --duration "$DURATION" --wall "$($PY -c "print(round($T_AFTER - $T_MID, 1))")" \
   --machine-busy "$($PY -c "b0, t0 = $STAT_MID; b1, t1 = $STAT_AFTER; print(round(100 * (b1 - b0) / max(1, t1 - t0)))")"
 VERIFY_RC=$?

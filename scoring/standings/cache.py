@@ -1,19 +1,26 @@
 """Standings kept in the Django cache (Redis in production, in-process memory on the embedded
-default) under a key that changes whenever anything they are computed from changes.
+default) under a key that changes whenever anything the standings show changes, and only then.
 
-The key is read with one cheap aggregate query per kind of row the standings read: the result
-containers of the tournament's played (not draft) rounds (count, confirmed count, ``version`` sum
-and last change),
-its entrants (count and last change), its played rounds and the tournament's tie-break order.
-Draft rounds are left out: the standings never count them, so drawing, redrawing or checking a
-draft reads the standings of the rounds before from the cache (a pairing computes them once);
-publishing a draft changes the key. Every write through the result sheet bumps
-a container's ``version`` and ``updated_at``; every entrant edit bumps the entrant's
-``updated_at``; so a new result, correction, confirmation or rename gives a new key and a stale
-table is never served. Which results count depends on the tournament's blind confirmation
-(:mod:`scoring.standings.counting`): the setting and the number of confirmed results are in the
-key as well, so a confirmation (which with blind confirmation is what makes a result count) or
-turning the setting on or off gives a new key even on its own. The same data gives the same key.
+The key (:func:`state_key`) is read in one query over the tournament's played (not draft) rounds,
+per round: its number, how many results it holds, how many of them count
+(:func:`scoring.standings.counting.counted_q`: what the standings are computed from) and how many
+need nothing more (:data:`scoring.standings.counting.SETTLED`, confirmed or a bye: the
+"provisional" note of the pages), and of the results that count the ``version`` sum, the sum of
+their ids and the last change; with the entrants' count and last change (the names shown), the
+tournament's blind confirmation setting (which results count) and its tie-break order and rules. (Before any round is
+played a second small query reads the entrants.) Draft rounds are left out: the standings never
+count them, so drawing, redrawing or checking a draft reads the standings of the rounds before
+from the cache (a pairing computes them once); publishing a draft changes the key. A played
+round's status is not in it: published, in progress and closed rounds count alike (the first
+hand of a round, which starts it, changes nothing the standings show).
+
+Every write through the result sheet bumps a container's ``version`` and ``updated_at``, and every
+entrant edit the entrant's ``updated_at``, so finishing a result, correcting or confirming a
+finished one, reopening it, or renaming an entrant gives a new key and a stale table is never
+served; with blind confirmation a result counts once it is confirmed, which changes the counted
+results and the settled count. A hand saved in a match still being played changes nothing the standings show, so it
+leaves the key as it is: the live standings page answers its polls ``304 Not Modified`` while the
+matches are played (:mod:`scoring.web.conditional`). The same data gives the same key.
 
 A cache that is down or slow is a miss, never an error: the standings are then computed in the
 request (the cache's connection timeouts are short, see ``nskt.settings``).
@@ -27,9 +34,10 @@ from collections.abc import Callable
 from typing import TypeVar
 
 from django.core.cache import cache
-from django.db.models import Count, Max, Q, Sum
+from django.db.models import Count, Max, OuterRef, Subquery, Sum
 
-from scoring.models import Match, Player, ResultContainer, Round, Table, Team, Tournament
+from scoring.models import Player, Round, Team, Tournament
+from scoring.standings.counting import SETTLED, counted_q
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -38,23 +46,41 @@ T = TypeVar("T")
 TIMEOUT = 6 * 60 * 60
 
 
+#: The rounds' results (their reverse accessor on ``Round``) of each kind of standings.
+RESULTS = {"teams": "matches", "players": "tables"}
+
+
+def _entrants(outer: str) -> dict:
+    """The entrants' count and last change, as subqueries on the tournament ``outer`` names."""
+    out = {}
+    for name, model in (("team", Team), ("player", Player)):
+        rows = model.objects.filter(tournament=OuterRef(outer)).order_by().values("tournament")
+        out[f"{name}_n"] = Subquery(rows.annotate(x=Count("pk")).values("x")[:1])
+        out[f"{name}_t"] = Subquery(rows.annotate(x=Max("updated_at")).values("x")[:1])
+    return out
+
+
 def state_key(tournament: Tournament, kind: str, through_round: int | None = None) -> str:
-    """``"standings:<tournament>:<kind>:<all|rN>:<digest>"`` for the current state of the
-    tournament's results and entrants (five small aggregate queries: matches, tables, teams,
-    players, rounds; draft rounds left out)."""
-    results = []
-    for model in (Match, Table):
-        results.append(tuple(model.objects.filter(round__tournament=tournament).exclude(round__status=Round.Status.DRAFT)
-                             .aggregate(n=Count("pk"), c=Count("pk", filter=Q(status=ResultContainer.Status.CONFIRMED)),
-                                        v=Sum("version"), t=Max("updated_at")).values()))
-    entrants = []
-    for model in (Team, Player):
-        entrants.append(tuple(model.objects.filter(tournament=tournament).aggregate(n=Count("pk"), t=Max("updated_at")).values()))
-    rounds = list(tournament.rounds.exclude(status=Round.Status.DRAFT).order_by("number").values_list("number", "status"))
+    """``"standings:<tournament>:<kind>:<all|rN>:<digest>"`` for the current state of what the
+    tournament's standings show (one query; draft rounds left out; see the module's docstring)."""
+    related = RESULTS[kind]
+    counted = counted_q(tournament, related)
+    entrants = _entrants("tournament")
+    rows = list(Round.objects.filter(tournament=tournament).exclude(status=Round.Status.DRAFT).order_by("number")
+                .annotate(total=Count(related), counted=Count(related, filter=counted),
+                          settled=Count(related, filter=SETTLED[kind]),
+                          v=Sum(f"{related}__version", filter=counted), ids=Sum(f"{related}__pk", filter=counted),
+                          t=Max(f"{related}__updated_at", filter=counted), **entrants)
+                .values_list("number", "total", "counted", "settled", "v", "ids", "t", *entrants))
+    if rows:
+        people = rows[0][-len(entrants):]
+    else:
+        people = Tournament.objects.filter(pk=tournament.pk).annotate(**_entrants("pk")).values_list(*entrants).first()
+    rounds = [row[:-len(entrants)] for row in rows]
     # Canonical text of plain values: a just-created tournament holds ``RoundFormat.TARGET`` where
     # a loaded one holds ``"target"``, and a database may return JSON objects with their keys in
     # another order; the same data must give the same key.
-    state = json.dumps([results, entrants, rounds, tournament.blind_confirmation, tournament.tiebreaks, tournament.rules,
+    state = json.dumps([rounds, people, tournament.blind_confirmation, tournament.tiebreaks, tournament.rules,
                         str(tournament.round_format), tournament.hands_per_round], sort_keys=True, default=str)
     digest = hashlib.sha1(state.encode()).hexdigest()[:16]
     scope = "all" if through_round is None else f"r{through_round}"

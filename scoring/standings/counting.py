@@ -25,6 +25,15 @@ S = ResultContainer.Status
 FINISHED = (S.FINISHED, S.CONFIRMED)
 
 
+#: A result that needs nothing more (confirmed; a Tai Pan bye needs no confirmation), per kind of
+#: entrant, on ``Round`` (its reverse accessor of its results): while a counted round holds
+#: another result, the standings are provisional (the pages' note; the standings' cache key).
+SETTLED = {
+    EntrantKind.TEAMS: Q(matches__status=S.CONFIRMED) | Q(matches__team_ew=None),
+    EntrantKind.PLAYERS: Q(tables__status=S.CONFIRMED),
+}
+
+
 def counted_q(tournament: Tournament, path: str = "") -> Q:
     """A filter for the tournament's results that count in its standings, on the result
     containers (matches or tables) or, with ``path`` (``"seats__table"``, ``"matches"``), on the

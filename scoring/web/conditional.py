@@ -11,6 +11,9 @@ A page's ETag is a digest of what the page shows, read cheaply before the view r
   screen), the language, the CSRF cookie (the page embeds a token made from it), the htmx request
   headers (a partial), and the code (templates, translations and static files change on deploys).
 
+A 304 costs two queries (the tournament, then the page's state in one query: the standings'
+state key, :func:`round_state`, :func:`result_state`), no session write and no rendering.
+
 Only anonymous visitors without pending messages get ETags and 304s: a member's page shows their
 name, role and actions, which the data's state does not cover. A phone holding private links
 (issue 15) is anonymous too: its pages show the links it holds and, on its own table, the
@@ -19,18 +22,38 @@ so opening, forgetting or losing a link (regenerated, revoked) gives new ETags. 
 ``Cache-Control: private, no-cache`` (browsers keep it but ask again each time; shared caches
 never keep it, it holds a CSRF token). A 304 carries no ``Content-Security-Policy``: the browser
 keeps the one of the page it has (its nonces match that page).
+
+**Live polls** (htmx's poll of a page's ``<div id="live">``, :func:`live_poll`) are answered with
+that region only (:func:`render_live`; htmx swaps in ``#live`` of the answer), not the whole page,
+and ``Vary: HX-Request, HX-Target`` keeps the browser from showing a fragment where the page was.
+
+**Shared fragments.** Every phone in the hall polls the same few pages, and while a match is being
+played the round's page changes with every hand: each phone's poll would render the same region
+again. For a live poll by a visitor who gets the page everyone gets (anonymous, no private link
+held or acted through, no messages) the rendered region is kept in Django's cache
+(:func:`shared_key`: the page's state, the tournament's fields, the path with its query, the
+language, the htmx headers and the code, the same as the ETag less what is the visitor's own) and
+the next phone asking for the same state gets it without rendering. A region is kept only if its
+rendering used nothing of the visitor's own: no CSRF token (``get_token``) and no CSP nonce;
+otherwise it is rendered for each. A new state is a new key, so a kept region is never stale; a
+cache that fails is a miss (in-process memory without Redis, so each gunicorn worker keeps its own;
+Redis in production shares them).
 """
 from __future__ import annotations
 
 import hashlib
 import json
+import logging
 from collections.abc import Callable
 from functools import cache, wraps
 from pathlib import Path
 
 from django.conf import settings
 from django.contrib import messages
+from django.core.cache import cache as django_cache
 from django.db.models import Count, Max, OuterRef, Subquery, Sum
+from django.http import HttpResponse
+from django.shortcuts import render
 from django.utils.cache import get_conditional_response, patch_cache_control, patch_vary_headers, quote_etag
 from django.utils.translation import get_language
 
@@ -41,6 +64,10 @@ from scoring.web.links import held_links
 
 #: Request headers that make the same URL answer something else (htmx partial requests).
 VARYING_HEADERS = ("HX-Request", "HX-Target", "HX-Trigger", "HX-Boosted")
+#: Seconds a shared live region is kept (a new state makes a new key anyway).
+FRAGMENT_TIMEOUT = 5 * 60
+
+log = logging.getLogger(__name__)
 
 
 @cache
@@ -82,6 +109,75 @@ def etag_for(request, tournament: Tournament, state) -> str:
     return quote_etag(hashlib.sha1(json.dumps(parts, default=str).encode()).hexdigest())
 
 
+def live_poll(request) -> bool:
+    """True for htmx's poll of a page's live region (the element ``id="live"`` polling its page)."""
+    headers = request.headers
+    return headers.get("HX-Request") == "true" and headers.get("HX-Target") == "live" and not headers.get("HX-Boosted")
+
+
+def render_live(request, template: str, live_template: str, context: dict) -> HttpResponse:
+    """The page ``template``, or for a live poll (:func:`live_poll`) its live region only
+    (``live_template``, which ``template`` includes), with the same context."""
+    return render(request, live_template if live_poll(request) else template, context)
+
+
+def shared_key(request, tournament: Tournament, state) -> str | None:
+    """The cache key of a live poll's region shared by every visitor who gets the same page, or
+    ``None`` when this request's region may hold something of its own (not a live poll, a
+    private link held or acted through). The caller has checked :func:`eligible`."""
+    if request.method != "GET" or not live_poll(request):
+        return None
+    if getattr(getattr(request, "actor", None), "link_id", None) is not None or held_links(request):
+        return None
+    parts = [state, tournament_fields(tournament), request.get_full_path(), get_language(),
+             [request.headers.get(h, "") for h in VARYING_HEADERS], code_version()]
+    return "live:" + hashlib.sha1(json.dumps(parts, default=str).encode()).hexdigest()
+
+
+def _personal_marks(request) -> tuple:
+    """What a rendering leaves on the request when it used the visitor's own CSRF token or CSP
+    nonce."""
+    return bool(request.META.get("CSRF_COOKIE_NEEDS_UPDATE")), isinstance(getattr(request, "_csp_nonce", None), str)
+
+
+def _cache_get(key: str):
+    try:
+        return django_cache.get(key)
+    except Exception as exc:  # noqa: BLE001 - a broken cache must never break a page
+        log.warning("live region cache unavailable (%s)", exc)
+        return None
+
+
+def _cache_set(key: str, value) -> None:
+    try:
+        django_cache.set(key, value, FRAGMENT_TIMEOUT)
+    except Exception as exc:  # noqa: BLE001
+        log.warning("live region not stored in the cache (%s)", exc)
+
+
+def _render_shared(request, key: str | None, render_view: Callable) -> HttpResponse:
+    """The kept region under ``key`` if there is one, else ``render_view()``, kept under ``key``
+    when it is a plain 200 whose rendering used no token nor nonce of the visitor."""
+    if key is None:
+        return render_view()
+    kept = _cache_get(key)
+    if kept is not None:
+        content_type, content = kept
+        return HttpResponse(content, content_type=content_type)
+    before = _personal_marks(request)
+    response = render_view()
+    if (response.status_code == 200 and not response.streaming and not response.cookies
+            and not any(before) and not any(_personal_marks(request))):
+        _cache_set(key, (response["Content-Type"], response.content))
+    return response
+
+
+def _varying(response: HttpResponse) -> HttpResponse:
+    """``response`` marked as depending on the htmx headers (a live poll gets the region only)."""
+    patch_vary_headers(response, ("HX-Request", "HX-Target"))
+    return response
+
+
 def conditional(state_of: Callable) -> Callable:
     """Decorator for a view taking ``tournament`` (inside :func:`scoring.web.decorators.tournament_view`):
     ``state_of(request, tournament, *args, **kwargs)`` returns the state of the page's data, or
@@ -91,14 +187,15 @@ def conditional(state_of: Callable) -> Callable:
         @wraps(view)
         def wrapped(request, *args, tournament, **kwargs):
             if not eligible(request):
-                return view(request, *args, tournament=tournament, **kwargs)
+                return _varying(view(request, *args, tournament=tournament, **kwargs))
             state = state_of(request, tournament, *args, **kwargs)
             if state is None:
-                return view(request, *args, tournament=tournament, **kwargs)
+                return _varying(view(request, *args, tournament=tournament, **kwargs))
             etag = etag_for(request, tournament, state)
             response = get_conditional_response(request, etag=etag)
             if response is None:
-                response = view(request, *args, tournament=tournament, **kwargs)
+                response = _render_shared(request, shared_key(request, tournament, state),
+                                          lambda: view(request, *args, tournament=tournament, **kwargs))
                 if response.status_code != 200:
                     return response
                 response["ETag"] = etag_for(request, tournament, state)  # a first visit's new CSRF cookie
@@ -107,7 +204,7 @@ def conditional(state_of: Callable) -> Callable:
                 response._csp_exempt = True  # keep the policy (and nonces) of the page the browser has
             patch_cache_control(response, private=True, no_cache=True)
             patch_vary_headers(response, ("Cookie",))
-            return response
+            return _varying(response)
 
         return wrapped
 

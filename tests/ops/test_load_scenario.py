@@ -245,6 +245,10 @@ def test_cpu_cost_measurement_runs_every_endpoint():
         "GET standings/",
         "GET round/<n>/ (pairings)",
         "GET match/<pk>/ (anonymous)",
+        "GET poll round/<n>/ (200, region rendered for another phone)",
+        "GET poll standings/ (304)",
+        "GET poll round/<n>/ (304)",
+        "GET poll match/<pk>/ (304)",
         "GET match/<pk>/enter/ (entry page)",
         "POST match/<pk>/preview/ (htmx)",
         "POST match/<pk>/enter/ (save hand)",
@@ -254,3 +258,97 @@ def test_cpu_cost_measurement_runs_every_endpoint():
 
     # Warm-up call + one measured call of "save hand"; the preview stores nothing.
     assert sorted(Hand.objects.filter(match_id=plan["matches"][0]).values_list("number", flat=True)) == [1, 2]
+
+
+# --------------------------------------------------------------------------- phones (issue 13 item 7)
+
+
+def test_live_page_revalidates_the_last_full_answer_like_the_browser_cache():
+    page = loadkit.LivePage("/t/x/standings/")
+    first = page.poll_headers("http://h")
+    assert first == {"HX-Request": "true", "HX-Trigger": "live", "HX-Target": "live", "HX-Current-URL": "http://h/t/x/standings/"}
+    # A full answer: its ETag is kept, and the page's hx-headers go with every poll.
+    body = '<body hx-headers=\'{"X-CSRFToken": "tok&amp;en"}\' class="">'
+    assert page.answered(200, '"a"', body) == "200"
+    assert page.poll_headers()["If-None-Match"] == '"a"'
+    assert page.poll_headers()["X-CSRFToken"] == "tok&en"
+    # 304: nothing changes (the ETag sent back is the same one).
+    assert page.answered(304, '"a"') == "304" and page.etag == '"a"'
+    # Errors keep the cached page; a 200 without an ETag drops it (nothing to revalidate).
+    assert page.answered(502, None) == "error" and page.etag == '"a"'
+    assert page.answered(200, '"b"', "<p>no hx-headers</p>") == "200"
+    assert page.etag == '"b"' and page.poll_headers()["X-CSRFToken"] == "tok&en"
+    assert page.answered(200, None, "") == "200" and "If-None-Match" not in page.poll_headers()
+
+
+def test_poll_counter_and_summary_give_the_share_of_304():
+    counter = loadkit.PollCounter()
+    for page, outcome in [("standings", "304")] * 3 + [("standings", "200"), ("match", "304"), ("match", "error")]:
+        counter.add(page, outcome)
+    counts = counter.as_dict()
+    assert counts == {"match": {"304": 1, "error": 1}, "standings": {"304": 3, "200": 1}}
+    assert loadkit.poll_summary(counts) == [("match", 2, 1, 50.0), ("standings", 4, 3, 75.0), ("all", 6, 4, pytest.approx(200 / 3))]
+    assert loadkit.poll_summary({}) == [("all", 0, 0, 0.0)]
+    counter.reset()
+    assert counter.as_dict() == {}
+
+
+def test_phone_pages_and_weights():
+    assert loadkit.parse_page_weights("standings:1,round:2, match") == {"standings": 1.0, "round": 2.0, "match": 1.0}
+    assert loadkit.parse_page_weights("match:1") == {"match": 1.0}
+    for bad in ("", "standings:0", "scores:1", "round:-1"):
+        with pytest.raises(ValueError):
+            loadkit.parse_page_weights(bad)
+    assert [loadkit.page_url(k, "s", 3, 7) for k in loadkit.PHONE_PAGES] == ["/t/s/standings/", "/t/s/round/3/", "/t/s/match/7/"]
+    assert set(loadkit.POLL_NAMES) == set(loadkit.PAGE_NAMES) == set(loadkit.PHONE_PAGES)
+
+
+@pytest.mark.django_db
+def test_a_phone_polling_its_page_gets_304_until_the_page_changes(client):
+    """The phones' model of the browser against the real pages: the full load, then htmx polls
+    revalidating the last full answer: the first poll renders (its htmx headers make another
+    ETag), then 304 without a body until a hand is saved in the match."""
+    from django.test import Client
+
+    plan = loadctl.build_tournament(matches=2, referees=1, slug="load-phone", password="load-phone-pw-1")
+    match = plan["referees"][0]["match"]
+    for kind in loadkit.PHONE_PAGES:
+        phone = Client()
+        page = loadkit.LivePage(loadkit.page_url(kind, "load-phone", 1, match))
+        first = phone.get(page.url)
+        assert page.answered(first.status_code, first.get("ETag"), first.content.decode()) == "200"
+        assert "X-CSRFToken" in page.extra and page.etag
+        outcomes = []
+        for _ in range(3):
+            resp = phone.get(page.url, headers=page.poll_headers("http://testserver"))
+            outcomes.append(page.answered(resp.status_code, resp.get("ETag"), resp.content.decode() or None))
+        assert outcomes == ["200", "304", "304"], kind
+        assert resp.content == b""
+
+    # A referee saves hands: the match page and the round's tables change; the standings do not
+    # while the match is being played (their state key covers the results that count:
+    # tests/web/test_conditional_get.py), nor does another match's page (after the first hand,
+    # which starts the round).
+    ref = plan["referees"][0]
+    client.post("/accounts/login/", {"username": ref["username"], "password": ref["password"], "next": ""})
+    enter = f"/t/load-phone/match/{match}/enter/"
+
+    def save_hand():
+        form = loadkit.parse_match_page(client.get(enter).content.decode())
+        record = loadkit.hand_record(form.next_number - 1)
+        assert client.post(enter, loadkit.form_data(record, form.version, form.csrf_token)).status_code == 302
+
+    save_hand()
+    other = next(m for m in plan["matches"] if m != match)
+    phones = {}
+    for kind in (*loadkit.PHONE_PAGES, "other"):
+        phone = Client()
+        page = loadkit.LivePage(loadkit.page_url("match", "load-phone", 1, other) if kind == "other"
+                                else loadkit.page_url(kind, "load-phone", 1, match))
+        page.answered(200, phone.get(page.url).get("ETag"))
+        resp = phone.get(page.url, headers=page.poll_headers())
+        page.answered(resp.status_code, resp.get("ETag"))
+        phones[kind] = (phone, page)
+    save_hand()
+    after = {kind: phone.get(page.url, headers=page.poll_headers()).status_code for kind, (phone, page) in phones.items()}
+    assert after == {"standings": 304, "round": 200, "match": 200, "other": 304}

@@ -119,19 +119,22 @@ def test_confirmed_result_stored_under_the_state_key(setup):
     assert summary == [(1, "Team 0", 2, 800), (2, "Team 2", 0, 0), (2, "Team 3", 0, 0), (4, "Team 1", 0, -800)]
 
 
-def test_every_result_change_gives_a_new_key_and_fresh_standings(setup):
-    """A new result, finishing, a confirmation, a reopening and a correction each change the key;
-    the standings read after each equal the service's (never a stale table)."""
+def test_every_counted_change_gives_a_new_key_and_fresh_standings(setup):
+    """The key covers what the standings show: a hand saved in a match still being played leaves
+    it as it is (nothing counted changed); finishing, a confirmation, a reopening and a correction
+    of a finished result each change it; the standings read after each step equal the service's
+    (never a stale table)."""
     t, m1, ref, ref2 = setup["t"], setup["m1"], setup["ref"], setup["ref2"]
     keys = [key(t)]
     team_standings(t)
 
-    def step():
+    def step(*, new: bool = True):
         keys.append(key(t))
+        assert (keys[-1] != keys[-2]) is new
         assert team_standings(t) == teams.standings(t)
 
-    sheet.add_record(m1, GRAND_DOUBLE_VICTORY_NS, ref, expected_version=m1.version)  # a new result (still playing)
-    step()
+    sheet.add_record(m1, GRAND_DOUBLE_VICTORY_NS, ref, expected_version=m1.version)  # a hand (still playing)
+    step(new=False)
     assert all(r.played == 0 for r in team_standings(t))  # a match being played is not counted
     sheet.add_record(m1, GRAND_DOUBLE_VICTORY_NS, ref, expected_version=m1.version)  # finished 800 : 0
     step()
@@ -144,7 +147,30 @@ def test_every_result_change_gives_a_new_key_and_fresh_standings(setup):
     step()
     assert m1.status == m1.Status.PLAYING
     assert all(r.played == 0 and r.match_points == 0 and r.rank == 1 for r in team_standings(t))
-    assert len(set(keys)) == len(keys) == 6
+    sheet.add_record(m1, EVEN, ref, expected_version=m1.version)  # another hand of a match being played
+    step(new=False)
+    # Playing again, nothing counted: the standings of the start, under the key of the start.
+    assert keys[-1] == keys[0] and len(set(keys)) == 4
+
+
+def test_the_provisional_note_and_the_rounds_are_in_the_key(setup):
+    """Besides the counted results the pages show after which round the standings stand and
+    whether they are provisional (a result of a counted round not yet confirmed): a new played
+    round, a round's status and a result becoming settled change the key."""
+    t, m1, m2, ref, ref2 = setup["t"], setup["m1"], setup["m2"], setup["ref"], setup["ref2"]
+    finish(m1, ref)
+    finish(m2, ref)
+    keys = [key(t)]
+    sheet.confirm(m1, ref2, expected_version=m1.version)
+    keys.append(key(t))
+    rnd2 = Round.objects.create(tournament=t, number=2, status=Round.Status.DRAFT)
+    keys.append(key(t))
+    assert keys[-1] == keys[-2]  # a draft is left out
+    Round.objects.filter(pk=rnd2.pk).update(status=Round.Status.PUBLISHED)
+    keys.append(key(t))
+    rnd2.matches.create(table=1, team_ns=setup["teams"][0], team_ew=setup["teams"][2])
+    keys.append(key(t))  # round 2 holds a result not settled: provisional again
+    assert len(set(keys)) == 4
 
 
 def test_entrant_edits_and_tiebreak_order_give_a_new_key(setup):
@@ -206,7 +232,7 @@ def test_a_rolled_back_change_leaves_the_key(setup):
     t, m1 = setup["t"], setup["m1"]
     before = key(t)
     with transaction.atomic():
-        sheet.add_record(m1, GRAND_DOUBLE_VICTORY_NS, setup["ref"], expected_version=m1.version)
+        finish(m1, setup["ref"])
         assert key(t) != before
         transaction.set_rollback(True)
     assert key(t) == before
@@ -321,7 +347,7 @@ def test_player_standings_through_the_same_cache(sichuan, monkeypatch):
     record, net = DEALS["sichuan"]
     keys = [key(t, "players")]
     sheet.add_record(table, record, sichuan["ref"], expected_version=table.version)
-    keys.append(key(t, "players"))
+    assert key(t, "players") == keys[-1]  # playing: nothing counted changed, the same key
     assert all(r.played == 0 and r.rank is None for r in player_standings(t))  # playing: not counted
     sheet.end_at_time(table, sichuan["ref"], expected_version=table.version, reason="time")
     keys.append(key(t, "players"))
@@ -341,7 +367,7 @@ def test_player_standings_through_the_same_cache(sichuan, monkeypatch):
     player.save()
     keys.append(key(t, "players"))
     assert "Renamed" in [r.name for r in player_standings(t)]
-    assert len(set(keys)) == len(keys) == 6
+    assert len(set(keys)) == len(keys) == 5
     calls = []
     real = players.standings
     monkeypatch.setattr(players, "standings", lambda *a, **k: calls.append(1) or real(*a, **k))

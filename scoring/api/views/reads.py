@@ -132,8 +132,9 @@ class StandingsView(ApiView):
                  description="Tai Pan: teams by match points, then the tournament's tie-breaks (each row carries "
                              "every tie-break value by key). Four-player games: players by total points. "
                              "Finished results of published rounds count; with blind confirmation only "
-                             "confirmed ones, for every caller. The `ETag` is the "
-                             "standings cache's state key: a 304 costs a few aggregate queries.")
+                             "confirmed ones, for every caller. The `ETag` is the standings cache's state key "
+                             "(it changes when a result that counts changes, not with every hand of a match "
+                             "being played): a 304 costs one aggregate query.")
     def get(self, request, slug):
         t = tournament_or_404(slug)
         through_round = through_round_of(request, self.actor(), t)

@@ -13,7 +13,7 @@ cycles through the screens."""
 from __future__ import annotations
 
 from django.conf import settings
-from django.db.models import Count, Q
+from django.db.models import Count
 from django.http import Http404, HttpResponse
 from django.shortcuts import render
 from django.utils.text import slugify
@@ -31,9 +31,9 @@ from scoring.policy import Perm
 from scoring.results import sheet
 from scoring.results.storage import storage_for
 from scoring.standings import standings_for, standings_key
-from scoring.standings.counting import counted_q
+from scoring.standings.counting import SETTLED, counted_q
 from scoring.standings.tiebreaks import NSKT_DEFAULT, REGISTRY
-from scoring.web.conditional import conditional, round_state
+from scoring.web.conditional import conditional, render_live, round_state
 from scoring.web.context import ENTRANT_PAGES, tournament_context
 from scoring.web.decorators import actor_of, tournament_view, visible_round
 from scoring.web.listings import player_grid, team_grid
@@ -110,12 +110,6 @@ def _visible_rounds(request, tournament: Tournament):
 
 #: A finished result (confirmed or not): the round page's progress.
 FINISHED = (ResultContainer.Status.FINISHED, ResultContainer.Status.CONFIRMED)
-#: A result that needs nothing more (confirmed; a Tai Pan bye needs no confirmation), per kind of
-#: entrant (the round's reverse accessor of its results).
-SETTLED = {
-    EntrantKind.TEAMS: Q(matches__status=ResultContainer.Status.CONFIRMED) | Q(matches__team_ew=None),
-    EntrantKind.PLAYERS: Q(tables__status=ResultContainer.Status.CONFIRMED),
-}
 
 
 def rounds_with_progress(tournament: Tournament, rounds):
@@ -235,7 +229,7 @@ def round_page(request, number, *, tournament):
         redraw=ENTRANT_PAGES[adapter.entrants]["redraw"](tournament, rnd.number),
         live_seconds=live_seconds(),
     )
-    return render(request, "rounds/round.html", context)
+    return render_live(request, "rounds/round.html", "rounds/_live.html", context)
 
 
 #: The standings grid of each kind of entrant (:mod:`scoring.web.listings`).
@@ -277,7 +271,7 @@ def standings(request, *, tournament):
     context = tournament_context(request, tournament, table=table, tiebreaks=tiebreaks, projector=projector,
                                  through_round=through_round, played_rounds=[r.number for r in played],
                                  after=standing_after(played, through_round), live_seconds=live_seconds())
-    return render(request, "standings/standings.html", context)
+    return render_live(request, "standings/standings.html", "standings/_live.html", context)
 
 
 def export_response(dataset, fmt: str, filename: str) -> HttpResponse:

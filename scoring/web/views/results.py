@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 import uuid
+from collections.abc import Iterator, Mapping
 
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
@@ -31,7 +32,7 @@ from scoring.models import AuditEntry, Confirmation, ResultContainer, Round, Tou
 from scoring.policy import Perm
 from scoring.results import audit, sheet
 from scoring.results.storage import storage_of
-from scoring.web.conditional import conditional, result_state
+from scoring.web.conditional import conditional, render_live, result_state
 from scoring.web.decorators import actor_of, result_for, tournament_view, visible_result
 from scoring.web.forms.results import ConfirmForm, DisputeForm, ReasonForm
 from scoring.web.links import lost_link
@@ -53,13 +54,46 @@ URL_NAMES = {
 }
 
 
-def urls_of(kind: str, tournament: Tournament, container: ResultContainer) -> dict[str, str]:
-    """The URLs of a result's pages and actions (record URLs take a number: see ``record_urls``)."""
-    names = URL_NAMES[kind]
-    out = {key: reverse(f"scoring:{name}", args=[tournament.slug, container.pk])
-           for key, name in names.items() if key not in ("edit", "delete", "restore")}
-    out["round"] = reverse("scoring:round_pairings", args=[tournament.slug, container.round.number])
-    return out
+class ResultURLs(Mapping):
+    """The URLs of a result's pages and actions by key (``detail``, ``enter``, ``confirm``...,
+    ``round``; record URLs take a number: see ``_record_url``), each reversed when first read: a
+    round's page shows one or two of them per table, not all eleven."""
+
+    __slots__ = ("_kind", "_slug", "_container", "_urls")
+
+    def __init__(self, kind: str, tournament: Tournament, container: ResultContainer) -> None:
+        self._kind, self._slug, self._container, self._urls = kind, tournament.slug, container, {}
+
+    def _names(self) -> list[str]:
+        return [key for key in URL_NAMES[self._kind] if key not in RECORD_ACTIONS] + ["round"]
+
+    def __getitem__(self, key: str) -> str:
+        url = self._urls.get(key)
+        if url is None:
+            if key == "round":
+                url = reverse("scoring:round_pairings", args=[self._slug, self._container.round.number])
+            elif key in URL_NAMES[self._kind] and key not in RECORD_ACTIONS:
+                url = reverse(f"scoring:{URL_NAMES[self._kind][key]}", args=[self._slug, self._container.pk])
+            else:
+                raise KeyError(key)
+            self._urls[key] = url
+        return url
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._names())
+
+    def __len__(self) -> int:
+        return len(self._names())
+
+
+#: The URL names of ``URL_NAMES`` that take a record's number (not in :class:`ResultURLs`).
+RECORD_ACTIONS = ("edit", "delete", "restore")
+
+
+def urls_of(kind: str, tournament: Tournament, container: ResultContainer) -> ResultURLs:
+    """The URLs of a result's pages and actions, a read-only mapping reversed on demand
+    (:class:`ResultURLs`; record URLs take a number: see ``_record_url``)."""
+    return ResultURLs(kind, tournament, container)
 
 
 def _record_url(kind: str, action: str, tournament: Tournament, container: ResultContainer, number: int) -> str:
@@ -308,7 +342,7 @@ def detail(request, pk, *, tournament, kind):
     referee's actions. A poll that finds the result unchanged gets 304
     (:mod:`scoring.web.conditional`)."""
     container = _container(request, tournament, kind, pk)
-    return render(request, "results/detail.html", result_context(request, tournament, container, kind))
+    return render_live(request, "results/detail.html", "results/_live.html", result_context(request, tournament, container, kind))
 
 
 # --------------------------------------------------------------------------- entry
