@@ -2,12 +2,15 @@
 
 :func:`build_round_pack` writes a round's score sheets as one PDF to ``MEDIA_ROOT`` in the
 background and stores its progress (tables done / total) in :class:`scoring.models.TaskState`.
-It is idempotent by key: the key names the round and a fingerprint of its matches (ids, tables,
-teams, versions) and of the tournament's blind confirmation, so the same state of a round is
-built once and a changed round gets a new pack. The stored pack is the public's: it is served to
-everyone, so with blind confirmation an unconfirmed result is printed as its empty sheet
-(:func:`scoring.printing.sheets.round_pack_pdf`); its confirmation raises the version, and the
-next pack prints it filled in.
+It is idempotent by key: the key names the round and a fingerprint of everything the pack prints
+(:func:`round_pack_state`: the round's results, their tables and sides, the names of the teams and
+players on them, the tournament's printed fields and blind setting, the language and the code),
+so the same state of a round is built once and any change that shows on paper (a new hand, a
+renamed team, a confirmation, a deploy) gets a new pack. "Build again" builds the current pack
+anew even when its key is unchanged (:func:`start_round_pack` with ``rebuild``). The stored pack
+is the public's: it is served to everyone, so with blind confirmation an unconfirmed result is
+printed as its empty sheet (:func:`scoring.printing.sheets.round_pack_pdf`); its confirmation
+raises the version, and the next pack prints it filled in.
 :func:`import_entrants` imports a large CSV of teams or players (:mod:`scoring.io.entrants_csv`)
 with progress; it marks itself done in the import's own transaction, so a re-delivered job never
 imports twice. Without ``REDIS_URL`` Celery runs tasks eagerly in the request (settings).
@@ -36,13 +39,16 @@ from pathlib import Path
 from celery import shared_task
 from django.conf import settings
 from django.db import DatabaseError, transaction
-from django.utils import timezone
+from django.db.models import Count, Max, Q, Sum
+from django.utils import timezone, translation
 from django.utils.translation import gettext_noop
 
 from scoring.draw.lifecycle import containers
 from scoring.io import entrants_csv
-from scoring.models import Round, TaskState, Tournament
+from scoring.models import ResultContainer, Round, TableSeat, TaskState, Tournament
 from scoring.printing import sheets
+from scoring.printing.common import code_version
+from scoring.results.storage import storage_for
 
 log = logging.getLogger(__name__)
 
@@ -128,14 +134,62 @@ def dispatch(task, state: TaskState, args: tuple = (), kwargs: dict | None = Non
         update_state(state.pk, status="failed", error=QUEUE_DOWN)
 
 
-def round_pack_key(rnd: Round) -> str:
-    """``"round_pack:<round id>:<fingerprint>"``; the fingerprint changes whenever a result of the
-    round changes (its ``version``: a confirmation too), a table is added or removed (a draft drawn
-    again) or blind confirmation is turned on or off (what the public pack may print). ``"public"``
-    marks the packs built for the public (older keys, built before, are never served again)."""
-    rows = containers(rnd).order_by("pk").values_list("pk", "version", "updated_at")
-    state = ("public", rnd.tournament.blind_confirmation, list(rows))
-    digest = hashlib.sha1(repr(state).encode()).hexdigest()[:16]
+#: What a pack prints of a round of matches besides the records (whose every change bumps the
+#: match's ``version``): which teams play (ids) and the last change of the teams and their players
+#: (a renamed team or player, a new affiliation). One aggregate over the round's matches (their
+#: joins are to-one: no row is counted twice).
+MATCH_SIDES = {
+    "ns": Sum("team_ns_id"), "ew": Sum("team_ew_id"), "byes": Count("pk", filter=Q(team_ew=None)),
+    "ns_t": Max("team_ns__updated_at"), "ew_t": Max("team_ew__updated_at"),
+    "ns1_t": Max("team_ns__first_player__updated_at"), "ns2_t": Max("team_ns__second_player__updated_at"),
+    "ew1_t": Max("team_ew__first_player__updated_at"), "ew2_t": Max("team_ew__second_player__updated_at"),
+}
+
+#: What a pack prints of the tournament itself (the sheet's header and the rows it leaves to write in).
+TOURNAMENT_FIELDS = ("pk", "name", "slug", "venue", "starts_on", "game", "rules", "round_format", "hands_per_round",
+                     "blind_confirmation")
+
+
+def round_pack_state(rnd: Round, language: str | None = None) -> list:
+    """Everything the round's public pack prints, read with at most two aggregate queries (the
+    round's results; for four-player tables their seats):
+
+    - the results: count, ids (a draft drawn again or edited makes new rows), the sum of their
+      ``version`` (every record written, corrected or deleted, every state change) and their last
+      change, the finished and confirmed counts (with blind confirmation an unconfirmed result is
+      printed empty: the setting is below);
+    - their sides: for matches the teams' ids and the last change of those teams and of their
+      players (:data:`MATCH_SIDES`); for tables the seats (count, ids, players) and the players'
+      last change: a renamed team or player gives a new state;
+    - the round's number and the tournament's printed fields (:data:`TOURNAMENT_FIELDS`: name,
+      venue, date, game and rules, the blind setting);
+    - the language it is printed in (default: the active one) and the code
+      (:func:`scoring.printing.common.code_version`).
+
+    ``"public"`` marks the state of the packs built for the public (keys of packs built before are
+    never served again)."""
+    tournament = rnd.tournament
+    storage = storage_for(tournament.adapter)
+    status = ResultContainer.Status
+    results = storage.container_model.objects.filter(round=rnd).aggregate(
+        n=Count("pk"), ids=Sum("pk"), last=Max("pk"), v=Sum("version"), t=Max("updated_at"),
+        finished=Count("pk", filter=Q(status=status.FINISHED)), confirmed=Count("pk", filter=Q(status=status.CONFIRMED)),
+        **(MATCH_SIDES if storage.container_type == "match" else {}))
+    seats = {}
+    if storage.container_type == "table":
+        seats = TableSeat.objects.filter(table__round=rnd).aggregate(
+            n=Count("pk"), ids=Sum("pk"), players=Sum("player_id"), t=Max("player__updated_at"))
+    printed = {field: getattr(tournament, field) for field in TOURNAMENT_FIELDS}
+    return ["public", rnd.pk, rnd.number, results, seats, printed, language or translation.get_language(), code_version()]
+
+
+def round_pack_key(rnd: Round, language: str | None = None) -> str:
+    """``"round_pack:<round id>:<fingerprint>"``, the fingerprint a digest of
+    :func:`round_pack_state`: it changes whenever anything printed on the round's pack changes (a
+    result, a table, a renamed team or player, the tournament's printed fields or blind setting,
+    the language, the code)."""
+    state = json.dumps(round_pack_state(rnd, language), sort_keys=True, default=str)
+    digest = hashlib.sha1(state.encode()).hexdigest()[:16]
     return f"{KIND_ROUND_PACK}:{rnd.pk}:{digest}"
 
 
@@ -154,42 +208,53 @@ def current_round_pack(rnd: Round) -> TaskState | None:
     return settle(state) if state is not None else None
 
 
-def start_round_pack(rnd: Round, *, base_url: str = "") -> TaskState:
-    """Create (or reuse) the :class:`TaskState` of the round's current pack and queue
-    :func:`build_round_pack` unless that pack is already done or being built (a stale job, see
-    :func:`settle`, counts as failed and is started again)."""
-    key = round_pack_key(rnd)
+def start_round_pack(rnd: Round, *, base_url: str = "", rebuild: bool = False) -> TaskState:
+    """Create (or reuse) the :class:`TaskState` of the round's current pack (in the active
+    language) and queue :func:`build_round_pack` unless that pack is already done or being built (a
+    stale job, see :func:`settle`, counts as failed and is started again). ``rebuild`` ("build
+    again"): a done or failed pack is built anew all the same (a job still running is left to
+    finish); until the new file is written the old one is no longer served."""
+    language = translation.get_language()
+    key = round_pack_key(rnd, language)
     state, created = TaskState.objects.get_or_create(key=key, defaults={"kind": KIND_ROUND_PACK})
     if not created:
         state = settle(state)
-    if _is_done(state) or (not created and state.status in ACTIVE):
+    if not created and state.status in ACTIVE:
+        return state
+    if _is_done(state) and not rebuild:
         return state
     if not created:
         update_state(state.pk, status="pending", error="", progress=0)
-    dispatch(build_round_pack, state, (rnd.pk,), {"base_url": base_url})
+    dispatch(build_round_pack, state, (rnd.pk,), {"base_url": base_url, "language": language})
     state.refresh_from_db()
     return state
 
 
-def run_round_pack_eagerly(round_id: int, *, base_url: str = ""):
+def run_round_pack_eagerly(round_id: int, *, base_url: str = "", language: str | None = None):
     """Run :func:`build_round_pack` in-process (no ``REDIS_URL``) the way a worker would: with
     Celery's retries and without raising into the request; a final failure is left as status
     ``failed`` with the error (shown on the progress page). Returns the ``EagerResult``.
 
     See :func:`apply_eagerly`."""
-    return apply_eagerly(build_round_pack, (round_id,), {"base_url": base_url})
+    return apply_eagerly(build_round_pack, (round_id,), {"base_url": base_url, "language": language})
 
 
 @shared_task(bind=True, autoretry_for=RETRY_ON, retry_backoff=2, retry_jitter=False, max_retries=3,
              acks_late=True, reject_on_worker_lost=True, ignore_result=True)
-def build_round_pack(self, round_id: int, base_url: str = "") -> str:
-    """Build the round pack PDF of round ``round_id`` into ``MEDIA_ROOT/packs/`` and return its
-    path relative to ``MEDIA_ROOT``. Progress (``progress``/``total`` = tables) is saved after
-    every table; an already built pack with the same key is returned at once (idempotent).
+def build_round_pack(self, round_id: int, base_url: str = "", language: str | None = None) -> str:
+    """Build the round pack PDF of round ``round_id`` in ``language`` (default: the active one)
+    into ``MEDIA_ROOT/packs/`` and return its path relative to ``MEDIA_ROOT``. Progress
+    (``progress``/``total`` = tables) is saved after every table; an already built pack with the
+    same key is returned at once (idempotent; "build again" sets its state back to pending first).
     Retried (``autoretry_for`` database and file errors, at most 3 retries) with the state set
     back to ``pending``; after the last failure the state is ``failed`` with the error. A
     re-delivered message (its first worker died) builds the pack again from the start; the file is
     written under a temporary name and renamed, so a reader never sees half a pack."""
+    with translation.override(language or translation.get_language()):
+        return _build_round_pack(self, round_id, base_url)
+
+
+def _build_round_pack(task, round_id: int, base_url: str) -> str:
     rnd = Round.objects.select_related("tournament").get(pk=round_id)
     key = round_pack_key(rnd)
     state, _ = TaskState.objects.get_or_create(key=key, defaults={"kind": KIND_ROUND_PACK})
@@ -210,9 +275,9 @@ def build_round_pack(self, round_id: int, base_url: str = "") -> str:
         tmp.write_bytes(data)
         tmp.replace(target)
     except Exception as exc:
-        last = not isinstance(exc, RETRY_ON) or self.request.retries >= (self.max_retries or 0)
+        last = not isinstance(exc, RETRY_ON) or task.request.retries >= (task.max_retries or 0)
         update_state(state.pk, status="failed" if last else "pending", error=f"{type(exc).__name__}: {exc}")
-        log.warning("round pack %s failed (try %s): %s", key, self.request.retries + 1, exc)
+        log.warning("round pack %s failed (try %s): %s", key, task.request.retries + 1, exc)
         raise
     update_state(state.pk, status="done", progress=total, total=total, result_path=relative, error="")
     return relative

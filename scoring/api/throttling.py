@@ -13,16 +13,26 @@ import as DRF's own classes do), so a deployment or a test can change them in th
 The client address is the one the reverse proxy appended last to ``X-Forwarded-For`` behind
 the proxy (``NUM_PROXIES`` = 1, the same rule as the login throttling) and the connection's own
 address otherwise.
+
+The counters fail open (:mod:`scoring.ratecache`, shared with the private links' limits): a cache
+that does not answer (Redis down) means the request is not throttled, logged as one warning per
+minute at most, never a 500.
 """
 from __future__ import annotations
 
 from rest_framework.settings import api_settings
 from rest_framework.throttling import AnonRateThrottle, SimpleRateThrottle, UserRateThrottle
 
+from scoring import ratecache
 from scoring.policy import is_entrant
 
 
 class _LiveRate:
+    """The API's throttles: rates read at every request, counters in the cache that fails open
+    (:data:`scoring.ratecache.CACHE`: with the cache down a request is not throttled)."""
+
+    cache = ratecache.CACHE
+
     def get_rate(self):
         return api_settings.DEFAULT_THROTTLE_RATES.get(self.scope)
 

@@ -25,12 +25,12 @@ import re
 import secrets
 import time
 
-from django.core.cache import cache
 from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.crypto import salted_hmac
 
+from scoring import ratecache
 from scoring.games.base import EntrantKind
 from scoring.models import EntrantLink, Player, Team, Tournament
 
@@ -209,12 +209,9 @@ def _key(scope: str, ident: str, period: int) -> str:
 
 def exceeded(scope: str, ident: str, rate: str) -> bool:
     """Whether ``ident`` already used up ``rate`` in ``scope`` in the current window, without
-    counting a request (a cache that fails says no)."""
+    counting a request (a cache that fails says no: :mod:`scoring.ratecache`)."""
     limit, period = parse_rate(rate)
-    try:
-        count = cache.get(_key(scope, ident, period)) or 0
-    except Exception:  # noqa: BLE001 - a broken cache is no reason to refuse
-        return False
+    count = ratecache.call("get", _key(scope, ident, period), default=0) or 0
     return count >= limit
 
 
@@ -222,17 +219,14 @@ def allow(scope: str, ident: str, rate: str) -> bool:
     """Count one request of ``ident`` (a link's id or token hash, a client address; never a
     token) in ``scope`` and say whether it is within ``rate`` (``"N/second|minute|hour|day"``),
     in fixed windows kept in Django's cache. A cache that fails lets the request through (rate
-    limits never stop play)."""
+    limits never stop play; :mod:`scoring.ratecache`)."""
     limit, period = parse_rate(rate)
     key = _key(scope, ident, period)
-    try:
-        if cache.add(key, 1, period + 1):
-            count = 1
-        else:
-            count = cache.incr(key)
-    except Exception:  # noqa: BLE001 - a broken cache is no reason to refuse
+    added = ratecache.call("add", key, 1, period + 1)
+    if added is None:  # the cache failed
         return True
-    return count <= limit
+    count = 1 if added else ratecache.call("incr", key)
+    return count is None or count <= limit
 
 
 class RateExceeded(Exception):

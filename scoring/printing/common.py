@@ -10,8 +10,10 @@ encodes the streams; shape checking is off outside the tests.
 """
 from __future__ import annotations
 
+import hashlib
 import io
 import itertools
+from functools import cache
 from pathlib import Path
 from xml.sax.saxutils import escape
 
@@ -30,6 +32,21 @@ from reportlab.platypus import Flowable, Paragraph, SimpleDocTemplate
 if not getattr(settings, "TESTING", False):
     # reportlab checks every attribute set on its graphics shapes; the tests keep the checks.
     rl_config.shapeChecking = 0
+
+@cache
+def code_version() -> str:
+    """A fingerprint of the code and translations that shape a stored PDF (the app's Python files,
+    the compiled catalogues, reportlab's version), computed once per process: a deploy that
+    changes how a sheet is printed gives stored round packs a new key (:mod:`scoring.tasks`)."""
+    base = Path(settings.BASE_DIR)
+    digest = hashlib.sha1(reportlab.Version.encode())
+    for folder, pattern in (("scoring", "**/*.py"), ("locale", "**/*.mo")):
+        for path in sorted((base / folder).glob(pattern)):
+            if path.is_file():
+                stat = path.stat()
+                digest.update(f"{path.relative_to(base)}:{stat.st_mtime_ns}:{stat.st_size}".encode())
+    return digest.hexdigest()[:16]
+
 
 FONT = "NSKTSans"
 FONT_BOLD = "NSKTSans-Bold"

@@ -10,6 +10,8 @@ Only this test process is pointed at the dead Redis (settings and the Celery app
 duration of each test); the shared Redis is left alone."""
 from __future__ import annotations
 
+import json
+import logging
 import socket
 import threading
 import time
@@ -19,13 +21,17 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 from django.utils import timezone, translation
+from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
 
 from nskt.celery import app
 from nskt.settings import redis_cache
-from scoring import tasks
-from scoring.models import Round, TaskState, Team
+from scoring import ratecache, tasks
+from scoring.models import Match, Round, TaskState, Team
+from scoring.participants import links
 from tests.factories import (
     GRAND_DOUBLE_VICTORY_NS,
+    TAI_PAN_HAND,
     MatchFactory,
     RoundFactory,
     TeamFactory,
@@ -210,6 +216,48 @@ def test_a_job_whose_worker_died_is_failed_and_can_be_built_again(client, settin
     assert response.status_code == 302
     state.refresh_from_db()
     assert (state.status, state.progress, state.total) == ("done", 3, 3)
+
+
+def test_the_api_and_the_private_links_answer_with_redis_down(client, redis_down, settings, caplog):
+    """The REST API (reads, standings, engines, schema, a write) and the private links count their
+    rate limits in the cache; with Redis down they are not enforced, never a 500 (issue 12), and
+    the outage is logged once, not once per request."""
+    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK,
+                               "DEFAULT_THROTTLE_RATES": {"anon": "1/minute", "user": "1/minute", "engines": "1/minute",
+                                                          "link": "1/minute"}}
+    settings.LINK_RATE = "1/minute"
+    ratecache._last_warning = ratecache._down = None
+    match = MatchFactory(round=RoundFactory(number=1))
+    t = match.round.tournament
+    referee = staff(t)["referee"]
+    api, staff_api, link_api = APIClient(), APIClient(), APIClient()
+    staff_api.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=referee).key}")
+    link = links.link_for(match.team_ns)
+    link_api.credentials(HTTP_AUTHORIZATION=f"Link {links.token_of(link)}")
+    calls = [
+        ("tournaments", lambda: api.get(reverse("api:tournament-list")), 200),
+        ("standings", lambda: api.get(reverse("api:standings", args=[t.slug])), 200),
+        ("engines", lambda: api.get(reverse("api:engine-list")), 200),
+        ("engine command", lambda: api.post(reverse("api:engine-command", args=["taipan", "score"]), "[]",
+                                            content_type="application/json"), 400),  # the body's error, not a limit
+        ("schema", lambda: api.get(reverse("api:schema"), {"format": "json"}), 200),
+        ("a write", lambda: staff_api.post(reverse("api:match-records", args=[t.slug, match.pk]),
+                                           json.dumps({"version": Match.objects.get(pk=match.pk).version,
+                                                       "record": TAI_PAN_HAND}),
+                                           content_type="application/json"), 201),
+        ("through a link", lambda: link_api.get(reverse("api:match-detail", args=[t.slug, match.pk])), 200),
+        ("opening a link", lambda: client.post(reverse("scoring:open_link"), {"code": links.token_of(link)}), 302),
+        ("a wrong link", lambda: client.post(reverse("scoring:open_link"), {"code": "wrong"}), 400),
+    ]
+    with caplog.at_level(logging.WARNING, logger="scoring.ratecache"):
+        for _round in range(2):  # twice: over every rate of 1/minute, were they counted
+            for name, call, expected in calls:
+                response, seconds = timed(call)
+                assert (name, response.status_code) == (name, expected), response.content[:300]
+                assert seconds < LIMIT, name
+    assert match.hands.count() == 2
+    warnings = [r for r in caplog.records if r.name == "scoring.ratecache"]
+    assert len(warnings) == 1 and "rate limits not enforced" in warnings[0].getMessage()
 
 
 def test_the_settings_keep_redis_waits_short(settings):

@@ -205,3 +205,106 @@ def test_status_partial_polls_while_running(client, rnd):
 def test_status_of_other_round_is_404(client, rnd):
     other = TaskState.objects.create(key="round_pack:999999:abc", kind="round_pack")
     assert client.get(reverse("scoring:round_pack_status", args=["pack", 1, other.pk])).status_code == 404
+
+
+# --------------------------------------------------------------------------- a stale pack (issue 12)
+
+
+def pack_text(data: bytes) -> str:
+    return "\n".join(p.extract_text() for p in PdfReader(io.BytesIO(data)).pages)
+
+
+def test_a_renamed_team_gets_a_new_pack_for_everyone(client, rnd):
+    """The tester's steps: the organiser opens pack.pdf, renames a team on its edit page, opens
+    pack.pdf again: the new name, for the organiser and for anonymous visitors alike."""
+    url = reverse("scoring:round_pack_pdf", args=["pack", 1])
+    organiser = staff(rnd.tournament)["organiser"]
+    client.force_login(organiser)
+    before = client.get(url)
+    assert before.status_code == 200 and "Team A" in pack_text(before.content)
+    team = rnd.tournament.teams.get(name="Team A")
+    edit = client.post(reverse("scoring:team_edit", args=["pack", team.pk]), {
+        "name": "Renamed Rovers", "affiliation": "", "first_player_name": team.first_player.name,
+        "second_player_name": team.second_player.name, "seed": "", "joined_round": "1", "withdrawn_after_round": ""})
+    assert edit.status_code == 302
+    after = client.get(url)
+    assert after.status_code == 200 and after.content != before.content
+    text = pack_text(after.content)
+    assert "Renamed Rovers" in text and "Team A" not in text
+    client.logout()
+    public = pack_text(client.get(url).content)
+    assert "Renamed Rovers" in public and "Team A" not in public
+    assert TaskState.objects.filter(kind="round_pack", status="done").count() == 2  # the old state, the new one
+
+
+def test_the_key_covers_what_the_pack_prints(rnd):
+    """A renamed player, a new affiliation, another venue or tournament name, the other language:
+    each one is printed, so each one gives a new key; the same state gives the same key."""
+    key = tasks.round_pack_key(rnd)
+    assert tasks.round_pack_key(Round.objects.select_related("tournament").get(pk=rnd.pk)) == key
+    team = rnd.tournament.teams.get(name="Team C")
+    player = team.first_player
+    player.name = "Someone Else"
+    player.save()
+    renamed = tasks.round_pack_key(rnd)
+    assert renamed != key
+    team.affiliation = "Club Noord"
+    team.save()
+    affiliated = tasks.round_pack_key(rnd)
+    assert affiliated != renamed
+    rnd.tournament.venue = "Utrecht"
+    assert tasks.round_pack_key(rnd) != affiliated
+    rnd.tournament.name = "Other Cup"
+    assert tasks.round_pack_key(rnd) not in (key, renamed, affiliated)
+    assert tasks.round_pack_key(rnd, "nl") != tasks.round_pack_key(rnd, "en")
+
+
+def test_a_renamed_player_at_a_four_player_table_gets_a_new_pack(settings):
+    rnd, tables = table_round("taiwanese", tables=2)
+    first = tasks.build_round_pack.delay(rnd.pk).get()
+    seat = tables[1].seats.select_related("player").get(seat=2)
+    assert seat.player.name in pdf_text(settings.MEDIA_ROOT / first)
+    seat.player.name = "Renamed Player"
+    seat.player.save()
+    second = tasks.build_round_pack.delay(rnd.pk).get()
+    assert second != first and "Renamed Player" in pdf_text(settings.MEDIA_ROOT / second)
+
+
+def test_an_unchanged_round_serves_the_stored_pack(client, rnd, monkeypatch):
+    """Nothing printed changed: pack.pdf serves the same stored file, without building it again."""
+    real, calls = sheets.round_pack_pdf, []
+    monkeypatch.setattr(sheets, "round_pack_pdf", lambda *a, **k: calls.append(1) or real(*a, **k))
+    url = reverse("scoring:round_pack_pdf", args=["pack", 1])
+    first = client.get(url).content
+    client.force_login(staff(rnd.tournament)["organiser"])
+    second = client.get(url).content
+    assert first == second and first.startswith(b"%PDF") and calls == [1]
+    assert TaskState.objects.count() == 1
+
+
+def test_build_again_builds_anew(client, rnd, monkeypatch, settings):
+    """"Build again" on an unchanged round builds the pack once more (same key, same state, a
+    new file) and shows the button on the finished pack's page."""
+    real, calls = sheets.round_pack_pdf, []
+    monkeypatch.setattr(sheets, "round_pack_pdf", lambda *a, **k: calls.append(1) or real(*a, **k))
+    client.force_login(staff(rnd.tournament)["referee"])
+    build = reverse("scoring:round_pack_build", args=["pack", 1])
+    page = client.post(build, follow=True).content.decode()
+    assert calls == [1] and "Download the PDF" in page and "Build again" in page
+    state = TaskState.objects.get()
+    path = settings.MEDIA_ROOT / state.result_path
+    path.write_bytes(b"%PDF- an old pack")
+    client.post(build)
+    assert calls == [1, 1]
+    state.refresh_from_db()
+    assert state.status == "done" and TaskState.objects.count() == 1
+    assert path.read_bytes() != b"%PDF- an old pack" and "Team A" in pdf_text(path)
+    assert client.get(reverse("scoring:round_pack_pdf", args=["pack", 1])).content == path.read_bytes()
+
+
+def test_build_again_leaves_a_running_build_alone(rnd, monkeypatch):
+    state = TaskState.objects.create(key=tasks.round_pack_key(rnd), kind="round_pack", status="running", progress=1, total=3)
+    calls = []
+    monkeypatch.setattr(sheets, "round_pack_pdf", lambda *a, **k: calls.append(1) or b"%PDF-")
+    assert tasks.start_round_pack(rnd, rebuild=True).pk == state.pk
+    assert calls == [] and TaskState.objects.get(pk=state.pk).status == "running"

@@ -70,9 +70,11 @@ def standings_pdf(request, *, tournament):
 @require_POST
 @tournament_view(Perm.ENTER_RESULTS)
 def round_pack_build(request, number, *, tournament):
-    """Start (or reuse) the background build of a round pack and go to its progress page."""
+    """Build the round pack anew in the background ("Build again": even when nothing printed on it
+    changed, the stored file is replaced; a build still running is reused) and go to its progress
+    page."""
     rnd = visible_round(request, tournament, number)
-    state = tasks.start_round_pack(rnd, base_url=_base_url(request))
+    state = tasks.start_round_pack(rnd, base_url=_base_url(request), rebuild=True)
     return redirect("scoring:round_pack_status", tournament.slug, rnd.number, state.pk)
 
 
