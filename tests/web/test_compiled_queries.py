@@ -8,7 +8,7 @@ from scoring.models import Match, Round
 from scoring.queries import CompiledQuery
 from scoring.standings.cache import state_key
 from scoring.web.conditional import result_state, round_state
-from tests.factories import RoundFactory, taipan_round, table_round
+from tests.factories import RoundFactory, table_round, taipan_round
 
 pytestmark = pytest.mark.django_db
 
