@@ -23,7 +23,7 @@ def test_rows_are_the_orm_rows_for_every_id():
 
 
 def test_a_result_or_round_of_another_tournament_is_not_read():
-    (rnd_a, (match_a,)), (rnd_b, (match_b,)) = taipan_round(), taipan_round()
+    (rnd_a, (match_a,)), (rnd_b, _) = taipan_round(), taipan_round()
     a, b = rnd_a.tournament, rnd_b.tournament
     assert result_state(None, a, match_a.pk, kind="match")[0] == match_a.version
     assert result_state(None, b, match_a.pk, kind="match") is None
