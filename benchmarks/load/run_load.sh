@@ -31,7 +31,10 @@
 # LOAD_READER_WAIT ("15,45" seconds between two pages of a reader), LOAD_SPAWN_RATE (users started
 # per second, 50), LOAD_LOGIN_SPREAD (30), LOAD_WARMUP_MAX (120), LOAD_COST (0 skips the CPU per
 # request figures), LOAD_OUT (directory to keep the locust CSV files and logs in),
-# PGHOST/PGPORT/PGUSER.
+# LOAD_REDIS (a Redis database as production has it (REDIS_URL), e.g.
+# redis://127.0.0.1:6379/15: the gunicorn workers then share the standings and the rendered live
+# regions; the database is emptied before and after the run, so give one nothing else uses; unset:
+# each worker keeps its own in-process cache, the embedded default), PGHOST/PGPORT/PGUSER.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 PY=.venv/bin/python
@@ -62,6 +65,7 @@ cleanup() {
 dbname='postgres', autocommit=True, connect_timeout=5); c.execute('DROP DATABASE IF EXISTS \"$DB\" WITH (FORCE)')" \
     && echo "database $DB dropped" || echo "could not drop database $DB"
   if [ -n "${LOAD_OUT:-}" ]; then mkdir -p "$LOAD_OUT" && cp "$WORK"/stats_*.csv "$WORK"/*.log "$WORK"/events.jsonl "$WORK"/polls.json "$LOAD_OUT"/ 2>/dev/null; fi
+  flush_redis 2>/dev/null
   rm -rf "$WORK"
 }
 trap cleanup EXIT
@@ -121,6 +125,16 @@ export DATABASE_URL="postgres://${PGUSER}@${PGHOST}:${PGPORT}/${DB}"
 export SECURE_SSL_REDIRECT=0 SECURE_COOKIES=0 PROXY_COUNT=0
 export MEDIA_ROOT="$WORK/media" LOG_LEVEL=WARNING
 unset REDIS_URL
+flush_redis() {
+  [ -n "${LOAD_REDIS:-}" ] || return 0
+  $PY -c "import redis, sys; redis.Redis.from_url(sys.argv[1], socket_timeout=5).flushdb()" "$LOAD_REDIS"
+}
+if [ -n "${LOAD_REDIS:-}" ]; then
+  # As production: Redis for Django's cache and Celery's broker (the scenario starts no job).
+  flush_redis || { echo "Redis at $LOAD_REDIS unreachable"; exit 1; }
+  export REDIS_URL="$LOAD_REDIS"
+  echo "cache: Redis $LOAD_REDIS (shared by the workers)"
+fi
 
 $PY manage.py migrate --noinput >"$WORK/migrate.log" 2>&1 || { cat "$WORK/migrate.log"; exit 1; }
 # collectstatic (STATIC_ROOT = staticfiles/, git-ignored) only when the manifest is missing or older
