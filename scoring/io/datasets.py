@@ -12,6 +12,7 @@ Numbers stay numbers (a negative total is a number, not text).
 from __future__ import annotations
 
 import io
+from collections.abc import Callable
 
 import tablib
 from django.utils.functional import Promise
@@ -19,7 +20,7 @@ from django.utils.translation import gettext as _t
 from django.utils.translation import gettext_lazy as _
 
 from scoring.games.base import EntrantKind
-from scoring.models import Round, Tournament
+from scoring.models import ResultContainer, Round, Tournament
 from scoring.results.storage import storage_for
 from scoring.standings import player_standings, team_standings
 from scoring.standings.tiebreaks import REGISTRY
@@ -141,10 +142,12 @@ def _player_standings_dataset(t: Tournament, through_round: int | None) -> tabli
     return ds
 
 
-def round_dataset(rnd: Round) -> tablib.Dataset:
+def round_dataset(rnd: Round, totals_hidden: Callable[[ResultContainer], bool] | None = None) -> tablib.Dataset:
     """The tables of a round as a tablib Dataset: table number, every side (Tai Pan: both teams with
     their players, a bye has an empty EW side; four-player: the four seated players), the reason
-    the table was drawn, its status and the totals per side."""
+    the table was drawn, its status and the totals per side. ``totals_hidden(container)``: True
+    for a result whose totals the reader may not see (blind confirmation,
+    :func:`scoring.results.sheet.totals_hidden`); its total cells stay empty."""
     adapter = rnd.tournament.adapter
     storage = storage_for(adapter)
     labels = adapter.side_labels()
@@ -153,7 +156,8 @@ def round_dataset(rnd: Round) -> tablib.Dataset:
         c.round = rnd
         sides = storage.sides(c, adapter)
         with_players = with_players or any(side["players"] for side in sides)
-        rows.append((storage.number(c), sides, storage.note(c), c.get_status_display(), storage.totals(c)))
+        totals = [""] * len(labels) if totals_hidden and totals_hidden(c) else storage.totals(c)
+        rows.append((storage.number(c), sides, storage.note(c), c.get_status_display(), totals))
     headers = [_t("Table")]
     for label in labels:
         headers += [label] + ([_t("Players %(side)s") % {"side": label}] if with_players else [])

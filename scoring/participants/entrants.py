@@ -40,6 +40,7 @@ REFUSED_CATEGORIES = {"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"}
 
 _SPACES = re.compile(r"\s+")
 _DIGITS = re.compile(r"[0-9]+")
+_SIGNED = re.compile(r"-?[0-9]+")
 
 
 def refused_character(text: str) -> tuple[int, str] | None:
@@ -84,9 +85,14 @@ class TextField(forms.CharField):
 
 
 class WholeNumberField(forms.IntegerField):
-    """A whole number written with the ASCII digits 0-9 only, within ``min_value..max_value``."""
+    """A whole number written with the ASCII digits 0-9 only (with ``signed``, an optional minus
+    sign before them), within ``min_value..max_value``."""
 
     default_error_messages = {"invalid": _("Enter a whole number written with the digits 0-9.")}
+
+    def __init__(self, *, signed: bool = False, **kwargs):
+        super().__init__(**kwargs)
+        self.pattern = _SIGNED if signed else _DIGITS
 
     def to_python(self, value):
         if value in self.empty_values:
@@ -96,7 +102,7 @@ class WholeNumberField(forms.IntegerField):
         if isinstance(value, int):
             return value
         text = str(value).strip()
-        if not _DIGITS.fullmatch(text) or len(text) > 12:
+        if not self.pattern.fullmatch(text) or len(text) > 12:
             raise forms.ValidationError(self.error_messages["invalid"], code="invalid")
         return int(text)
 

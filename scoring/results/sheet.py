@@ -51,6 +51,7 @@ tournament's player entry on, the sides of a table act through their private lin
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -484,17 +485,34 @@ def resume_play(container: ResultContainer, actor, *, expected_version: int | No
 # --------------------------------------------------------------------------- confirm and reopen
 
 
+#: A total as typed: ASCII digits with an optional minus sign.
+_TOTAL = re.compile(r"-?[0-9]{1,7}")
+
+
+def _whole_number(value: Any) -> int:
+    """``value`` as a total (:func:`parse_totals`); ``ValueError`` otherwise."""
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) < 10**7:
+        return value
+    if isinstance(value, str) and _TOTAL.fullmatch(value.strip()):
+        return int(value.strip())
+    raise ValueError(value)
+
+
 def parse_totals(totals: Any, sides: int) -> list[int]:
     """Totals re-typed from the score sheet: a list of ``sides`` whole numbers, or ``{"NS", "EW"}``
-    for Tai Pan. Raises :class:`ServiceError` (field ``totals``)."""
+    for Tai Pan; each an ``int`` or text of ASCII digits with an optional minus sign (at most
+    seven digits: no other scripts' digits, fractions, exponents or spaces inside). Raises
+    :class:`ServiceError` (field ``totals``)."""
     try:
         if isinstance(totals, dict):
             values = [totals["NS"], totals["EW"]]
+        elif isinstance(totals, str | bytes):
+            raise TypeError
         else:
             values = list(totals)
-        if len(values) != sides or any(isinstance(v, bool) for v in values):
+        if len(values) != sides:
             raise ValueError
-        return [int(v) for v in values]
+        return [_whole_number(v) for v in values]
     except (KeyError, TypeError, ValueError):
         raise ServiceError(_("Type every final total as a whole number."), field="totals") from None
 

@@ -108,3 +108,28 @@ def test_blind_four_player_totals_count_only_once_the_table_is_confirmed():
     sheet.confirm(table, people["referees"][0], expected_version=table.version, totals=[6, -2, -2, -2])
     totals = {r.name: (r.total, r.played, r.rank) for r in player_standings(rnd.tournament)}
     assert totals == {"Ann": (6, 1, 1), "Bob": (-2, 1, 2), "Cas": (-2, 1, 2), "Dee": (-2, 1, 2)}
+
+
+def test_the_round_export_leaves_a_hidden_result_s_totals_empty(client):
+    """The public round export (CSV) shows an unconfirmed result's totals only where the result
+    page does: empty for the public under blind confirmation, 800 / 0 for a member, and for
+    everyone once confirmed; a bye (no confirmation needed) always shows 0 / 0."""
+    import csv
+    import io
+
+    from django.urls import reverse
+
+    t, people, match = _taipan(blind=True)
+    url = reverse("scoring:pairings_export", args=[t.slug, 1])
+
+    def totals(c):
+        rows = list(csv.reader(io.StringIO(c.get(url).content.decode("utf-8-sig"))))
+        return {row[0]: row[-2:] for row in rows[1:]}
+
+    assert totals(client) == {"1": ["", ""], "2": ["0", "0"]}
+    member = type(client)()
+    member.force_login(people["referees"][0])
+    assert totals(member)["1"] == ["800", "0"]
+    confirmer = people["referees"][1]
+    sheet.confirm(Match.objects.get(pk=match.pk), confirmer, expected_version=match.version, totals=[800, 0])
+    assert totals(client)["1"] == ["800", "0"]

@@ -8,6 +8,8 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from scoring.participants.entrants import WholeNumberField
+
 #: Highest absolute total a confirmer can type (a bound, not a rule: keeps the database happy).
 MAX_TOTAL = 10_000_000
 
@@ -34,8 +36,8 @@ class ConfirmForm(forms.Form):
         self.blind = blind
         self.sides = len(labels)
         for i, label in enumerate(labels):
-            self.fields[f"total_{i}"] = forms.IntegerField(
-                label=_("Final total %(side)s") % {"side": label}, required=blind,
+            self.fields[f"total_{i}"] = WholeNumberField(
+                signed=True, label=_("Final total %(side)s") % {"side": label}, required=blind,
                 min_value=-MAX_TOTAL, max_value=MAX_TOTAL, widget=forms.NumberInput(attrs={"inputmode": "numeric"}))
 
     def totals(self) -> list[int] | None:
@@ -57,8 +59,8 @@ class DisputeForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.sides = len(labels)
         for i, label in enumerate(labels):
-            self.fields[f"total_{i}"] = forms.IntegerField(
-                label=_("Final total %(side)s") % {"side": label}, required=True,
+            self.fields[f"total_{i}"] = WholeNumberField(
+                signed=True, label=_("Final total %(side)s") % {"side": label}, required=True,
                 min_value=-MAX_TOTAL, max_value=MAX_TOTAL, widget=forms.NumberInput(attrs={"inputmode": "numeric"}))
         self.fields["note"] = forms.CharField(
             label=_("What is wrong? (optional)"), required=False, max_length=1000,

@@ -300,6 +300,9 @@ def standings_export(request, *, tournament):
 @require_safe
 @tournament_view()
 def pairings_export(request, number, *, tournament):
-    """A round's tables as CSV or XLSX (drafts: organisers only)."""
+    """A round's tables as CSV or XLSX (drafts: organisers only); under blind confirmation an
+    unconfirmed result's totals are left empty for whoever may not see them."""
     rnd = visible_round(request, tournament, number)
-    return export_response(datasets.round_dataset(rnd), _export_format(request), f"{slugify(tournament.slug)}-round-{rnd.number}")
+    actor = actor_of(request)
+    dataset = datasets.round_dataset(rnd, totals_hidden=lambda container: sheet.totals_hidden(container, actor))
+    return export_response(dataset, _export_format(request), f"{slugify(tournament.slug)}-round-{rnd.number}")
