@@ -213,7 +213,9 @@ def start_round_pack(rnd: Round, *, base_url: str = "", rebuild: bool = False) -
     language) and queue :func:`build_round_pack` unless that pack is already done or being built (a
     stale job, see :func:`settle`, counts as failed and is started again). ``rebuild`` ("build
     again"): a done or failed pack is built anew all the same (a job still running is left to
-    finish); until the new file is written the old one is no longer served."""
+    finish); until the new file is written the old one is no longer served. A rebuild that cannot
+    be queued (the broker is down) leaves a done pack done and served, and returns its state with
+    ``not_queued`` set to :data:`QUEUE_DOWN` for the page to say so."""
     language = translation.get_language()
     key = round_pack_key(rnd, language)
     state, created = TaskState.objects.get_or_create(key=key, defaults={"kind": KIND_ROUND_PACK})
@@ -221,12 +223,17 @@ def start_round_pack(rnd: Round, *, base_url: str = "", rebuild: bool = False) -
         state = settle(state)
     if not created and state.status in ACTIVE:
         return state
-    if _is_done(state) and not rebuild:
+    was_done = _is_done(state)
+    if was_done and not rebuild:
         return state
     if not created:
         update_state(state.pk, status="pending", error="", progress=0)
     dispatch(build_round_pack, state, (rnd.pk,), {"base_url": base_url, "language": language})
     state.refresh_from_db()
+    if was_done and state.status == "failed" and state.error == QUEUE_DOWN:
+        update_state(state.pk, status="done", error="", progress=state.total)  # the last good pack stays
+        state.refresh_from_db()
+        state.not_queued = QUEUE_DOWN
     return state
 
 

@@ -272,3 +272,23 @@ def test_the_settings_keep_redis_waits_short(settings):
     assert s.TASK_STALE_SECONDS > s.CELERY_BROKER_TRANSPORT_OPTIONS["visibility_timeout"]
     assert tasks.build_round_pack.acks_late and tasks.build_round_pack.reject_on_worker_lost
     assert tasks.import_entrants.acks_late and tasks.import_entrants.reject_on_worker_lost
+
+
+def test_build_again_with_the_broker_down_keeps_the_last_good_pack(client, redis_down):
+    """A pack built while Redis was up stays served when "build again" cannot be queued; the page
+    says the job was not started."""
+    rnd = RoundFactory(number=1)
+    MatchFactory(round=rnd, table=1)
+    t = rnd.tournament
+    app.conf.task_always_eager = True  # Redis up: the pack is built
+    assert client.get(reverse("scoring:round_pack_pdf", args=[t.slug, 1]), follow=True).status_code == 200
+    state = TaskState.objects.get(kind=tasks.KIND_ROUND_PACK)
+    assert state.status == "done"
+    app.conf.task_always_eager = False  # Redis down again
+    client.force_login(staff(t)["referee"])
+    response = client.post(reverse("scoring:round_pack_build", args=[t.slug, 1]), follow=True)
+    assert "cannot be reached" in response.content.decode()
+    state.refresh_from_db()
+    assert state.status == "done" and state.error == ""
+    pack = client.get(reverse("scoring:round_pack_pdf", args=[t.slug, 1]), follow=True)
+    assert b"".join(pack.streaming_content if pack.streaming else [pack.content]).startswith(b"%PDF")

@@ -5,8 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from django.conf import settings
+from django.contrib import messages
 from django.http import FileResponse, Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _t
 from django.views.decorators.http import require_GET, require_POST, require_safe
 
 from scoring import policy, tasks
@@ -75,6 +77,8 @@ def round_pack_build(request, number, *, tournament):
     page."""
     rnd = visible_round(request, tournament, number)
     state = tasks.start_round_pack(rnd, base_url=_base_url(request), rebuild=True)
+    if getattr(state, "not_queued", None):
+        messages.error(request, _t(state.not_queued))  # the last good pack is still served
     return redirect("scoring:round_pack_status", tournament.slug, rnd.number, state.pk)
 
 
