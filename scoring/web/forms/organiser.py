@@ -16,6 +16,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import UserCreationForm
 from django.db import transaction
 from django.db.models import Q
+from django.utils.text import capfirst
 from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
@@ -223,14 +224,14 @@ class TeamForm(forms.ModelForm):
     characters, whole numbers in ASCII digits within bounds, names compared with case and accents
     folded."""
 
-    name = TextField(label=_("name"))
-    affiliation = TextField(label=_("affiliation"), required=False)
+    name = TextField(label=capfirst(_("name")))
+    affiliation = TextField(label=capfirst(_("affiliation")), required=False)
     first_player_name = TextField(label=_("First player"))
     second_player_name = TextField(label=_("Second player"))
-    seed = seed_field()
-    joined_round = round_field(label=_("joined in round"), required=False,
+    seed = seed_field(label=capfirst(_("seed")))
+    joined_round = round_field(label=capfirst(_("joined in round")), required=False,
                                help_text=_("Late entry: the first round this team may be paired."))
-    withdrawn_after_round = round_field(0, label=_("withdrawn after round"), required=False,
+    withdrawn_after_round = round_field(0, label=capfirst(_("withdrawn after round")), required=False,
                                         help_text=_("The team is not paired after this round; its results are kept. 0: before round 1."))
 
     class Meta:
@@ -337,9 +338,9 @@ TeamsImportForm = EntrantsImportForm
 class DraftPairingRowForm(forms.Form):
     """One table of a draft round: team NS and team EW (empty EW: a bye)."""
 
-    team_ns = forms.ModelChoiceField(label=_("team NS"), queryset=Team.objects.none(), required=False)
+    team_ns = forms.ModelChoiceField(label=capfirst(_("team NS")), queryset=Team.objects.none(), required=False)
     team_ew = forms.ModelChoiceField(
-        label=_("team EW"), queryset=Team.objects.none(), required=False, empty_label=_("(bye)"),
+        label=capfirst(_("team EW")), queryset=Team.objects.none(), required=False, empty_label=_("(bye)"),
     )
 
     def __init__(self, *args, teams=None, **kwargs):
@@ -416,10 +417,10 @@ class PlayerForm(forms.ModelForm):
     Pass the player's tournament as ``instance=Player(tournament=...)`` when registering.
     """
 
-    name = TextField(label=_("name"))
-    affiliation = TextField(label=_("affiliation"), required=False)
-    seed = seed_field()
-    joined_round = round_field(label=_("joined in round"), initial=1)
+    name = TextField(label=capfirst(_("name")))
+    affiliation = TextField(label=capfirst(_("affiliation")), required=False)
+    seed = seed_field(label=capfirst(_("seed")))
+    joined_round = round_field(label=capfirst(_("joined in round")), initial=1)
 
     class Meta:
         model = Player
@@ -453,8 +454,8 @@ class WithdrawForm(forms.Form):
     :data:`MAX_ROUND`. When ``reinstate`` is ticked the round is not checked.
     """
 
-    after_round = round_field(label=_("withdrawn after round"))
-    reinstate = forms.BooleanField(label=_("reinstate instead"), required=False)
+    after_round = round_field(label=capfirst(_("withdrawn after round")))
+    reinstate = forms.BooleanField(label=capfirst(_("reinstate instead")), required=False)
 
     def __init__(self, *args, player: Player | None = None, **kwargs):
         super().__init__(*args, **kwargs)
