@@ -12,7 +12,15 @@ MAX_DIGITS = 6
 def plain_int(raw: str | None) -> int | None:
     """``raw`` as an int when it is a plain ASCII whole number of at most :data:`MAX_DIGITS`
     digits (``"3"``, ``"007"``), else ``None`` (``""``, ``"-1"``, ``"x"``, ``"²"``, ``"1.0"``)."""
-    raw = raw or ""
-    if not (raw.isascii() and raw.isdigit() and len(raw) <= MAX_DIGITS):
+    return whole_number(raw or "", max_digits=MAX_DIGITS)
+
+
+def whole_number(text: str, *, signed: bool = False, max_digits: int = 12) -> int | None:
+    """``text`` as an int when it is written with the ASCII digits 0-9 only (at most
+    ``max_digits``; with ``signed`` an optional ``-`` before them), else ``None``: no Unicode
+    digits, spaces inside, fractions or exponents. The one strict reader of typed whole numbers
+    (query parameters, CSV and form fields, re-typed totals)."""
+    digits = text[1:] if signed and text.startswith("-") else text
+    if not (digits.isascii() and digits.isdigit() and len(digits) <= max_digits):
         return None
-    return int(raw)
+    return int(text)

@@ -26,6 +26,8 @@ from django import forms
 from django.core.validators import ProhibitNullCharactersValidator
 from django.utils.translation import gettext_lazy as _
 
+from scoring.params import whole_number
+
 #: Longest name or affiliation (the models' ``max_length``).
 MAX_TEXT = 120
 #: Highest seed: a signed 32-bit integer (larger values overflowed into a server error).
@@ -39,8 +41,6 @@ MAX_ROUND = 999
 REFUSED_CATEGORIES = {"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"}
 
 _SPACES = re.compile(r"\s+")
-_DIGITS = re.compile(r"[0-9]+")
-_SIGNED = re.compile(r"-?[0-9]+")
 
 
 def refused_character(text: str) -> tuple[int, str] | None:
@@ -92,7 +92,7 @@ class WholeNumberField(forms.IntegerField):
 
     def __init__(self, *, signed: bool = False, **kwargs):
         super().__init__(**kwargs)
-        self.pattern = _SIGNED if signed else _DIGITS
+        self.signed = signed
 
     def to_python(self, value):
         if value in self.empty_values:
@@ -101,10 +101,10 @@ class WholeNumberField(forms.IntegerField):
             raise forms.ValidationError(self.error_messages["invalid"], code="invalid")
         if isinstance(value, int):
             return value
-        text = str(value).strip()
-        if not self.pattern.fullmatch(text) or len(text) > 12:
+        number = whole_number(str(value).strip(), signed=self.signed)
+        if number is None:
             raise forms.ValidationError(self.error_messages["invalid"], code="invalid")
-        return int(text)
+        return number
 
 
 def seed_field(**kwargs) -> WholeNumberField:

@@ -33,20 +33,27 @@ if not getattr(settings, "TESTING", False):
     # reportlab checks every attribute set on its graphics shapes; the tests keep the checks.
     rl_config.shapeChecking = 0
 
-@cache
-def code_version() -> str:
-    """A fingerprint of the code and translations that shape a stored PDF (the app's Python files,
-    the compiled catalogues, reportlab's version), computed once per process: a deploy that
-    changes how a sheet is printed gives stored round packs a new key (:mod:`scoring.tasks`)."""
+
+def files_fingerprint(patterns: tuple[tuple[str, str], ...], seed: str = "") -> str:
+    """16 hex digits of a digest of ``seed`` and the path, change time and size of every file
+    matching ``(folder, glob)`` in ``patterns`` under ``BASE_DIR``: files of a deploy that changed
+    give a new fingerprint."""
     base = Path(settings.BASE_DIR)
-    digest = hashlib.sha1(reportlab.Version.encode())
-    for folder, pattern in (("scoring", "**/*.py"), ("locale", "**/*.mo")):
+    digest = hashlib.sha1(seed.encode())
+    for folder, pattern in patterns:
         for path in sorted((base / folder).glob(pattern)):
             if path.is_file():
                 stat = path.stat()
                 digest.update(f"{path.relative_to(base)}:{stat.st_mtime_ns}:{stat.st_size}".encode())
     return digest.hexdigest()[:16]
 
+
+@cache
+def code_version() -> str:
+    """A fingerprint of the code and translations that shape a stored PDF (the app's Python files,
+    the compiled catalogues, reportlab's version), computed once per process: a deploy that
+    changes how a sheet is printed gives stored round packs a new key (:mod:`scoring.tasks`)."""
+    return files_fingerprint((("scoring", "**/*.py"), ("locale", "**/*.mo")), seed=reportlab.Version)
 
 FONT = "NSKTSans"
 FONT_BOLD = "NSKTSans-Bold"

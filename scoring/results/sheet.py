@@ -51,7 +51,6 @@ tournament's player entry on, the sides of a table act through their private lin
 """
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -65,6 +64,7 @@ from scoring.errors import Locked, NotAllowed, ServiceError, StaleVersion
 from scoring.games.base import Evaluation, GameAdapter, RecordOutcome
 from scoring.locking import lock
 from scoring.models import AuditEntry, Confirmation, Dispute, ResultContainer, ResultRecord, Round, Tournament
+from scoring.params import whole_number
 from scoring.policy import Perm
 from scoring.results import audit
 from scoring.results.storage import Storage, storage_of
@@ -485,17 +485,14 @@ def resume_play(container: ResultContainer, actor, *, expected_version: int | No
 # --------------------------------------------------------------------------- confirm and reopen
 
 
-#: A total as typed: ASCII digits with an optional minus sign.
-_TOTAL = re.compile(r"-?[0-9]{1,7}")
-
-
 def _whole_number(value: Any) -> int:
     """``value`` as a total (:func:`parse_totals`); ``ValueError`` otherwise."""
     if isinstance(value, int) and not isinstance(value, bool) and abs(value) < 10**7:
         return value
-    if isinstance(value, str) and _TOTAL.fullmatch(value.strip()):
-        return int(value.strip())
-    raise ValueError(value)
+    number = whole_number(value.strip(), signed=True, max_digits=7) if isinstance(value, str) else None
+    if number is None:
+        raise ValueError(value)
+    return number
 
 
 def parse_totals(totals: Any, sides: int) -> list[int]:

@@ -51,8 +51,9 @@ TIMEOUT = 6 * 60 * 60
 RESULTS = {"teams": "matches", "players": "tables"}
 
 
-def _entrants(outer: str) -> dict:
-    """The entrants' count and last change, as subqueries on the tournament ``outer`` names."""
+def entrant_state(outer: str) -> dict:
+    """The entrants' count and last change (teams and players: :data:`ENTRANT_FIELDS`), as
+    subqueries on the tournament the outer query's field ``outer`` names."""
     out = {}
     for name, model in (("team", Team), ("player", Player)):
         rows = model.objects.filter(tournament=OuterRef(outer)).order_by().values("tournament")
@@ -61,7 +62,7 @@ def _entrants(outer: str) -> dict:
     return out
 
 
-#: The names of :func:`_entrants`' values, in order.
+#: The names of :func:`entrant_state`' values, in order.
 ENTRANT_FIELDS = ("team_n", "team_t", "player_n", "player_t")
 
 
@@ -70,7 +71,7 @@ def _state_query(tournament_id: int, kind: str, game: str, blind: bool):
     blind confirmation setting (which results count)."""
     related = RESULTS[kind]
     counted = counted_q(Tournament(pk=tournament_id, game=game, blind_confirmation=blind), related)
-    entrants = _entrants("tournament")
+    entrants = entrant_state("tournament")
     return (Round.objects.filter(tournament_id=tournament_id).exclude(status=Round.Status.DRAFT).order_by("number")
             .annotate(total=Count(related), counted=Count(related, filter=counted),
                       settled=Count(related, filter=SETTLED[kind]),
@@ -92,7 +93,7 @@ def state_key(tournament: Tournament, kind: str, through_round: int | None = Non
     if rows:
         people = rows[0][-len(entrants):]
     else:
-        people = Tournament.objects.filter(pk=tournament.pk).annotate(**_entrants("pk")).values_list(*entrants).first()
+        people = Tournament.objects.filter(pk=tournament.pk).annotate(**entrant_state("pk")).values_list(*entrants).first()
     rounds = [row[:-len(entrants)] for row in rows]
     # Canonical text of plain values: a just-created tournament holds ``RoundFormat.TARGET`` where
     # a loaded one holds ``"target"``, and a database may return JSON objects with their keys in

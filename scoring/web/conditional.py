@@ -49,9 +49,7 @@ import json
 import logging
 from collections.abc import Callable
 from functools import cache, wraps
-from pathlib import Path
 
-from django.conf import settings
 from django.contrib import messages
 from django.core.cache import cache as django_cache
 from django.db.models import Count, Max, OuterRef, Subquery, Sum
@@ -60,9 +58,11 @@ from django.shortcuts import render
 from django.utils.cache import get_conditional_response, patch_cache_control, patch_vary_headers, quote_etag
 from django.utils.translation import get_language
 
-from scoring.models import Player, Round, Team, Tournament
+from scoring.models import Round, Tournament
+from scoring.printing.common import files_fingerprint
 from scoring.queries import CompiledQuery
 from scoring.results.storage import storage_for
+from scoring.standings.cache import ENTRANT_FIELDS, entrant_state
 from scoring.web.decorators import KINDS
 from scoring.web.links import held_links
 
@@ -77,15 +77,9 @@ log = logging.getLogger(__name__)
 @cache
 def code_version() -> str:
     """A fingerprint of the files that shape the pages (templates, the app's code, translations,
-    static files), computed once per process: a deploy gives new ETags."""
-    base = Path(settings.BASE_DIR)
-    digest = hashlib.sha1()
-    for folder, pattern in (("templates", "**/*.html"), ("scoring", "**/*.py"), ("locale", "**/*.mo"), ("static", "**/*")):
-        for path in sorted((base / folder).glob(pattern)):
-            if path.is_file():
-                stat = path.stat()
-                digest.update(f"{path.relative_to(base)}:{stat.st_mtime_ns}:{stat.st_size}".encode())
-    return digest.hexdigest()[:16]
+    static files; :func:`scoring.printing.common.files_fingerprint`), computed once per process: a
+    deploy gives new ETags."""
+    return files_fingerprint((("templates", "**/*.html"), ("scoring", "**/*.py"), ("locale", "**/*.mo"), ("static", "**/*")))
 
 
 def eligible(request) -> bool:
@@ -218,12 +212,6 @@ def conditional(state_of: Callable) -> Callable:
 # --------------------------------------------------------------------------- page states
 
 
-def _per_tournament(model, value) -> Subquery:
-    """One number about ``model``'s rows of the outer row's tournament (a subquery)."""
-    rows = model.objects.filter(tournament=OuterRef("tournament")).order_by().values("tournament")
-    return Subquery(rows.annotate(x=value).values("x")[:1])
-
-
 def round_state(request, tournament: Tournament, number: int):
     """A published round's tables, in one query (its SQL compiled once per process,
     :class:`scoring.queries.CompiledQuery`): the round's state, the count, versions and last
@@ -243,13 +231,12 @@ def _round_query(tournament_id: int, number: int, related: str):
     played = Round.objects.exclude(status=Round.Status.DRAFT)
     return (Round.objects.filter(tournament_id=tournament_id, number=number).order_by()
             .annotate(n=Count(related), v=Sum(f"{related}__version"), t=Max(f"{related}__updated_at"),
-                      teams=_per_tournament(Team, Max("updated_at")), team_n=_per_tournament(Team, Count("pk")),
-                      players=_per_tournament(Player, Max("updated_at")), player_n=_per_tournament(Player, Count("pk")),
+                      **entrant_state("tournament"),
                       rounds=Subquery(played.filter(tournament=OuterRef("tournament")).order_by().values("tournament")
                                       .annotate(x=Count("pk")).values("x")[:1]),
                       last=Subquery(played.filter(tournament=OuterRef("tournament")).order_by().values("tournament")
                                     .annotate(x=Max("number")).values("x")[:1]))
-            .values_list("pk", "status", "n", "v", "t", "teams", "team_n", "players", "player_n", "rounds", "last")[:1])
+            .values_list("pk", "status", "n", "v", "t", *ENTRANT_FIELDS, "rounds", "last")[:1])
 
 
 #: :func:`_round_query` compiled once per process and kind of result (every poll reads it).
