@@ -378,6 +378,42 @@ class LivePage:
         return "error"
 
 
+class PollTimer:
+    """When one phone polls: every ``interval`` seconds from the moment its page loaded, as htmx's
+    ``every 10s`` trigger does (it sets its next timeout when it fires, whatever the answer time),
+    so each phone keeps the phase it arrived with.
+
+    Locust's ``constant_pacing`` counts from the moment the user was spawned, so a phone's
+    random arrival delay is taken off its first wait and every phone falls back into step with
+    its spawn batch: with 50 users spawned per second, 100 phones polled in the same instant once
+    a second (a burst no hall of phones opened at random moments makes), and the polls' latency
+    was the time the server took to drain each burst (p50 ~90 ms for a 5 ms answer).
+
+    ``start(now)`` when the page has loaded; ``wait(now)`` returns the seconds to sleep before the
+    next poll (0 when it is overdue) and advances the timer by one interval. Times in seconds
+    from any monotonic clock.
+    """
+
+    def __init__(self, interval: float) -> None:
+        if interval <= 0:
+            raise ValueError("interval must be positive")
+        self.interval = interval
+        self.next_at: float | None = None
+
+    def start(self, now: float) -> None:
+        self.next_at = now
+
+    def wait(self, now: float) -> float:
+        if self.next_at is None:
+            self.next_at = now
+        self.next_at += self.interval
+        if self.next_at < now:
+            # Overdue by more than a whole interval (a very slow answer): htmx fires once, late,
+            # and keeps its period from then on; it does not fire the missed polls in a row.
+            self.next_at = now
+        return max(0.0, self.next_at - now)
+
+
 class PollCounter:
     """How the polls of each page were answered (``"304"``, ``"200"``, ``"error"``)."""
 

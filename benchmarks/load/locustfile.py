@@ -47,7 +47,7 @@ import time
 from pathlib import Path
 
 import gevent
-from locust import between, constant_pacing, events, task
+from locust import between, events, task
 from locust.contrib.fasthttp import FastHttpUser
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -77,8 +77,9 @@ READER_WAIT = _wait("LOAD_READER_WAIT", "15,45")
 #: costs about half a CPU second: PBKDF2, Django's default), and every user waits a random part of
 #: its think time before its first page, so the run does not start with a burst of identical clicks.
 #: Seconds between two polls of a phone (htmx ``every 10s``: the match page polls every 10 s; the
-#: standings and round pages every ``LIVE_POLL_SECONDS``, 15 s by default). ``constant_pacing``:
-#: a poll every ``PHONE_WAIT`` seconds whatever the answer time, as htmx's timer does. Each phone
+#: standings and round pages every ``LIVE_POLL_SECONDS``, 15 s by default). A poll every
+#: ``PHONE_WAIT`` seconds from the moment the page loaded, whatever the answer time, as htmx's
+#: timer does (:class:`loadkit.PollTimer`, not locust's ``constant_pacing``). Each phone
 #: first waits a random part of it, so the polls do not come in step.
 PHONE_WAIT = float(os.environ.get("LOAD_PHONE_WAIT", "10"))
 #: Which pages the phones keep open, with weights (``loadkit.parse_page_weights``).
@@ -316,7 +317,6 @@ class PhoneUser(FastHttpUser):
     load, then an htmx poll every ``PHONE_WAIT`` seconds, revalidating the page it has."""
 
     fixed_count = PHONES
-    wait_time = constant_pacing(PHONE_WAIT)
     network_timeout = 30.0
     connection_timeout = 10.0
 
@@ -328,8 +328,13 @@ class PhoneUser(FastHttpUser):
         url = loadkit.page_url(self.kind, plan["slug"], plan.get("round", 1), random.choice(plan["matches"]))
         self.page = loadkit.LivePage(url)
         self.loaded = False
+        self.timer = loadkit.PollTimer(PHONE_WAIT)
         gevent.sleep(random.uniform(0, PHONE_WAIT))
         self.load()
+        self.timer.start(time.monotonic())
+
+    def wait_time(self) -> float:
+        return self.timer.wait(time.monotonic())
 
     def load(self) -> None:
         """The full page, as the browser first loads it (no htmx headers, nothing cached)."""

@@ -281,6 +281,29 @@ def test_live_page_revalidates_the_last_full_answer_like_the_browser_cache():
     assert page.answered(200, None, "") == "200" and "If-None-Match" not in page.poll_headers()
 
 
+def test_poll_timer_keeps_each_phones_phase_from_its_page_load():
+    # htmx's "every 10s": the next poll 10 s after the last one fired, counted from the page load,
+    # whatever the answer time; two phones that loaded 3.7 s apart stay 3.7 s apart.
+    a, b = loadkit.PollTimer(10), loadkit.PollTimer(10)
+    a.start(100.0)
+    b.start(103.7)
+    assert a.wait(100.2) == pytest.approx(9.8)   # page load took 0.2 s: first poll at 110
+    assert b.wait(104.0) == pytest.approx(9.7)   # first poll at 113.7
+    assert a.wait(110.05) == pytest.approx(9.95)  # a poll answered in 50 ms: next at 120
+    assert b.wait(113.9) == pytest.approx(9.8)   # next at 123.7
+    # A poll slower than the interval: fire at once, then keep the period from there, without
+    # firing the missed polls in a row.
+    assert a.wait(131.0) == 0.0
+    assert a.wait(131.5) == pytest.approx(9.5)   # next at 141
+    # Unlike locust's constant_pacing (counted from the user's spawn), the random delay before
+    # the page load does not shorten the first wait: phones spawned together do not poll together.
+    c = loadkit.PollTimer(10)
+    c.start(7.3)
+    assert c.wait(7.4) == pytest.approx(9.9)
+    with pytest.raises(ValueError):
+        loadkit.PollTimer(0)
+
+
 def test_poll_counter_and_summary_give_the_share_of_304():
     counter = loadkit.PollCounter()
     for page, outcome in [("standings", "304")] * 3 + [("standings", "200"), ("match", "304"), ("match", "error")]:
