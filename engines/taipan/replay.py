@@ -43,7 +43,7 @@ from typing import Any
 from engines.errors import Collector, RuleViolation, Violation
 from engines.i18n import _
 from engines.taipan.cards import BY_CODE, DECK, DRAGON, MAHJONG, Card, parse_cards, rank_name
-from engines.taipan.combinations import Combination, CombinationType
+from engines.taipan.combinations import Combination, CombinationType, beats, readings
 from engines.taipan.play import _parse_phoenix_as, judge, pass_refusal
 from engines.taipan.rules import get_rules
 from engines.taipan.scoring import compute_score, validate_calls
@@ -241,7 +241,9 @@ class HandState:
 
     def _play(self, seat: str, event: dict[str, Any], action: str) -> None:
         raw = event.get("cards")
-        cards = _known_cards(raw)
+        # One known card (most plays) without the call of _known_cards.
+        card = BY_CODE.get(raw[0]) if type(raw) is list and len(raw) == 1 and type(raw[0]) is str else None
+        cards = [card] if card is not None else _known_cards(raw)
         phoenix_as = event.get("phoenix_as")
         if cards is None or phoenix_as is not None:
             errors = Collector()
@@ -257,13 +259,26 @@ class HandState:
         in_turn = seat == self.to_move
         if not in_turn and table is None:
             raise IllegalEvent(_("It is {turn}'s turn to lead, not {seat}'s."), turn=self.to_move, seat=seat)
-        verdict = judge(table, cards, hand=hand, wish=self.wish, in_turn=in_turn, phoenix_as=phoenix_as, rules=self.rules)
-        combo = verdict.combination
-        if not verdict.legal:
-            if not in_turn and combo is not None and not combo.is_bomb:
-                raise IllegalEvent(_("It is {turn}'s turn, not {seat}'s; only a bomb may be played out of turn."),
-                                   turn=self.to_move, seat=seat)
-            raise IllegalEvent(verdict.template, **verdict.params)
+        combo = None
+        wish_after = None
+        if in_turn and phoenix_as is None and self.wish is None:
+            # Nearly every play: in turn, no wish standing, no Phoenix value given. judge() then
+            # takes the first reading that beats the table (beats() also refuses the Dog on a
+            # table and anything on the Dog), so that is the verdict; judge() is asked only for
+            # the reason when no reading beats it.
+            for reading in readings(cards, table):
+                if beats(reading, table):
+                    combo = reading
+                    break
+        if combo is None:
+            verdict = judge(table, cards, hand=hand, wish=self.wish, in_turn=in_turn, phoenix_as=phoenix_as, rules=self.rules)
+            combo = verdict.combination
+            if not verdict.legal:
+                if not in_turn and combo is not None and not combo.is_bomb:
+                    raise IllegalEvent(_("It is {turn}'s turn, not {seat}'s; only a bomb may be played out of turn."),
+                                       turn=self.to_move, seat=seat)
+                raise IllegalEvent(verdict.template, **verdict.params)
+            wish_after = verdict.wish_after
         if action == "bomb" and not combo.is_bomb:
             raise IllegalEvent(_("A bomb is four of a kind or a straight flush; these cards are a {type}."),
                                type=combo.type.value.replace("_", " "))
@@ -275,7 +290,7 @@ class HandState:
         elif wish is not None:
             raise IllegalEvent(_("Only the player of the Mahjong may make a wish."))
         else:
-            self.wish = verdict.wish_after
+            self.wish = wish_after
         # the play stands
         hand.difference_update(cards)
         self.played.add(seat)

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 import engines
 from engines.errors import RuleViolation
 from engines.taipan.cards import BY_CODE
-from engines.taipan.replay import HandState, deal_hands
+from engines.taipan.replay import HandState, IllegalEvent, deal_hands
 from engines.taipan.rules import get_rules
 from engines.taipan.simulate import random_hand
 
@@ -119,3 +119,63 @@ def test_a_verdict_builds_its_reason_only_when_asked():
     verdict = judge(readings(cards("9s"))[0], cards("Ks"), rules=get_rules(None))
     assert verdict.legal and not isinstance(verdict._params, dict)  # nothing described yet
     assert verdict.reason == "Legal: a single of rank K beats the single of rank 9."
+
+
+def _copy(state):
+    """An independent copy of a hand in play (every container copied)."""
+    probe = HandState.__new__(HandState)
+    for name in HandState.__slots__:
+        value = getattr(state, name)
+        if isinstance(value, dict):
+            value = {k: (type(v)(v) if isinstance(v, (set, list)) else v) for k, v in value.items()}
+        elif isinstance(value, (set, list)):
+            value = type(value)(value)
+        setattr(probe, name, value)
+    return probe
+
+
+def _left_on_table(state, combination):
+    """The combination a play left on the table is ``combination``; or the table was cleared
+    because it was the Dog (the lead passes to the partner) or the play ended the hand."""
+    if state.table is None:
+        return combination.type.value == "dog" or state.finished or state.ending
+    return state.table == combination
+
+
+@SETTINGS
+@given(seed=seeds, preset=presets, pick=st.randoms(use_true_random=False))
+def test_replay_takes_the_combination_judge_picks_and_refuses_what_judge_refuses(seed, preset, pick):
+    # The replay settles an in-turn play without a wish standing or a Phoenix value itself (the
+    # first reading that beats the table, engines.taipan.replay.HandState._play) and asks judge()
+    # only otherwise: at every play of a random hand, and for another group of the player's cards
+    # played instead, both must give the same verdict and the same combination.
+    from engines.taipan.play import judge
+
+    sim = random_hand(random.Random(seed), preset=preset)
+    data = sim.replay_input
+    rules = get_rules(preset)
+    hands, calls = deal_hands(data, rules)
+    state = HandState(hands, calls, rules)
+    for event in data["events"]:
+        if event.get("action") in ("play", "bomb") and event["seat"] == state.to_move:
+            seat = event["seat"]
+            held = sorted(state.hands[seat], key=lambda c: c.index)
+            size = min(len(held), pick.choice([1, 1, 2, 3, 5]))
+            other = pick.sample(held, size)
+            probe = _copy(state)
+            expected = judge(state.table, other, hand=state.hands[seat], wish=state.wish, in_turn=True, rules=rules)
+            try:
+                probe.apply({"seat": seat, "action": "play", "cards": [c.code for c in other]})
+            except IllegalEvent as exc:
+                assert not expected.legal, (other, exc.template)
+                assert exc.template == expected.template
+            else:
+                assert expected.legal, (other, expected.reason)
+                assert _left_on_table(probe, expected.combination)
+            verdict = judge(state.table, [BY_CODE[c] for c in event["cards"]], hand=state.hands[seat],
+                            wish=state.wish, in_turn=True, phoenix_as=event.get("phoenix_as"), rules=rules)
+            state.apply(event)
+            assert verdict.legal and _left_on_table(state, verdict.combination)
+        else:
+            state.apply(event)
+    assert state.finished
