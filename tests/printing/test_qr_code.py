@@ -1,13 +1,15 @@
 """QR codes on the score sheets (issue 13 item 1): computed once and drawn as one filled path.
-The code is the one reportlab's QR widget drew before (same encoder, error correction level L,
-smallest version), every run of dark modules in a row is one rectangle of a single path, and the
-square keeps its size and its quiet zone of four modules."""
+The code is the ``qrcode`` package's (error correction level L, smallest version, its best mask),
+the same version and size as the one reportlab's QR widget drew before; every run of dark modules
+in a row is one rectangle of a single path, and the square keeps its size and its quiet zone of
+four modules."""
 from __future__ import annotations
 
 import io
 import itertools
 import re
 
+import qrcode
 from reportlab.graphics.barcode.qr import QrCodeWidget
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
@@ -20,9 +22,19 @@ URL = "https://nskt.example.org/t/ztc/match/17/"
 def test_the_widgets_code_drawn_as_one_path():
     code = qr(URL)
     assert code.value == URL
+    package = qrcode.QRCode(error_correction=qrcode.constants.ERROR_CORRECT_L, border=0)
+    package.add_data(URL)
+    package.make(fit=True)
+    assert code.modules == [[bool(m) for m in row] for row in package.modules]
+    assert all(type(m) is bool for row in code.modules for m in row)
     widget = QrCodeWidget(URL)
     widget.qr.make()
-    assert code.modules == widget.qr.modules
+    assert len(code.modules) == len(widget.qr.modules) == 29  # version 3, as reportlab's encoder chose
+    # The finder patterns sit in three corners whatever the mask.
+    finder = [[r in (0, 6) or c in (0, 6) or (2 <= r <= 4 and 2 <= c <= 4) for c in range(7)] for r in range(7)]
+    n = len(code.modules)
+    for r0, c0 in ((0, 0), (0, n - 7), (n - 7, 0)):
+        assert [row[c0:c0 + 7] for row in code.modules[r0:r0 + 7]] == finder
     assert code.wrap(500, 500) == (24 * mm, 24 * mm)
 
     canvas = Canvas(io.BytesIO(), pageCompression=0)
