@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test test-services install env migrate demo lint bench messages clean
+.PHONY: run test test-services install env migrate demo lint bench bench-readme messages clean
 
 $(PY):
 	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "Python 3.11 is needed ($(PYTHON) not found)"; exit 1; }
@@ -59,6 +59,10 @@ lint: install
 bench: install
 	@mkdir -p var/bench
 	@bash -o pipefail -c 'for f in benchmarks/bench_*.py; do echo "== $$f"; $(PY) $$f || exit 1; done 2>&1 | tee var/bench/last-run.txt'
+
+## Copy the tables of the last `make bench` run (var/bench/last-run.txt) into README.md's performance section.
+bench-readme:
+	$(PY) benchmarks/readme_tables.py var/bench/last-run.txt
 
 messages: install
 	DEBUG=1 $(PY) manage.py makemessages -l nl -l en --ignore=.venv --ignore=tests --ignore=benchmarks

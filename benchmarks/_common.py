@@ -20,6 +20,12 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 #: Where benchmark databases and outputs are kept between runs (ignored by git).
 VAR = ROOT / "var" / "bench"
+BENCHMARKS = Path(__file__).resolve().parent
+if str(BENCHMARKS) not in sys.path:
+    sys.path.insert(0, str(BENCHMARKS))
+
+from readme_tables import Table  # noqa: E402
+
 warnings.filterwarnings("ignore", "No directory at")  # whitenoise: static files are not collected here
 
 
@@ -59,23 +65,42 @@ def compare(measured: Callable[[], object], baseline: Callable[[], object], repe
 
 
 def report(label: str, value: float, baseline: float, baseline_label: str, *, target: float | None = None,
-           unit: str = "s") -> str:
-    """One figure: ``label``, its value, the baseline's, the ratio and (if any) the target ratio."""
+           unit: str = "s", table: Table | None = None, row: str | None = None,
+           row_baseline: str | None = None) -> str:
+    """One figure: ``label``, its value, the baseline's, the ratio and (if any) the target ratio,
+    printed as one line. With ``table`` (a README table of the columns figure, ours, baseline,
+    ratio, target: :data:`FIGURE_COLUMNS`) the same figure is added to it as a row, labelled
+    ``row`` and ``row_baseline`` (default: ``label`` and ``baseline_label``)."""
     ratio = value / baseline if baseline else float("inf")
     goal = ""
     if target is not None:
         goal = f"  target <= {target:g}x: {'met' if ratio <= target else 'NOT met'}"
-    line = (f"{label}: {_fmt(value, unit)} | baseline ({baseline_label}): {_fmt(baseline, unit)} | "
+    line = (f"{label}: {fmt(value, unit)} | baseline ({baseline_label}): {fmt(baseline, unit)} | "
             f"ratio {ratio:.2f}x{goal}")
     print(line, flush=True)
+    if table is not None:
+        table.row(row or label, fmt(value, unit), f"{row_baseline or baseline_label}: {fmt(baseline, unit)}",
+                  f"{ratio:.2f}x", f"<= {target:g}x" if target is not None else "")
     return line
 
 
-def _fmt(value: float, unit: str) -> str:
+#: Columns of a README table of :func:`report` rows.
+FIGURE_COLUMNS = ("figure", "ours", "baseline (same run)", "ratio", "target")
+
+
+def figure_table(name: str) -> Table:
+    """An empty README table (:class:`readme_tables.Table`) for :func:`report` rows."""
+    return Table(name, FIGURE_COLUMNS, "lrlrr")
+
+
+def fmt(value: float, unit: str = "s") -> str:
+    """``value`` for print: seconds (``unit="s"``) as whole µs below 1 ms, ms with one decimal
+    below 100 ms, whole ms below 10 s, else s with one decimal; any other ``unit`` as a whole
+    number with thousands separators and the unit."""
     if unit == "s":
         if value < 0.001:
             return f"{value * 1e6:.0f} µs"
         if value < 0.1:
             return f"{value * 1000:.1f} ms"
-        return f"{value * 1000:.0f} ms" if value < 10 else f"{value:.1f} s"
+        return f"{value * 1000:,.0f} ms" if value < 10 else f"{value:.1f} s"
     return f"{value:,.0f} {unit}"

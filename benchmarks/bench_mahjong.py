@@ -51,6 +51,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from readme_tables import Table  # noqa: E402  (benchmarks/, the script's own folder)
+
 LABELS = {
     "score": "Sichuan score-hand, winning 14 tiles",
     "check14-random": "14-tile check from text, random tiles",
@@ -243,6 +245,9 @@ def main(argv: list[str] | None = None) -> int:
     print(f"baseline: {pkg} (PyPI)" if pkg else
           "baseline: the mahjong package is not installed, package side skipped (.venv/bin/pip install mahjong; "
           "it is not a project requirement)")
+    theirs = pkg or "package"
+    table = Table("mahjong", ["figure", f"warm: ours / {theirs}", "ratio", f"cold: ours / {theirs}", "ratio",
+                              "same answer"])
     with tempfile.TemporaryDirectory() as tmp_name:
         tmp = Path(tmp_name)
         for workload in args.only.split(","):
@@ -269,10 +274,21 @@ def main(argv: list[str] | None = None) -> int:
                 if pkg:
                     line += f"   package {figures['package']:>10,.0f} /s   ratio {figures['ours'] / figures['package']:5.2f}"
                 print(line)
+            agreed = "not compared (different scoring rules)" if workload == "score" else "no package"
             if pkg and workload != "score":
                 same = sum(sides["ours"](t) == sides["package"](t) for t in warm_sets[0])
                 winning = sum(bool(sides["ours"](t)) for t in warm_sets[0])
                 print(f"  {'':<38}       same answer on {same} of {size} hands (ours: {winning} winning)")
+                agreed = f"{same:,} of {size:,}"
+            cells = []
+            for figures in (warm, cold_rate):
+                if pkg:
+                    cells += [f"{figures['ours']:,.0f} / {figures['package']:,.0f} per s",
+                              f"{figures['ours'] / figures['package']:.2f}"]
+                else:
+                    cells += [f"{figures['ours']:,.0f} per s / not installed", "-"]
+            table.row(LABELS[workload], *cells, agreed)
+    table.print()
     return 0
 
 

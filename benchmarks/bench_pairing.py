@@ -20,7 +20,8 @@ import random
 import sys
 
 import networkx as nx
-from _common import compare, report
+from _common import compare, figure_table, fmt, report
+from readme_tables import Table
 
 from scoring.draw import pairing_core
 from scoring.draw.pairing_core import Entrant, Reason, pair_round
@@ -130,8 +131,12 @@ def service(args) -> None:
         return run
 
     ours, base = compare(cold(draw(pair_round)), cold(draw(baseline_pair_round)), args.repeat)
+    table = figure_table("pair-next-round")
     report("pair_next_round, 1000 teams, round 10 (standings, pairing, saving)", ours, base,
-           "the same with the pre-issue-13 pairing")
+           "the same with the pre-issue-13 pairing", table=table,
+           row="`pair_next_round`, 1,000 teams, round 10 (standings, pairing, saving the draft)",
+           row_baseline="the same with the pairing before issue 13")
+    table.print()
 
 
 def main() -> None:
@@ -143,6 +148,7 @@ def main() -> None:
     args = parser.parse_args()
     print(f"Swiss pairing, round 9 after 8 simulated rounds (Python {sys.version.split()[0]}; CPU time, best of "
           f"{args.repeat}, interleaved with the baseline)")
+    table = Table("pairing", ["teams", "ours", "baseline", "ratio", "same optimum", "rematches / second byes"])
     for n in args.sizes:
         field = simulate(n, args.seed)
         ours, base = compare(lambda f=field: pair_round(f, ROUNDS_BEFORE + 1, seed=args.seed),
@@ -157,6 +163,9 @@ def main() -> None:
         report(f"{n:>5} teams, round 9", ours, base, "pre-issue-13 pairing")
         print(f"      {same}; {len(tables)} tables, {floats} floated, rematches {rematches}, second byes {second_byes}"
               + (f"; {ours:.3f} s against the issue's 0.25 s: {'met' if ours <= 0.25 else 'NOT met'}" if n == 1000 else ""))
+        table.row(f"{n:,}", fmt(ours), fmt(base), f"{ours / base:.2f}x" + (" (target: <= 0.25 s)" if n == 1000 else ""),
+                  "yes" if same == "same optimum" else "NO: different weight", f"{rematches} / {second_byes}")
+    table.print()
     if not args.no_service:
         service(args)
 

@@ -18,7 +18,7 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from _common import compare, report
+from _common import compare, figure_table, report
 from build_tournament import open_tournament
 
 BASE_URL = "https://nskt.example/"
@@ -130,8 +130,11 @@ def main() -> None:
         first_page_png(ours_pdf, Path(f"{args.pages}-pack"))
         first_page_png(plain_pdf, Path(f"{args.pages}-plain"))
     ours, base = compare(lambda: round_pack_pdf(rnd, base_url=BASE_URL), lambda: plain_pack(rnd), args.repeat)
+    table = figure_table("round-pack")
     report(f"round pack PDF ({n_ours} sheets)", ours, base, "plain platypus, same pages and tables, a QR image each",
-           target=1.5)
+           target=1.5, table=table, row=f"round pack PDF, {n_ours} score sheets with a QR code each",
+           row_baseline="a plain reportlab platypus document with the same pages, tables and a QR image each")
+    table.print()
 
 
 if __name__ == "__main__":

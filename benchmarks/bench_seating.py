@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import random
 
-from _common import compare, report
+from _common import compare, fmt, report
+from readme_tables import Table
 
 from scoring.draw.seating_core import Entrant, count_meetings, seat_players
 
@@ -27,6 +28,7 @@ def repeats(tables: list[list], met: dict) -> int:
 
 def main() -> None:
     print("Four-player seating, one round after five random rounds (CPU time, best of 3, interleaved)")
+    table = Table("seating", ["players", "search", "plain seating", "ratio", "repeats left (search / plain)"])
     for n in (16, 40, 100, 200, 400):
         rng = random.Random(n)
         ids = list(range(n))
@@ -39,8 +41,11 @@ def main() -> None:
         ours, base = compare(lambda e=entrants, m=met: seat_players(e, m, seed=1), lambda e=entrants: plain_seating(e))
         result = seat_players(entrants, met, seed=1)
         report(f"{n:>4} players", ours, base, "plain seating by score")
-        print(f"      repeats left: search {result.repeat_count}, plain {repeats(plain_seating(entrants), met)}; "
+        plain_repeats = repeats(plain_seating(entrants), met)
+        print(f"      repeats left: search {result.repeat_count}, plain {plain_repeats}; "
               f"displacement: search {result.displacement}, plain 0")
+        table.row(f"{n:,}", fmt(ours), fmt(base), f"{ours / base:,.0f}x", f"{result.repeat_count} / {plain_repeats}")
+    table.print()
 
 
 if __name__ == "__main__":

@@ -25,7 +25,7 @@ from __future__ import annotations
 import argparse
 from collections import defaultdict
 
-from _common import compare, report
+from _common import compare, figure_table, report
 from build_tournament import open_tournament
 
 
@@ -90,11 +90,15 @@ def main() -> None:
     print(f"same order as the minimal ranking: {len(rows) - differ} of {len(rows)} teams "
           f"(the rest only where head-to-head decides)")
     ours, base = compare(lambda: standings(tournament), lambda: minimal_ranking(tournament), args.repeat)
-    report("standings service", ours, base, "minimal ranking, same reads", target=2)
+    table = figure_table("standings")
+    report("standings service", ours, base, "minimal ranking, same reads", target=2, table=table,
+           row="standings service (`scoring.standings.teams.standings`)",
+           row_baseline="a minimal ranking over the same two reads")
 
     median = Team.objects.get(pk=rows[len(rows) // 2].team_id)
     ours, base = compare(lambda: team_breakdown(tournament, median), lambda: standings(tournament), args.repeat)
-    report("team breakdown (one team)", ours, base, "the whole standings service")
+    report("team breakdown (one team)", ours, base, "the whole standings service", table=table,
+           row="team page's tie-break numbers, one team (`team_breakdown`)")
 
     client = Client()
     url = reverse("scoring:standings", args=[tournament.slug])
@@ -119,9 +123,11 @@ def main() -> None:
 
     ours, base = compare(page, plain, args.repeat)
     report(f"standings page, cache miss ({len(rows)} rows x {cells_per_row} cells)", ours, base,
-           "plain template, same rows and cells", target=4)
+           "plain template, same rows and cells", target=4, table=table,
+           row=f"public standings page, cache miss ({len(rows):,} rows x {cells_per_row} cells)",
+           row_baseline="a plain Django template with the same rows and cells")
 
-    for label, target_url in (("standings", url), ("round 9 tables", reverse("scoring:round_pairings", args=[tournament.slug, 9]))):
+    for label, target_url in (("the standings", url), ("round 9's tables", reverse("scoring:round_pairings", args=[tournament.slug, 9]))):
         first = client.get(target_url)
         etag = first["ETag"]
 
@@ -133,7 +139,9 @@ def main() -> None:
             assert client.get(u).status_code == 200
 
         ours, base = compare(unchanged, rendered, args.repeat)
-        report(f"poll of the {label} page, nothing changed (304)", ours, base, "the page rendered (200)")
+        report(f"poll of {label} page, nothing changed (304)", ours, base, "the page rendered (200)",
+               table=table, row=f"poll of {label} page, nothing changed (304)")
+    table.print()
 
 
 if __name__ == "__main__":

@@ -33,6 +33,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from readme_tables import Table  # noqa: E402  (benchmarks/, the script's own folder)
+
 from engines.taipan.cards import BY_CODE  # noqa: E402
 from engines.taipan.play import play  # noqa: E402
 from engines.taipan.replay import replay  # noqa: E402
@@ -86,9 +88,10 @@ def compare(baseline: Callable[[Any], object], ours: Callable[[Any], object], se
     return best_base, best_ours
 
 
-def line(label: str, unit: str, baseline_name: str, baseline: float, ours: float) -> None:
+def line(label: str, unit: str, baseline_name: str, baseline: float, ours: float, table: Table, row: str) -> None:
     print(f"  {label:<34} ours {ours:>11,.0f} {unit}/s   {baseline_name} {baseline:>11,.0f} {unit}/s   "
           f"ratio {ours / baseline:5.2f}")
+    table.row(row, f"{ours:,.0f} {unit}/s", f"{baseline:,.0f} {unit}/s", f"{ours / baseline:.2f}")
 
 
 def check(hand: Simulated, out: dict[str, Any]) -> None:
@@ -101,7 +104,7 @@ def check(hand: Simulated, out: dict[str, Any]) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=300, help="fresh hands per set (default 300)")
-    parser.add_argument("--sets", type=int, default=5, help="sets of fresh hands (default 5)")
+    parser.add_argument("--sets", type=int, default=10, help="sets of fresh hands (default 10; the best set counts)")
     parser.add_argument("--seed", type=int, default=2026)
     args = parser.parse_args(argv)
     rng = random.Random(args.seed)
@@ -115,10 +118,14 @@ def main(argv: list[str] | None = None) -> int:
     print(f"Tai Pan engine, Python {platform.python_version()} on {platform.machine()}: {args.sets} sets of "
           f"{args.hands} fresh random hands ({events:.0f} events per hand), best set, CPU time; "
           f"every replay checked against the simulator")
+    table = Table("taipan", ["figure", "ours", "floor", "ratio"])
     floor_hands, ours_hands = compare(floor_replay, replay, inputs)
-    line("whole hands replayed (replay)", "hands", "floor", floor_hands, ours_hands)
+    line("whole hands replayed (replay)", "hands", "floor", floor_hands, ours_hands, table,
+         f"whole hands replayed (`replay`, target >= 5,000 hands/s; {events:.0f} events per hand)")
     floor_plays, ours_plays = compare(floor_play, play, judged)
-    line("plays and passes judged (play)", "calls", "floor", floor_plays, ours_plays)
+    line("plays and passes judged (play)", "calls", "floor", floor_plays, ours_plays, table,
+         "plays and passes judged (`play`)")
+    table.print()
     return 0
 
 

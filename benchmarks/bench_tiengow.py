@@ -27,7 +27,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _common import compare, report  # noqa: E402
+from _common import compare, fmt, report  # noqa: E402
+from readme_tables import Table  # noqa: E402
 
 from engines import run  # noqa: E402
 from engines.tiengow.groups import GroupKind, beats, identify  # noqa: E402
@@ -128,6 +129,11 @@ def main(argv=None) -> int:
     mine, base = compare(ours, plain)
     report(f"check command, {len(checks)} follower plays", mine, base, "minimal plain comparison")
     print(f"  = {len(checks) / mine:,.0f} checks/s against {len(checks) / base:,.0f} checks/s")
+    table = Table("tiengow", ["figure", "ours", "baseline", "ratio", "same legal/beats answer"])
+    table.row(f"`check`, {len(checks):,} follower plays of {args.deals} deals",
+              f"{fmt(mine)} ({len(checks) / mine:,.0f} checks/s)", f"{fmt(base)} ({len(checks) / base:,.0f} checks/s)",
+              f"{mine / base:.2f}x", f"{same:,} of {len(checks):,}")
+    table.print()
 
     return 0
 
