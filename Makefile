@@ -58,7 +58,7 @@ lint: install
 ## the output is also kept in var/bench/last-run.txt.
 bench: install
 	@mkdir -p var/bench
-	@bash -o pipefail -c 'for f in benchmarks/bench_*.py; do echo "== $$f"; $(PY) $$f || exit 1; done 2>&1 | tee var/bench/last-run.txt'
+	@BENCH_RUN=$$(date -u +%Y-%m-%dT%H:%M:%SZ) bash -o pipefail -c 'echo "make bench run $$BENCH_RUN"; for f in benchmarks/bench_*.py; do echo "== $$f"; $(PY) $$f || exit 1; done 2>&1 | tee var/bench/last-run.txt'
 
 ## Copy the tables of the last `make bench` run (var/bench/last-run.txt) into README.md's performance section.
 bench-readme:

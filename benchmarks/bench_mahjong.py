@@ -287,7 +287,7 @@ def main(argv: list[str] | None = None) -> int:
                               f"{figures['ours'] / figures['package']:.2f}"]
                 else:
                     cells += [f"{figures['ours']:,.0f} per s / not installed", "-"]
-            table.row(LABELS[workload], *cells, agreed)
+            table.row(f"{LABELS[workload]} ({size:,} a set, best of {rounds})", *cells, agreed)
     table.print()
     return 0
 

@@ -121,7 +121,8 @@ def main(argv: list[str] | None = None) -> int:
     table = Table("taipan", ["figure", "ours", "floor", "ratio"])
     floor_hands, ours_hands = compare(floor_replay, replay, inputs)
     line("whole hands replayed (replay)", "hands", "floor", floor_hands, ours_hands, table,
-         f"whole hands replayed (`replay`, target >= 5,000 hands/s; {events:.0f} events per hand)")
+         f"whole hands replayed (`replay`, target >= 5,000 hands/s; best of {args.sets} sets of {args.hands} "
+         f"fresh hands, {events:.0f} events per hand)")
     floor_plays, ours_plays = compare(floor_play, play, judged)
     line("plays and passes judged (play)", "calls", "floor", floor_plays, ours_plays, table,
          "plays and passes judged (`play`)")

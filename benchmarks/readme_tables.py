@@ -9,17 +9,21 @@ lines (:class:`Table`)::
     | standings service | 22.3 ms | a minimal ranking over the same two reads: 13.1 ms | 1.70x | <= 2x |
     <!-- /bench:standings -->
 
-``make bench`` keeps the whole output in ``var/bench/last-run.txt``; ``make bench-readme``
-(``python benchmarks/readme_tables.py``) replaces every marked block of ``README.md`` with the
-block of the same name from that file, so the README shows the figures of one run and nothing
-else. It refuses (exit 1, README untouched) when the run lacks a block the README has (a table
-would keep figures from another run), when the run has a block the README does not place, when a
-name appears twice, or when the run did not finish (``make bench`` stops at the first failing
-benchmark, so a failed run lacks the later blocks).
+``make bench`` sets ``BENCH_RUN`` (its start time, UTC) for every benchmark, and each table
+carries it in its start marker (``<!-- bench:standings run=2026-12-01T22:51:15Z -->``); it keeps
+the whole output in ``var/bench/last-run.txt``. ``make bench-readme`` (``python
+benchmarks/readme_tables.py``) replaces every marked block of ``README.md`` with the block of the
+same name from that file, so the README shows the figures of one run and nothing else. It refuses
+(exit 1, README untouched) when the run lacks a block the README has (a table would keep figures
+from another run), when the run has a block the README does not place, when a name appears twice,
+when the tables carry no run id (a benchmark run by hand) or several, or when a benchmark failed
+(a traceback in the output; ``make bench`` stops at the first failing benchmark, so a failed run
+also lacks the later blocks).
 """
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import sys
 from collections.abc import Iterable, Sequence
@@ -29,7 +33,9 @@ ROOT = Path(__file__).resolve().parent.parent
 LAST_RUN = ROOT / "var" / "bench" / "last-run.txt"
 README = ROOT / "README.md"
 
-_BLOCK = re.compile(r"^<!-- bench:([a-z0-9_-]+) -->\n(.*?)^<!-- /bench:\1 -->$", re.M | re.S)
+_BLOCK = re.compile(r"^<!-- bench:([a-z0-9_-]+)(?: run=(\S+))? -->\n(.*?)^<!-- /bench:\1 -->$", re.M | re.S)
+#: The run a table belongs to: ``make bench`` sets it (UTC start time) for every benchmark it runs.
+RUN_ENV = "BENCH_RUN"
 
 
 class Table:
@@ -55,7 +61,9 @@ class Table:
     def markdown(self) -> str:
         """The marked block, ending with a newline."""
         rule = ["---:" if a == "r" else "---" for a in self.align]
-        lines = [f"<!-- bench:{self.name} -->", _line(self.header), _line(rule)]
+        run = os.environ.get(RUN_ENV, "").strip()
+        start = f"<!-- bench:{self.name} run={run} -->" if re.fullmatch(r"\S+", run) else f"<!-- bench:{self.name} -->"
+        lines = [start, _line(self.header), _line(rule)]
         lines += [_line(r) for r in self.rows]
         lines.append(f"<!-- /bench:{self.name} -->")
         return "\n".join(lines) + "\n"
@@ -79,12 +87,26 @@ def blocks(text: str) -> dict[str, str]:
     return found
 
 
+def runs(text: str) -> set[str | None]:
+    """The run ids of the marked blocks in ``text`` (None for a block without one)."""
+    return {m.group(2) for m in _BLOCK.finditer(text)}
+
+
 def regenerate(readme: str, run: str) -> str:
     """``readme`` with each marked block replaced by the block of the same name in ``run`` (the
-    output of one ``make bench``). Raises ``ValueError`` naming the tables the two do not share."""
+    output of one ``make bench``). Raises ``ValueError`` naming what is wrong: tables the two do
+    not share, tables of no run or of several runs (a benchmark run by hand has no run id), or a
+    benchmark that failed (a traceback in the output)."""
     ours, fresh = blocks(readme), blocks(run)
     missing, unplaced = sorted(set(ours) - set(fresh)), sorted(set(fresh) - set(ours))
     problems = []
+    if "Traceback (most recent call last)" in run:
+        problems.append("a benchmark of the run failed (traceback in the output)")
+    ids = runs(run)
+    if None in ids:
+        problems.append("tables without a run id: not printed by make bench")
+    if len(ids - {None}) > 1:
+        problems.append(f"tables of {len(ids - {None})} different runs")
     if missing:
         problems.append(f"the run has no table {', '.join(missing)} (did it finish?)")
     if unplaced:

@@ -332,6 +332,9 @@ class PhoneUser(FastHttpUser):
         gevent.sleep(random.uniform(0, PHONE_WAIT))
         self.load()
         self.timer.start(time.monotonic())
+        # htmx's first poll comes one interval after the page load (locust would run the first
+        # task at once).
+        gevent.sleep(self.timer.wait(time.monotonic()))
 
     def wait_time(self) -> float:
         return self.timer.wait(time.monotonic())
