@@ -72,7 +72,8 @@ TableNumber = Annotated[StrictInt, Field(ge=1, le=MAX_TABLES)]
 Seed = Annotated[StrictInt, Field(ge=1, le=MAX_SEED)]
 Int32 = Annotated[StrictInt, Field(ge=INT_MIN, le=INT_MAX)]
 def _bounded_record(record: dict[str, JsonValue]) -> dict[str, JsonValue]:
-    """A record within the bounds: no string (key or value) longer than :data:`MAX_STRING`, nested at
+    """A record within the bounds: no string (key or value) longer than :data:`MAX_STRING` or holding
+    the NUL character (which PostgreSQL cannot store in jsonb), nested at
     most :data:`MAX_RECORD_DEPTH` deep, at most :data:`MAX_RECORD_CHARS` as JSON text. Which fields it
     may hold is the game's engine's to say (unknown fields are refused when the record is checked)."""
     stack: list[tuple[str, Any, int]] = [("", record, 1)]
@@ -84,11 +85,17 @@ def _bounded_record(record: dict[str, JsonValue]) -> dict[str, JsonValue]:
             for key, item in value.items():
                 if len(key) > MAX_STRING:
                     raise ValueError(f"a field name in {where.lstrip('.') or 'it'} is longer than {MAX_STRING:,} characters")
+                if "\x00" in key:
+                    raise ValueError(f"a field name in {where.lstrip('.') or 'it'} holds the NUL character (U+0000)")
                 stack.append((f"{where}.{key}" if len(key) <= 40 else f"{where}.{key[:40]}...", item, depth + 1))
         elif isinstance(value, list):
             stack.extend((f"{where}[{i}]", item, depth + 1) for i, item in enumerate(value))
-        elif isinstance(value, str) and len(value) > MAX_STRING:
-            raise ValueError(f"{where.lstrip('.')} is longer than {MAX_STRING:,} characters")
+        elif isinstance(value, str):
+            if len(value) > MAX_STRING:
+                raise ValueError(f"{where.lstrip('.')} is longer than {MAX_STRING:,} characters")
+            if "\x00" in value:
+                # PostgreSQL cannot store it in text or jsonb (the import would fail half-way).
+                raise ValueError(f"{where.lstrip('.')} holds the NUL character (U+0000)")
     size = len(json.dumps(record, ensure_ascii=False))
     if size > MAX_RECORD_CHARS:
         raise ValueError(f"it is {size:,} characters as JSON, more than {MAX_RECORD_CHARS:,}")

@@ -117,3 +117,21 @@ def test_a_valid_mutation_still_imports(accounts):
     doc["venue"] = "Elsewhere"
     t = load_tournament(json.dumps(doc), slug="fuzzed").tournament
     assert t.venue == "Elsewhere" and t.players.count() == 9
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("where", ["key", "value"])
+def test_a_nul_character_in_a_record_is_refused_not_half_imported(game, where, accounts):
+    """Found by the fuzzing above on PostgreSQL: a Tien Gow deal holding ``{"banker": {"\\x00":
+    null}}`` reached the database, which cannot store U+0000 in jsonb, and the import failed with a
+    database error. Every record (hand or deal) is refused at the schema, with its path."""
+    doc = base(game)
+    records = [r for rnd in doc["rounds"] for unit in rnd.get("matches", []) + rnd.get("tables", [])
+               for r in unit.get("hands", []) + unit.get("deals", [])]
+    assert records, "the export has a record to spoil"
+    records[0]["extra"] = {"\x00": None} if where == "key" else "a\x00b"
+    before = counts()
+    with pytest.raises(ImportRefused) as refused:
+        load_tournament(json.dumps(doc), slug="nul")
+    assert any("NUL character" in message for _path, message in refused.value.errors), refused.value.errors
+    assert counts() == before
