@@ -241,9 +241,7 @@ class HandState:
 
     def _play(self, seat: str, event: dict[str, Any], action: str) -> None:
         raw = event.get("cards")
-        # One known card (most plays) without the call of _known_cards.
-        card = BY_CODE.get(raw[0]) if type(raw) is list and len(raw) == 1 and type(raw[0]) is str else None
-        cards = [card] if card is not None else _known_cards(raw)
+        cards = _known_cards(raw)
         phoenix_as = event.get("phoenix_as")
         if cards is None or phoenix_as is not None:
             errors = Collector()
