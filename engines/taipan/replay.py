@@ -51,6 +51,20 @@ from engines.taipan.seats import OPPONENTS, PARTNER, PLAY_ORDER, SEATS, TEAM_OF,
 
 ACTIONS = ("play", "pass", "bomb", "call", "gift")
 _DOG = CombinationType.DOG
+_SINGLE = CombinationType.SINGLE
+_CARD_OF = BY_CODE.__getitem__  # code -> card (KeyError: unknown code, TypeError: unhashable)
+_POINTS_OF = {c: c.points for c in DECK}.__getitem__  # card -> its card points
+
+# The single-card reading of every card whose play alone needs no more than beating the table: the
+# suited cards, the Dragon and the Mahjong played without a wish (not the Dog, which passes the
+# lead, nor the Phoenix, whose rank depends on the table). Used by HandState.apply_all.
+_PLAIN_SINGLES: dict[str, Combination] = {
+    c.code: readings([c])[0] for c in DECK if c.is_normal or c is DRAGON or c is MAHJONG
+}
+
+# The pass of the player on turn, by the seat on turn (None: nobody is, so no event is that pass).
+_PASS_EVENT: dict[str | None, object] = {seat: {"seat": seat, "action": "pass"} for seat in SEATS}
+_PASS_EVENT[None] = object()
 
 # The three seats after each seat in play order (N, W, S, E).
 _AFTER: dict[str, tuple[str, str, str]] = {
@@ -66,7 +80,7 @@ def _known_cards(raw: Any) -> list[Card] | None:
     try:
         if len(raw) == 1:
             return [BY_CODE[raw[0]]]
-        cards = [BY_CODE[code] for code in raw]
+        cards = list(map(_CARD_OF, raw))
     except (KeyError, TypeError):  # an unknown code, or not a string at all
         return None
     if not cards or len(set(cards)) != len(cards):
@@ -88,29 +102,35 @@ class HandState:
 
     ``hands``: seat -> cards held; ``to_move``: the seat to act (None while a Dragon gift is due or
     after the end); ``table``/``owner``/``trick``: the combination to beat, who played it and every
-    card of the trick so far; ``won``: seat -> cards of tricks won.
+    card of the trick so far; ``passes``: passes since that play, and ``passes_to_end`` the
+    passes that end the trick (one by every player still in but the owner; set by each play, as
+    only the player of a play can go out); ``won``: seat -> cards of tricks won.
     """
 
     __slots__ = ("rules", "hands", "calls", "out", "to_move", "table", "owner", "trick", "passes", "wish", "won",
-                 "gift_due", "ending", "finished", "double_victory", "played")
+                 "gift_due", "ending", "finished", "double_victory", "played", "passes_to_end")
 
     def __init__(self, hands: dict[str, set[Card]], calls: dict[str, str], rules: dict[str, Any]):
         self.rules = rules
-        self.hands = {s: set(h) for s, h in hands.items()}
+        self.hands = {seat: set(held) for seat, held in hands.items()}
         self.calls = dict(calls)
         self.out: list[str] = []
-        self.to_move: str | None = next(s for s in SEATS if MAHJONG in self.hands[s])
+        for seat in SEATS:
+            if MAHJONG in self.hands[seat]:
+                break
+        self.to_move: str | None = seat  # the holder of the Mahjong leads
         self.table: Combination | None = None
         self.owner: str | None = None
         self.trick: list[Card] = []
         self.passes = 0
         self.wish: int | None = None
-        self.won: dict[str, list[Card]] = {s: [] for s in SEATS}
+        self.won: dict[str, list[Card]] = {"N": [], "E": [], "S": [], "W": []}
         self.gift_due: str | None = None
         self.ending = False  # the hand ends once the due gift is made
         self.finished = False
         self.double_victory: str | None = None
         self.played: set[str] = set()
+        self.passes_to_end = 3
 
     # -- helpers --
     def still_in(self, seat: str) -> bool:
@@ -165,20 +185,95 @@ class HandState:
     def apply_all(self, events: list[Any]) -> None:
         """Apply ``events`` in order; the first illegal one raises RuleViolation on ``events[i]``.
 
-        Same as :meth:`apply` per event; the player on turn passing or playing (nearly every event)
-        goes straight to the action, the rest through :meth:`apply`."""
+        The same as :meth:`apply` on each event in turn. The two events that make up nearly every
+        hand (of 105 events a random hand has, about 60 are passes and 39 single cards) are settled
+        here without a call when they are plainly legal: a pass by the player on turn with a
+        combination on the table and no wish standing, and a single suited card or Dragon
+        (``{"seat", "action": "play", "cards": [code]}``, nothing else) played in turn on a lead
+        or on a lower single, with no wish standing, that leaves the player cards. Everything else,
+        and every refusal, goes through :meth:`apply` (so the reasons are its reasons).
+        """
         i = 0
-        pass_, play_, apply = self._pass, self._play, self.apply
+        apply, pass_, play_, stand, end_trick = self.apply, self._pass, self._play, self._stand, self._end_trick
+        out, hands, played = self.out, self.hands, self.played  # never rebound during a hand
+        singles, pass_event = _PLAIN_SINGLES, _PASS_EVENT
         try:
             for i, event in enumerate(events):  # noqa: B007 - i names the event in the error
+                if event == pass_event[self.to_move]:
+                    # {"seat": the player on turn, "action": "pass"}: apply() would go straight
+                    # to _pass. With a combination on the table and no wish standing there is
+                    # nothing to refuse: the trick ends once every other player still in has
+                    # passed, else the next player still in moves.
+                    if self.table is not None and self.wish is None:
+                        passes = self.passes = self.passes + 1
+                        if passes >= self.passes_to_end:
+                            end_trick()
+                        else:
+                            for candidate in _AFTER[self.to_move]:
+                                if candidate not in out:
+                                    self.to_move = candidate
+                                    break
+                    else:
+                        pass_(self.to_move)
+                    continue
                 if type(event) is dict:
                     seat = event.get("seat")
                     if seat == self.to_move and seat is not None:
+                        # The player on turn (so a known seat still holding cards, no gift due,
+                        # the hand not over): apply() would go straight to _pass or _play.
                         action = event.get("action")
+                        if action == "play":
+                            if self.wish is None and len(event) == 3:
+                                # {"seat", "action", "cards"}: in turn, no wish standing or made
+                                # (a Mahjong played without a wish leaves none), no Phoenix
+                                # value given: the play stands on the first reading that beats
+                                # the table, as _play would find; any refusal goes to _play.
+                                raw = event.get("cards")
+                                if type(raw) is list and len(raw) == 1:
+                                    try:
+                                        single = singles.get(raw[0])
+                                    except TypeError:  # not a code at all (a list, say): _play says so
+                                        single = None
+                                    if single is not None:
+                                        hand = hands[seat]
+                                        card = single.cards[0]
+                                        table = self.table
+                                        if card in hand and (table is None or (table.type is _SINGLE and single.rank > table.rank)):
+                                            # a single that beats the table, as beats() says
+                                            if len(hand) == 1:
+                                                stand(seat, hand, [card], single)
+                                                continue
+                                            # _stand, when the player keeps cards
+                                            hand.remove(card)
+                                            played.add(seat)
+                                            self.trick.append(card)
+                                            self.table, self.owner, self.passes = single, seat, 0
+                                            self.passes_to_end = 3 - len(out)
+                                            for candidate in _AFTER[seat]:
+                                                if candidate not in out:
+                                                    self.to_move = candidate
+                                                    break
+                                            else:
+                                                self.to_move = seat
+                                            continue
+                                cards = _known_cards(raw)
+                                if cards is not None:
+                                    hand = hands[seat]
+                                    if hand.issuperset(cards):
+                                        table = self.table
+                                        for reading in readings(cards, table):
+                                            if beats(reading, table):
+                                                stand(seat, hand, cards, reading)
+                                                break
+                                        else:
+                                            play_(seat, event, action)  # refused, with _play's reason
+                                        continue
+                            play_(seat, event, action)
+                            continue
                         if action == "pass":
                             pass_(seat)
                             continue
-                        if action == "play" or action == "bomb":
+                        if action == "bomb":
                             play_(seat, event, action)
                             continue
                 apply(event)
@@ -221,10 +316,10 @@ class HandState:
             if refusal is not None:
                 raise IllegalEvent(refusal[0], **refusal[1])
         passes = self.passes = self.passes + 1
-        out = self.out
-        if passes >= 4 - len(out) - (self.owner not in out):  # every player still in but the trick's owner
+        if passes >= self.passes_to_end:
             self._end_trick()
             return
+        out = self.out
         for candidate in _AFTER[seat]:  # next_in(seat)
             if candidate not in out:
                 self.to_move = candidate
@@ -232,12 +327,23 @@ class HandState:
 
     def _end_trick(self) -> None:
         winner = self.owner
-        if self.table.type is CombinationType.SINGLE and DRAGON in self.table.cards:
+        table = self.table
+        if table.cards[0] is DRAGON and table.type is _SINGLE:
             self.gift_due = winner
             self.to_move = None
             return
         self.won[winner].extend(self.trick)
-        self._lead_after_trick(winner)
+        # _lead_after_trick(winner), in place (a trick ends 17 times in a hand)
+        self.table, self.owner, self.trick, self.passes = None, None, [], 0
+        out = self.out
+        if winner not in out:
+            self.to_move = winner
+            return
+        for candidate in _AFTER[winner]:
+            if candidate not in out:
+                self.to_move = candidate
+                return
+        self.to_move = winner
 
     def _play(self, seat: str, event: dict[str, Any], action: str) -> None:
         raw = event.get("cards")
@@ -289,7 +395,12 @@ class HandState:
             raise IllegalEvent(_("Only the player of the Mahjong may make a wish."))
         else:
             self.wish = wish_after
-        # the play stands
+        self._stand(seat, hand, cards, combo)
+
+    def _stand(self, seat: str, hand: set[Card], cards: list[Card], combo: Combination) -> None:
+        """The play of ``cards`` (read as ``combo``) by ``seat`` stands: the cards leave ``hand``
+        for the trick, ``combo`` is the one to beat, and the next player moves (or the trick, on
+        the Dog, or the hand ends). The play was judged legal and the wish settled before."""
         hand.difference_update(cards)
         self.played.add(seat)
         self.trick += cards
@@ -299,6 +410,7 @@ class HandState:
         out = self.out
         if hand and combo.type is not _DOG:
             # nobody went out, so the hand goes on (it was not over before this play)
+            self.passes_to_end = 3 - len(out)
             for candidate in _AFTER[seat]:  # next_in(seat)
                 if candidate not in out:
                     self.to_move = candidate
@@ -307,6 +419,7 @@ class HandState:
             return
         if not hand:
             out.append(seat)
+        self.passes_to_end = 4 - len(out) - bool(hand)  # every player still in but the owner (seat)
         if combo.type is _DOG:
             self.won[seat] += self.trick
             partner = PARTNER[seat]
@@ -356,8 +469,8 @@ class HandState:
             won[first_out].extend(won.pop(tailender))
             points = {team: 0 for team in TEAMS}
             for s, cs in won.items():
-                points[TEAM_OF[s]] += sum([c.points for c in cs])
-            points[TEAM_OF[OPPONENTS[tailender][0]]] += sum([c.points for c in self.hands[tailender]])
+                points[TEAM_OF[s]] += sum(map(_POINTS_OF, cs))
+            points[TEAM_OF[OPPONENTS[tailender][0]]] += sum(map(_POINTS_OF, self.hands[tailender]))
         summary = {"calls": dict(self.calls), "first_out": first_out, "double_victory": self.double_victory,
                    "card_points": points}
         return {
@@ -383,7 +496,7 @@ def _dealt(deal: Any) -> dict[str, set[Card]] | None:
             codes = deal[seat]
             if type(codes) is not list or len(codes) != 14:
                 return None
-            hands[seat] = {BY_CODE[code] for code in codes}
+            hands[seat] = set(map(_CARD_OF, codes))
     except (KeyError, TypeError):
         return None
     if len(hands["N"] | hands["E"] | hands["S"] | hands["W"]) != len(DECK):
@@ -396,26 +509,30 @@ def _exchanged(hands: dict[str, set[Card]], exchange: Any) -> bool:
     seat) to ``hands`` and return True; return False, changing nothing, when anything is off."""
     if type(exchange) is not dict or len(exchange) != 4:
         return False
-    moves: list[tuple[str, str, Card]] = []
+    moves: list[tuple[str, str, str, str, Card, Card, Card]] = []  # seat, its three receivers, its gifts
     try:
         for seat in SEATS:
             row = exchange[seat]
             if type(row) is not dict or len(row) != 3:
                 return False
+            a, b, c = _AFTER[seat]
+            to_a, to_b, to_c = _CARD_OF(row[a]), _CARD_OF(row[b]), _CARD_OF(row[c])
             held = hands[seat]
-            gifts = set()
-            for other in _AFTER[seat]:
-                gift = BY_CODE[row[other]]
-                if gift not in held or gift in gifts:
-                    return False
-                gifts.add(gift)
-                moves.append((seat, other, gift))
-    except (KeyError, TypeError):
+            if (to_a is to_b or to_a is to_c or to_b is to_c
+                    or to_a not in held or to_b not in held or to_c not in held):
+                return False
+            moves.append((seat, a, b, c, to_a, to_b, to_c))
+    except (KeyError, TypeError):  # a seat or receiver missing, an unknown code, or not a string
         return False
-    for seat, _other, gift in moves:
-        hands[seat].discard(gift)
-    for _seat, other, gift in moves:
-        hands[other].add(gift)
+    for seat, _a, _b, _c, to_a, to_b, to_c in moves:
+        held = hands[seat]
+        held.discard(to_a)
+        held.discard(to_b)
+        held.discard(to_c)
+    for _seat, a, b, c, to_a, to_b, to_c in moves:
+        hands[a].add(to_a)
+        hands[b].add(to_b)
+        hands[c].add(to_c)
     return True
 
 

@@ -146,7 +146,7 @@ def _left_on_table(state, combination):
 @given(seed=seeds, preset=presets, pick=st.randoms(use_true_random=False))
 def test_replay_takes_the_combination_judge_picks_and_refuses_what_judge_refuses(seed, preset, pick):
     # The replay settles an in-turn play without a wish standing or a Phoenix value itself (the
-    # first reading that beats the table, engines.taipan.replay.HandState._play) and asks judge()
+    # first reading that beats the table, HandState._play and apply_all) and asks judge()
     # only otherwise: at every play of a random hand, and for another group of the player's cards
     # played instead, both must give the same verdict and the same combination.
     from engines.taipan.play import judge
@@ -179,3 +179,93 @@ def test_replay_takes_the_combination_judge_picks_and_refuses_what_judge_refuses
         else:
             state.apply(event)
     assert state.finished
+
+
+def _state_of(state):
+    """Everything a hand in play holds, comparable (containers copied, cards as codes)."""
+    def plain(value):
+        if isinstance(value, dict):
+            return {k: plain(v) for k, v in value.items()}
+        if isinstance(value, (set, frozenset)):
+            return sorted(plain(v) for v in value)
+        if isinstance(value, (list, tuple)):
+            return [plain(v) for v in value]
+        return getattr(value, "code", value)
+    return {name: plain(getattr(state, name)) for name in HandState.__slots__ if name != "rules"}
+
+
+def _corrupt(events, rng, hands, calls, rules):
+    """``events`` with one random change a referee's or a program's mistake could make: an event
+    dropped, repeated or moved, another seat, another action, other cards (held by someone, or
+    not a card at all), a Phoenix value or a wish added, a key added, or something not an event;
+    most often (half the time) a play replaced by another group of the cards its player holds at
+    that moment."""
+    events = [dict(e) for e in events]
+    i = rng.randrange(len(events))
+    event = events[i]
+    every_code = sorted(c.code for cs in hands.values() for c in cs)
+    kind = rng.randrange(24)
+    if kind >= 12:
+        state = HandState(hands, calls, rules)
+        plays = []
+        for j, e in enumerate(events):
+            if e.get("action") == "play" and e["seat"] == state.to_move:
+                plays.append((j, sorted(c.code for c in state.hands[e["seat"]])))
+            state.apply(e)
+        j, held = rng.choice(plays)
+        events[j]["cards"] = rng.sample(held, min(len(held), rng.choice([1, 1, 1, 2, 2, 3, 5])))
+    elif kind == 0:
+        del events[i]
+    elif kind == 1:
+        events.insert(i, dict(event))
+    elif kind == 2:
+        events.insert(rng.randrange(len(events)), events.pop(i))
+    elif kind == 3:
+        event["seat"] = rng.choice(["N", "E", "S", "W", "X", None, 1])
+    elif kind == 4:
+        event["action"] = rng.choice(["play", "pass", "bomb", "call", "gift", "fold", None])
+        event.setdefault("cards", [rng.choice(every_code)])
+    elif kind == 5:
+        event["cards"] = rng.sample(every_code, rng.choice([1, 1, 2, 3, 5]))
+    elif kind == 6:
+        event["cards"] = rng.choice([[], ["5x"], [["5s"]], [5], "5s", {"0": "5s"}, None, ["5s", "5s"]])
+    elif kind == 7:
+        event["phoenix_as"] = rng.choice([2, 7, 13.5, 1.5, None, "A", 16])
+    elif kind == 8:
+        event["wish"] = rng.choice([2, 9, 14, None, 15, "7", True])
+    elif kind == 9:
+        event["note"] = "x"
+    elif kind == 10:
+        events[i] = rng.choice([None, [], "pass", 3, {"seat": event.get("seat")}])
+    else:
+        event["action"] = "pass"
+        event.pop("cards", None)
+    return events
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=seeds, preset=presets, corrupt=st.booleans(), pick=st.randoms(use_true_random=False))
+def test_apply_all_is_apply_event_by_event(seed, preset, corrupt, pick):
+    # apply_all settles the common plays and passes in place (engines.taipan.replay); applying the
+    # same events one at a time with apply() must give the same state after every legal hand, and
+    # the same first refusal (the same event, rule and parameters) for a corrupted one.
+    sim = random_hand(random.Random(seed), preset=preset)
+    data = sim.replay_input
+    rules = get_rules(preset)
+    hands, calls = deal_hands(data, rules)
+    events = _corrupt(data["events"], pick, hands, calls, rules) if corrupt else data["events"]
+    fast, slow = HandState(hands, calls, rules), HandState(hands, calls, rules)
+    try:
+        fast.apply_all(events)
+        fast_refusal = None
+    except RuleViolation as exc:
+        fast_refusal = [(v.field, v.template, v.params) for v in exc.violations]
+    slow_refusal = None
+    for i, event in enumerate(events):
+        try:
+            slow.apply(event)
+        except IllegalEvent as exc:
+            slow_refusal = [(f"events[{i}]", exc.template, exc.params)]
+            break
+    assert fast_refusal == slow_refusal
+    assert _state_of(fast) == _state_of(slow)
