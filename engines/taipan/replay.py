@@ -351,7 +351,8 @@ class HandState:
         phoenix_as = event.get("phoenix_as")
         if cards is None or phoenix_as is not None:
             errors = Collector()
-            cards = parse_cards(raw, "cards", errors, allow_empty=False)
+            if cards is None:  # parse_cards says what is wrong (it accepts what _known_cards does)
+                cards = parse_cards(raw, "cards", errors, allow_empty=False)
             phoenix_as = _parse_phoenix_as(phoenix_as, "phoenix_as", errors)
             if errors:
                 raise IllegalEvent(errors.violations[0].template, **errors.violations[0].params)
