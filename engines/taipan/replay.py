@@ -205,6 +205,9 @@ class HandState:
         singles, pass_event = _PLAIN_SINGLES, _PASS_EVENT
         try:
             for i, event in enumerate(events):  # noqa: B007 - i names the event in the error
+                if type(event) is not dict:  # apply() refuses it
+                    apply(event)
+                    continue
                 if event == pass_event[self.to_move]:
                     # {"seat": the player on turn, "action": "pass"}: apply() would go straight
                     # to _pass. With a combination on the table and no wish standing there is
@@ -222,66 +225,65 @@ class HandState:
                     else:
                         pass_(self.to_move)
                     continue
-                if type(event) is dict:
-                    seat = event.get("seat")
-                    if seat == self.to_move and seat is not None:
-                        # The player on turn (so a known seat still holding cards, no gift due,
-                        # the hand not over): apply() would go straight to _pass or _play.
-                        action = event.get("action")
-                        if action == "play":
-                            if self.wish is None and len(event) == 3:
-                                # {"seat", "action", "cards"}: in turn, no wish standing or made
-                                # (a Mahjong played without a wish leaves none), no Phoenix
-                                # value given: the play stands on the first reading that beats
-                                # the table, as _play would find; any refusal goes to _play.
-                                raw = event.get("cards")
-                                if type(raw) is list and len(raw) == 1:
-                                    try:
-                                        single = singles.get(raw[0])
-                                    except TypeError:  # not a code at all (a list, say): _play says so
-                                        single = None
-                                    if single is not None:
-                                        hand = hands[seat]
-                                        card = single.cards[0]
-                                        table = self.table
-                                        if card in hand and (table is None or (table.type is _SINGLE and single.rank > table.rank)):
-                                            # a single that beats the table, as beats() says
-                                            if len(hand) == 1:
-                                                stand(seat, hand, [card], single)
-                                                continue
-                                            # _stand, when the player keeps cards
-                                            hand.remove(card)
-                                            played.add(seat)
-                                            self.trick.append(card)
-                                            self.table, self.owner, self.passes = single, seat, 0
-                                            self.passes_to_end = 3 - len(out)
-                                            for candidate in _AFTER[seat]:
-                                                if candidate not in out:
-                                                    self.to_move = candidate
-                                                    break
-                                            else:
-                                                self.to_move = seat
-                                            continue
-                                cards = _known_cards(raw)
-                                if cards is not None:
+                seat = event.get("seat")
+                if seat == self.to_move and seat is not None:
+                    # The player on turn (so a known seat still holding cards, no gift due,
+                    # the hand not over): apply() would go straight to _pass or _play.
+                    action = event.get("action")
+                    if action == "play":
+                        if self.wish is None and len(event) == 3:
+                            # {"seat", "action", "cards"}: in turn, no wish standing or made
+                            # (a Mahjong played without a wish leaves none), no Phoenix
+                            # value given: the play stands on the first reading that beats
+                            # the table, as _play would find; any refusal goes to _play.
+                            raw = event.get("cards")
+                            if type(raw) is list and len(raw) == 1:
+                                try:
+                                    single = singles.get(raw[0])
+                                except TypeError:  # not a code at all (a list, say): _play says so
+                                    single = None
+                                if single is not None:
                                     hand = hands[seat]
-                                    if hand.issuperset(cards):
-                                        table = self.table
-                                        for reading in readings(cards, table):
-                                            if beats(reading, table):
-                                                stand(seat, hand, cards, reading)
+                                    card = single.cards[0]
+                                    table = self.table
+                                    if card in hand and (table is None or (table.type is _SINGLE and single.rank > table.rank)):
+                                        # a single that beats the table, as beats() says
+                                        if len(hand) == 1:
+                                            stand(seat, hand, [card], single)
+                                            continue
+                                        # _stand, when the player keeps cards
+                                        hand.remove(card)
+                                        played.add(seat)
+                                        self.trick.append(card)
+                                        self.table, self.owner, self.passes = single, seat, 0
+                                        self.passes_to_end = 3 - len(out)
+                                        for candidate in _AFTER[seat]:
+                                            if candidate not in out:
+                                                self.to_move = candidate
                                                 break
                                         else:
-                                            play_(seat, event, action)  # refused, with _play's reason
+                                            self.to_move = seat
                                         continue
-                            play_(seat, event, action)
-                            continue
-                        if action == "pass":
-                            pass_(seat)
-                            continue
-                        if action == "bomb":
-                            play_(seat, event, action)
-                            continue
+                            cards = _known_cards(raw)
+                            if cards is not None:
+                                hand = hands[seat]
+                                if hand.issuperset(cards):
+                                    table = self.table
+                                    for reading in readings(cards, table):
+                                        if beats(reading, table):
+                                            stand(seat, hand, cards, reading)
+                                            break
+                                    else:
+                                        play_(seat, event, action)  # refused, with _play's reason
+                                    continue
+                        play_(seat, event, action)
+                        continue
+                    if action == "pass":
+                        pass_(seat)
+                        continue
+                    if action == "bomb":
+                        play_(seat, event, action)
+                        continue
                 apply(event)
         except IllegalEvent as exc:
             raise RuleViolation([Violation(f"events[{i}]", exc.template, exc.params)]) from None

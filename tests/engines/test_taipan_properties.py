@@ -269,3 +269,21 @@ def test_apply_all_is_apply_event_by_event(seed, preset, corrupt, pick):
             break
     assert fast_refusal == slow_refusal
     assert _state_of(fast) == _state_of(slow)
+
+
+def test_an_event_that_only_looks_like_a_pass_is_no_event():
+    # apply_all compares a pass with the seat's pass event; a mapping that is not a JSON object
+    # (here a UserDict equal to the pass) is refused as apply() refuses it, not taken as a pass.
+    from collections import UserDict
+
+    sim = random_hand(random.Random(5))
+    data = sim.replay_input
+    rules = get_rules(data.get("rules"))
+    hands, calls = deal_hands(data, rules)
+    lead = HandState(hands, calls, rules).to_move
+    events = [*data["events"][:1], UserDict({"seat": data["events"][1]["seat"], "action": "pass"})]
+    with pytest.raises(RuleViolation) as info:
+        engines.run("taipan", "replay", {**data, "events": events})
+    assert [(v.field, v.template) for v in info.value.violations] == [
+        ("events[1]", "An event must be an object with a seat and an action.")]
+    assert lead == data["events"][0]["seat"]
