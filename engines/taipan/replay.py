@@ -102,35 +102,29 @@ class HandState:
 
     ``hands``: seat -> cards held; ``to_move``: the seat to act (None while a Dragon gift is due or
     after the end); ``table``/``owner``/``trick``: the combination to beat, who played it and every
-    card of the trick so far; ``passes``: passes since that play, and ``passes_to_end`` the
-    passes that end the trick (one by every player still in but the owner; set by each play, as
-    only the player of a play can go out); ``won``: seat -> cards of tricks won.
+    card of the trick so far; ``won``: seat -> cards of tricks won.
     """
 
     __slots__ = ("rules", "hands", "calls", "out", "to_move", "table", "owner", "trick", "passes", "wish", "won",
-                 "gift_due", "ending", "finished", "double_victory", "played", "passes_to_end")
+                 "gift_due", "ending", "finished", "double_victory", "played")
 
     def __init__(self, hands: dict[str, set[Card]], calls: dict[str, str], rules: dict[str, Any]):
         self.rules = rules
-        self.hands = {seat: set(held) for seat, held in hands.items()}
+        self.hands = {s: set(h) for s, h in hands.items()}
         self.calls = dict(calls)
         self.out: list[str] = []
-        for seat in SEATS:
-            if MAHJONG in self.hands[seat]:
-                break
-        self.to_move: str | None = seat  # the holder of the Mahjong leads
+        self.to_move: str | None = next(s for s in SEATS if MAHJONG in self.hands[s])
         self.table: Combination | None = None
         self.owner: str | None = None
         self.trick: list[Card] = []
         self.passes = 0
         self.wish: int | None = None
-        self.won: dict[str, list[Card]] = {"N": [], "E": [], "S": [], "W": []}
+        self.won: dict[str, list[Card]] = {s: [] for s in SEATS}
         self.gift_due: str | None = None
         self.ending = False  # the hand ends once the due gift is made
         self.finished = False
         self.double_victory: str | None = None
         self.played: set[str] = set()
-        self.passes_to_end = 3
 
     # -- helpers --
     def still_in(self, seat: str) -> bool:
@@ -147,7 +141,7 @@ class HandState:
 
     def _lead_after_trick(self, winner: str) -> None:
         self.table, self.owner, self.trick, self.passes = None, None, [], 0
-        self.to_move = winner if self.still_in(winner) else self.next_in(winner)
+        self.to_move = winner if winner not in self.out else self.next_in(winner)
 
     # -- events --
     def apply(self, event: dict[str, Any]) -> None:
@@ -201,7 +195,7 @@ class HandState:
         """
         i = 0
         apply, pass_, play_, stand, end_trick = self.apply, self._pass, self._play, self._stand, self._end_trick
-        out, hands, played = self.out, self.hands, self.played  # never rebound during a hand
+        out, hands = self.out, self.hands  # never rebound during a hand
         singles, pass_event = _PLAIN_SINGLES, _PASS_EVENT
         try:
             for i, event in enumerate(events):  # noqa: B007 - i names the event in the error
@@ -215,7 +209,7 @@ class HandState:
                     # passed, else the next player still in moves.
                     if self.table is not None and self.wish is None:
                         passes = self.passes = self.passes + 1
-                        if passes >= self.passes_to_end:
+                        if passes >= 4 - len(out) - (self.owner not in out):  # as _pass
                             end_trick()
                         else:
                             for candidate in _AFTER[self.to_move]:
@@ -253,10 +247,9 @@ class HandState:
                                             continue
                                         # _stand, when the player keeps cards
                                         hand.remove(card)
-                                        played.add(seat)
+                                        self.played.add(seat)
                                         self.trick.append(card)
                                         self.table, self.owner, self.passes = single, seat, 0
-                                        self.passes_to_end = 3 - len(out)
                                         for candidate in _AFTER[seat]:
                                             if candidate not in out:
                                                 self.to_move = candidate
@@ -324,10 +317,10 @@ class HandState:
             if refusal is not None:
                 raise IllegalEvent(refusal[0], **refusal[1])
         passes = self.passes = self.passes + 1
-        if passes >= self.passes_to_end:
+        out = self.out
+        if passes >= 4 - len(out) - (self.owner not in out):  # every player still in but the trick's owner
             self._end_trick()
             return
-        out = self.out
         for candidate in _AFTER[seat]:  # next_in(seat)
             if candidate not in out:
                 self.to_move = candidate
@@ -341,17 +334,7 @@ class HandState:
             self.to_move = None
             return
         self.won[winner].extend(self.trick)
-        # _lead_after_trick(winner), in place (a trick ends 17 times in a hand)
-        self.table, self.owner, self.trick, self.passes = None, None, [], 0
-        out = self.out
-        if winner not in out:
-            self.to_move = winner
-            return
-        for candidate in _AFTER[winner]:
-            if candidate not in out:
-                self.to_move = candidate
-                return
-        self.to_move = winner
+        self._lead_after_trick(winner)
 
     def _play(self, seat: str, event: dict[str, Any], action: str) -> None:
         raw = event.get("cards")
@@ -419,7 +402,6 @@ class HandState:
         out = self.out
         if hand and combo.type is not _DOG:
             # nobody went out, so the hand goes on (it was not over before this play)
-            self.passes_to_end = 3 - len(out)
             for candidate in _AFTER[seat]:  # next_in(seat)
                 if candidate not in out:
                     self.to_move = candidate
@@ -428,7 +410,6 @@ class HandState:
             return
         if not hand:
             out.append(seat)
-        self.passes_to_end = 4 - len(out) - bool(hand)  # every player still in but the owner (seat)
         if combo.type is _DOG:
             self.won[seat] += self.trick
             partner = PARTNER[seat]
@@ -518,7 +499,7 @@ def _exchanged(hands: dict[str, set[Card]], exchange: Any) -> bool:
     seat) to ``hands`` and return True; return False, changing nothing, when anything is off."""
     if type(exchange) is not dict or len(exchange) != 4:
         return False
-    moves: list[tuple[str, str, str, str, Card, Card, Card]] = []  # seat, its three receivers, its gifts
+    moves: list[tuple[str, Card, Card, Card]] = []  # a seat and its gifts to the seats of _AFTER[seat]
     try:
         for seat in SEATS:
             row = exchange[seat]
@@ -530,15 +511,13 @@ def _exchanged(hands: dict[str, set[Card]], exchange: Any) -> bool:
             if (to_a is to_b or to_a is to_c or to_b is to_c
                     or to_a not in held or to_b not in held or to_c not in held):
                 return False
-            moves.append((seat, a, b, c, to_a, to_b, to_c))
+            moves.append((seat, to_a, to_b, to_c))
     except (KeyError, TypeError):  # a seat or receiver missing, an unknown code, or not a string
         return False
-    for seat, _a, _b, _c, to_a, to_b, to_c in moves:
-        held = hands[seat]
-        held.discard(to_a)
-        held.discard(to_b)
-        held.discard(to_c)
-    for _seat, a, b, c, to_a, to_b, to_c in moves:
+    for seat, *gifts in moves:
+        hands[seat].difference_update(gifts)
+    for seat, to_a, to_b, to_c in moves:
+        a, b, c = _AFTER[seat]
         hands[a].add(to_a)
         hands[b].add(to_b)
         hands[c].add(to_c)
