@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test test-services install env migrate demo lint bench bench-readme messages clean
+.PHONY: run test test-services install env migrate demo lint bench bench-readme messages screenshots clean
 
 $(PY):
 	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "Python 3.11 is needed ($(PYTHON) not found)"; exit 1; }
@@ -70,6 +70,12 @@ bench-readme:
 messages: install
 	DEBUG=1 $(PY) manage.py makemessages -l nl -l en
 	DEBUG=1 $(PY) manage.py compilemessages --ignore=.venv
+
+## The handbook's and the README's screenshots refreshed in docs/ (tests/browser/test_handbook_screenshots.py
+## with SCREENSHOTS_DIR=docs; needs Chromium). Only pictures whose pixels changed are rewritten; a plain
+## test run writes them to a temporary folder instead.
+screenshots: install
+	SCREENSHOTS_DIR=docs REQUIRE_BROWSER=1 $(PY) -m pytest -q -p no:cacheprovider tests/browser/test_handbook_screenshots.py
 
 clean:
 	rm -rf $(VENV) db.sqlite3 staticfiles var .pytest_cache

@@ -6,12 +6,17 @@ standings, the projector and the tournament page with its JSON backup on the dem
 the referee guide on a phone. The README's three screenshots come from the same walk.
 
 Every page shown must fit its width (no sideways scrolling; the phone pages at 360 px). The
-pictures go to ``docs/nl/img/`` and ``docs/img/`` as small PNGs (256-colour palette); a file is
-rewritten only when its pixels changed, so a run that changes nothing leaves the repository clean.
+pictures are small PNGs (256-colour palette) in a folder laid out like ``docs/``: ``nl/img/`` for
+the handbook, ``img/`` for the README. A test run writes them to a temporary folder and never
+touches the repository; ``make screenshots`` refreshes the documentation's pictures on purpose by
+naming ``docs`` in the environment variable ``SCREENSHOTS_DIR`` (a path relative to the
+repository, or absolute). There a file is rewritten only when its pixels changed, so a refresh of
+pages that did not change leaves the repository clean.
 """
 from __future__ import annotations
 
 import io
+import os
 from pathlib import Path
 
 import pytest
@@ -26,8 +31,7 @@ from tests.factories import GRAND_DOUBLE_VICTORY_NS, PLAIN_HAND, MembershipFacto
 pytestmark = pytest.mark.django_db(transaction=True)
 
 ROOT = Path(__file__).resolve().parents[2]
-HANDBOOK_IMG = ROOT / "docs" / "nl" / "img"
-README_IMG = ROOT / "docs" / "img"
+DOCS = ROOT / "docs"
 DESK = {"width": 1100, "height": 760}
 PROJECTOR = {"width": 1280, "height": 720}
 SLUG = "nskt-2026"
@@ -41,6 +45,13 @@ Sterren,Kim Vos,Lars Peters,Vindicat,,
 Straatjes,Puck de Wit,Quinten Dijkstra,Veritas,,
 Trappen,Roos Smits,Sem de Graaf,Veritas,,
 """
+
+
+def output_folder(tmp_path: Path) -> Path:
+    """Where the pictures go: ``SCREENSHOTS_DIR`` (``make screenshots``: ``docs``), else a temporary
+    folder of this test."""
+    chosen = os.environ.get("SCREENSHOTS_DIR")
+    return ROOT / chosen if chosen else tmp_path / "docs"
 
 
 def save(page, path: Path, *, full_page: bool = False) -> Path:
@@ -67,7 +78,8 @@ def submit(page) -> None:
 
 
 def test_a_championship_weekend_in_screenshots(new_page, tmp_path):
-    HANDBOOK_IMG.mkdir(parents=True, exist_ok=True)
+    out = output_folder(tmp_path)
+    handbook_img, readme_img = out / "nl" / "img", out / "img"
     organiser = UserFactory(username="organisator", is_staff=True)
     desk = new_page(DESK, user=organiser)
     base = desk.base
@@ -79,7 +91,7 @@ def test_a_championship_weekend_in_screenshots(new_page, tmp_path):
     desk.fill("#id_venue", "Leiden")
     desk.fill("#id_starts_on", "2026-11-28")
     fits(desk)
-    save(desk, HANDBOOK_IMG / "01-toernooi-aanmaken.png", full_page=True)
+    save(desk, handbook_img / "01-toernooi-aanmaken.png", full_page=True)
     submit(desk)
     t = Tournament.objects.get(slug=SLUG)
     assert t.memberships.filter(user=organiser, role="organiser").exists()
@@ -90,50 +102,50 @@ def test_a_championship_weekend_in_screenshots(new_page, tmp_path):
     desk.set_input_files("input[type=file]", files=[{"name": "teams.csv", "mimeType": "text/csv",
                                                      "buffer": TEAMS_CSV.encode()}])
     fits(desk)
-    save(desk, HANDBOOK_IMG / "02-teams-importeren.png")
+    save(desk, handbook_img / "02-teams-importeren.png")
     submit(desk)
     assert t.teams.count() == 8
     desk.goto(base + f"/t/{SLUG}/teams/")
     fits(desk)
-    save(desk, HANDBOOK_IMG / "03-teams.png", full_page=True)
+    save(desk, handbook_img / "03-teams.png", full_page=True)
 
     # Members: a referee and a second referee to confirm.
     referee = MembershipFactory(tournament=t, user=UserFactory(username="scheids")).user
     second = MembershipFactory(tournament=t, user=UserFactory(username="scheids2")).user
     desk.goto(base + f"/t/{SLUG}/members/")
     fits(desk)
-    save(desk, HANDBOOK_IMG / "04-leden.png", full_page=True)
+    save(desk, handbook_img / "04-leden.png", full_page=True)
 
     # 3. Pair round 1 by seed, check the draft, publish it.
     desk.goto(base + f"/t/{SLUG}/round/pair/")
     desk.locator("label[for$='method_1']").click()
     fits(desk)
-    save(desk, HANDBOOK_IMG / "05-ronde-1-indelen.png")
+    save(desk, handbook_img / "05-ronde-1-indelen.png")
     submit(desk)
     rnd = Round.objects.get(tournament=t, number=1)
     assert rnd.status == Round.Status.DRAFT and rnd.matches.count() == 4
     desk.goto(base + f"/t/{SLUG}/round/1/")
     fits(desk)
-    save(desk, HANDBOOK_IMG / "06-concept-ronde.png", full_page=True)
+    save(desk, handbook_img / "06-concept-ronde.png", full_page=True)
     desk.locator(f"form[action='/t/{SLUG}/round/1/publish/'] button").click()
     desk.wait_for_load_state()
     rnd.refresh_from_db()
     assert rnd.status == Round.Status.PUBLISHED
     desk.goto(base + f"/t/{SLUG}/round/1/")
     fits(desk)
-    save(desk, HANDBOOK_IMG / "07-ronde-gepubliceerd.png", full_page=True)
+    save(desk, handbook_img / "07-ronde-gepubliceerd.png", full_page=True)
 
     # 4. A referee enters a hand on a phone.
     matches = list(Match.objects.filter(round=rnd).order_by("table"))
     phone = new_page(PHONE, user=referee)
     phone.goto(phone.base + "/mijn-tafels/")
     fits(phone)
-    save(phone, HANDBOOK_IMG / "08-mijn-tafels.png")
+    save(phone, handbook_img / "08-mijn-tafels.png")
     phone.goto(phone.base + f"/t/{SLUG}/match/{matches[0].pk}/enter/")
     phone.locator("label[for=id_first_out_1]").click()
     phone.locator(".chip[data-value='75']").click()
     fits(phone)
-    save(phone, HANDBOOK_IMG / "09-hand-invoeren.png")
+    save(phone, handbook_img / "09-hand-invoeren.png")
     phone.locator("#save").click()
     phone.wait_for_url("**/enter/#record-1")
     assert matches[0].hands.count() == 1
@@ -151,7 +163,7 @@ def test_a_championship_weekend_in_screenshots(new_page, tmp_path):
     desk.goto(base + f"/t/{SLUG}/match/{last.pk}/end/")
     desk.fill("textarea[name='end-reason'], input[name='end-reason']", "Tijdslimiet ronde 1")
     fits(desk)
-    save(desk, HANDBOOK_IMG / "10-tijdslimiet.png")
+    save(desk, handbook_img / "10-tijdslimiet.png")
     submit(desk)
     last.refresh_from_db()
     assert last.ended == "time" and last.status == Match.Status.FINISHED
@@ -160,7 +172,7 @@ def test_a_championship_weekend_in_screenshots(new_page, tmp_path):
     check = new_page(PHONE, user=second)
     check.goto(check.base + f"/t/{SLUG}/match/{matches[0].pk}/confirm/")
     fits(check)
-    save(check, HANDBOOK_IMG / "11-bevestigen.png")
+    save(check, handbook_img / "11-bevestigen.png")
     submit(check)
     matches[0].refresh_from_db()
     assert matches[0].status == Match.Status.CONFIRMED
@@ -171,7 +183,7 @@ def test_a_championship_weekend_in_screenshots(new_page, tmp_path):
     # 7. Close the round.
     desk.goto(base + f"/t/{SLUG}/round/1/")
     fits(desk)
-    save(desk, HANDBOOK_IMG / "12-ronde-afsluiten.png", full_page=True)
+    save(desk, handbook_img / "12-ronde-afsluiten.png", full_page=True)
     desk.locator(f"form[action='/t/{SLUG}/round/1/close/'] button").click()
     desk.wait_for_load_state()
     rnd.refresh_from_db()
@@ -182,7 +194,7 @@ def test_a_championship_weekend_in_screenshots(new_page, tmp_path):
     desk.goto(base + f"/t/{SLUG}/teams/{leaving.pk}/edit/")
     desk.fill("#id_withdrawn_after_round", "1")
     fits(desk)
-    save(desk, HANDBOOK_IMG / "13-team-terugtrekken.png", full_page=True)
+    save(desk, handbook_img / "13-team-terugtrekken.png", full_page=True)
     submit(desk)
     leaving.refresh_from_db()
     assert leaving.withdrawn_after_round == 1
@@ -194,26 +206,26 @@ def test_a_championship_weekend_in_screenshots(new_page, tmp_path):
     assert second_round.matches.filter(team_ew__isnull=True).count() == 1  # 7 teams: one bye
     desk.goto(base + f"/t/{SLUG}/round/2/")
     fits(desk)
-    save(desk, HANDBOOK_IMG / "14-ronde-2-concept.png", full_page=True)
+    save(desk, handbook_img / "14-ronde-2-concept.png", full_page=True)
 
     # 10. Standings, projector and backup on the demo tournament (three played rounds).
     call_command("load_demo", stdout=io.StringIO())
     desk.goto(base + "/t/nskt-demo/standings/")
     fits(desk)
-    save(desk, HANDBOOK_IMG / "15-stand.png")
-    save(desk, README_IMG / "standings.png")
+    save(desk, handbook_img / "15-stand.png")
+    save(desk, readme_img / "standings.png")
     beamer = new_page(PROJECTOR)
     beamer.goto(beamer.base + "/t/nskt-demo/standings/?projector=1")
     beamer.wait_for_load_state("networkidle")
     fits(beamer)
-    save(beamer, HANDBOOK_IMG / "16-projector.png")
-    save(beamer, README_IMG / "projector.png")
+    save(beamer, handbook_img / "16-projector.png")
+    save(beamer, readme_img / "projector.png")
     demo_organiser = new_page(DESK, user=Tournament.objects.get(slug="nskt-demo").memberships.get(role="organiser").user,
                               password="nskt-organiser-demo")
     demo_organiser.goto(demo_organiser.base + "/t/nskt-demo/")
     assert demo_organiser.locator("a[href='/t/nskt-demo/export.json']").count() == 1
     fits(demo_organiser)
-    save(demo_organiser, HANDBOOK_IMG / "17-toernooipagina-backup.png")
+    save(demo_organiser, handbook_img / "17-toernooipagina-backup.png")
 
     # The README's phone entry: the demo referee on a match of round 4, the preview filled in.
     demo_referee = new_page(PHONE, user=Tournament.objects.get(slug="nskt-demo").memberships.get(role="referee").user,
@@ -224,9 +236,14 @@ def test_a_championship_weekend_in_screenshots(new_page, tmp_path):
     demo_referee.locator(".chip[data-value='75']").click()
     demo_referee.wait_for_load_state("networkidle")
     fits(demo_referee)
-    save(demo_referee, README_IMG / "entry-phone.png")
+    save(demo_referee, readme_img / "entry-phone.png")
 
     # 11. The referee guide on a phone.
     phone.goto(phone.base + "/handleiding-scheidsrechter/")
     fits(phone)
-    save(phone, HANDBOOK_IMG / "18-handleiding-scheidsrechter.png")
+    save(phone, handbook_img / "18-handleiding-scheidsrechter.png")
+
+    # Every picture the documentation shows comes from this walk, under the same name.
+    made = sorted(p.relative_to(out).as_posix() for p in out.rglob("*.png"))
+    shown = sorted(p.relative_to(DOCS).as_posix() for p in DOCS.rglob("*.png"))
+    assert made == shown
