@@ -33,17 +33,17 @@ def plain_pack(rnd) -> bytes:
     from reportlab.lib.units import mm
     from reportlab.platypus import Image, PageBreak, Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 
+    from scoring.kinds import kind_for
     from scoring.printing.common import FONT, FONT_BOLD, register_fonts
     from scoring.printing.sheets import result_url
-    from scoring.results.storage import storage_for
 
     register_fonts()
     tournament = rnd.tournament
     adapter = tournament.adapter
-    storage = storage_for(adapter)
-    containers = list(storage.in_round(rnd))
+    kind = kind_for(adapter)
+    containers = list(kind.in_round(rnd))
     records: dict[int, list] = {}
-    for rec in storage.record_model.objects.filter(match__round=rnd).order_by("number"):
+    for rec in kind.record_model.objects.filter(match__round=rnd).order_by("number"):
         records.setdefault(rec.match_id, []).append(rec)
     body = ParagraphStyle("b", fontName=FONT, fontSize=9, leading=11)
     title = ParagraphStyle("t", fontName=FONT_BOLD, fontSize=15, leading=18)

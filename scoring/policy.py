@@ -36,7 +36,8 @@ from enum import StrEnum
 
 from django.core.exceptions import PermissionDenied
 
-from scoring.models import EntrantLink, Match, Membership, ResultContainer, Round, TableSeat, Tournament
+from scoring.kinds import kind_of
+from scoring.models import EntrantLink, Membership, ResultContainer, Round, Tournament
 
 ORGANISER = Membership.Role.ORGANISER
 REFEREE = Membership.Role.REFEREE
@@ -206,14 +207,8 @@ def require_for_result(actor, perm: Perm, result: ResultContainer) -> None:
 
 def is_side_of(actor, result: ResultContainer) -> bool:
     """True when the entrant ``actor`` sits at ``result``: one of the match's two teams, or one of
-    the table's seated players."""
-    if not is_entrant(actor):
-        return False
-    if isinstance(result, Match):
-        return actor.team_id is not None and actor.team_id in (result.team_ns_id, result.team_ew_id)
-    if actor.player_id is None:
-        return False
-    return TableSeat.objects.filter(table_id=result.pk, player_id=actor.player_id).exists()
+    the table's seated players (the result kind's check, :meth:`scoring.kinds.ResultKind.is_side`)."""
+    return is_entrant(actor) and kind_of(result).is_side(actor, result)
 
 
 def entrant_reaches(actor, result: ResultContainer) -> bool:

@@ -45,10 +45,10 @@ from django.utils.translation import gettext_noop
 
 from scoring.draw.lifecycle import containers
 from scoring.io import entrants_csv
-from scoring.models import ResultContainer, Round, TableSeat, TaskState, Tournament
+from scoring.kinds import kind_for
+from scoring.models import ResultContainer, Round, TaskState, Tournament
 from scoring.printing import sheets
 from scoring.printing.common import code_version
-from scoring.results.storage import storage_for
 
 log = logging.getLogger(__name__)
 
@@ -134,17 +134,6 @@ def dispatch(task, state: TaskState, args: tuple = (), kwargs: dict | None = Non
         update_state(state.pk, status="failed", error=QUEUE_DOWN)
 
 
-#: What a pack prints of a round of matches besides the records (whose every change bumps the
-#: match's ``version``): which teams play (ids) and the last change of the teams and their players
-#: (a renamed team or player, a new affiliation). One aggregate over the round's matches (their
-#: joins are to-one: no row is counted twice).
-MATCH_SIDES = {
-    "ns": Sum("team_ns_id"), "ew": Sum("team_ew_id"), "byes": Count("pk", filter=Q(team_ew=None)),
-    "ns_t": Max("team_ns__updated_at"), "ew_t": Max("team_ew__updated_at"),
-    "ns1_t": Max("team_ns__first_player__updated_at"), "ns2_t": Max("team_ns__second_player__updated_at"),
-    "ew1_t": Max("team_ew__first_player__updated_at"), "ew2_t": Max("team_ew__second_player__updated_at"),
-}
-
 #: What a pack prints of the tournament itself (the sheet's header and the rows it leaves to write in).
 TOURNAMENT_FIELDS = ("pk", "name", "slug", "venue", "starts_on", "game", "rules", "round_format", "hands_per_round",
                      "blind_confirmation")
@@ -159,8 +148,9 @@ def round_pack_state(rnd: Round, language: str | None = None) -> list:
       change, the finished and confirmed counts (with blind confirmation an unconfirmed result is
       printed empty: the setting is below);
     - their sides: for matches the teams' ids and the last change of those teams and of their
-      players (:data:`MATCH_SIDES`); for tables the seats (count, ids, players) and the players'
-      last change: a renamed team or player gives a new state;
+      players; for tables the seats (count, ids, players) and the players' last change (the
+      kind's ``side_aggregates["round"]`` and :meth:`~scoring.kinds.ResultKind.seat_state`): a
+      renamed team or player gives a new state;
     - the round's number and the tournament's printed fields (:data:`TOURNAMENT_FIELDS`: name,
       venue, date, game and rules, the blind setting);
     - the language it is printed in (default: the active one) and the code
@@ -169,16 +159,13 @@ def round_pack_state(rnd: Round, language: str | None = None) -> list:
     ``"public"`` marks the state of the packs built for the public (keys of packs built before are
     never served again)."""
     tournament = rnd.tournament
-    storage = storage_for(tournament.adapter)
+    kind = kind_for(tournament.adapter)
     status = ResultContainer.Status
-    results = storage.container_model.objects.filter(round=rnd).aggregate(
+    results = kind.container_model.objects.filter(round=rnd).aggregate(
         n=Count("pk"), ids=Sum("pk"), last=Max("pk"), v=Sum("version"), t=Max("updated_at"),
         finished=Count("pk", filter=Q(status=status.FINISHED)), confirmed=Count("pk", filter=Q(status=status.CONFIRMED)),
-        **(MATCH_SIDES if storage.container_type == "match" else {}))
-    seats = {}
-    if storage.container_type == "table":
-        seats = TableSeat.objects.filter(table__round=rnd).aggregate(
-            n=Count("pk"), ids=Sum("pk"), players=Sum("player_id"), t=Max("player__updated_at"))
+        **kind.side_aggregates["round"])
+    seats = kind.seat_state(rnd)
     printed = {field: getattr(tournament, field) for field in TOURNAMENT_FIELDS}
     return ["public", rnd.pk, rnd.number, results, seats, printed, language or translation.get_language(), code_version()]
 

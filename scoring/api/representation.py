@@ -1,9 +1,11 @@
-"""The API's data, built from the models, the result storage and the game's adapter (nothing is
+"""The API's data, built from the models, the result kind and the game's adapter (nothing is
 computed here: totals, scores and standings are the services' numbers). The serializers of
 :mod:`scoring.api.serializers` document these dicts and keep the output to their fields.
 
-What differs between Tai Pan matches and four-player tables is looked up in small tables keyed by
-the storage's ``container_type`` (no game branches, ``docs/architecture.md``).
+What differs between Tai Pan matches and four-player tables is asked of the result's kind
+(:mod:`scoring.kinds`); record rows and running totals are the presenter's
+(:mod:`scoring.results.presenter`), what the caller may see the result sheet's
+(:func:`scoring.results.sheet.refusal`).
 """
 from __future__ import annotations
 
@@ -13,16 +15,11 @@ from django.db.models import Count
 from django.urls import reverse
 
 from scoring import policy
+from scoring.kinds import ResultKind, kind_for, kind_of
 from scoring.models import ResultContainer, Round, Tournament
 from scoring.policy import Perm
-from scoring.results import sheet
-from scoring.results.storage import MATCHES, TABLES, Storage, storage_for, storage_of
+from scoring.results import presenter, sheet
 from scoring.standings.tiebreaks import NSKT_DEFAULT, REGISTRY
-
-#: The storage of each kind of result, by the name used in the URLs (``matches``/``tables``) and
-#: in the output (``kind``: ``match``/``table``).
-KINDS: dict[str, Storage] = {MATCHES.container_type: MATCHES, TABLES.container_type: TABLES}
-URL_KINDS: dict[str, str] = {"match": "matches", "table": "tables"}
 
 
 def _url(request, name: str, *args) -> str:
@@ -31,7 +28,7 @@ def _url(request, name: str, *args) -> str:
 
 def result_url(request, tournament: Tournament, container: ResultContainer) -> str:
     """The API URL of a match or table."""
-    kind = storage_of(container).container_type
+    kind = kind_of(container).key
     return _url(request, f"{kind}-detail", tournament.slug, container.pk)
 
 
@@ -64,7 +61,7 @@ def tournament_summary(request, t: Tournament) -> dict[str, Any]:
         "game": t.game,
         "game_label": str(adapter.label),
         "entrants": str(adapter.entrants),
-        "kind": storage_for(adapter).container_type,
+        "kind": kind_for(adapter).key,
         "status": t.status,
         "venue": t.venue,
         "starts_on": t.starts_on,
@@ -82,8 +79,8 @@ def visible_rounds(actor, t: Tournament):
 
 
 def round_summaries(request, actor, t: Tournament) -> list[dict[str, Any]]:
-    storage = storage_for(t.adapter)
-    rounds = visible_rounds(actor, t).annotate(table_count=Count(storage.round_related, distinct=True))
+    kind = kind_for(t.adapter)
+    rounds = visible_rounds(actor, t).annotate(table_count=Count(kind.round_related, distinct=True))
     return [{"number": r.number, "status": r.status, "tables": r.table_count,
              "url": _url(request, "round-detail", t.slug, r.number)} for r in rounds]
 
@@ -109,9 +106,9 @@ def tournament_detail(request, actor, t: Tournament) -> dict[str, Any]:
 # --------------------------------------------------------------------------- tables and results
 
 
-def _sides(storage: Storage, container: ResultContainer, adapter, totals: list[int]) -> list[dict[str, Any]]:
+def _sides(kind: ResultKind, container: ResultContainer, adapter, totals: list[int]) -> list[dict[str, Any]]:
     out = []
-    for i, side in enumerate(storage.sides(container, adapter)):
+    for i, side in enumerate(kind.sides(container, adapter)):
         entrant = side.get("team") or side.get("player")
         out.append({
             "key": side["key"],
@@ -127,91 +124,75 @@ def _sides(storage: Storage, container: ResultContainer, adapter, totals: list[i
 
 def table_row(request, t: Tournament, container: ResultContainer) -> dict[str, Any]:
     """One table of a round: who sits where, the status and the totals so far."""
-    storage, adapter = storage_of(container), t.adapter
-    totals = storage.totals(container)
-    if storage.is_bye(container):
+    kind, adapter = kind_of(container), t.adapter
+    totals = kind.totals(container)
+    if kind.is_bye(container):
         totals = [0] * len(adapter.sides)
-    hidden = sheet.totals_hidden(container, request.user)
-    sides = _sides(storage, container, adapter, totals)
+    hidden = sheet.refusal(container, sheet.Action.SEE_TOTALS, request.user) is not None
+    sides = _sides(kind, container, adapter, totals)
     if hidden:
         totals = None
         for side in sides:
             side["total"] = None
     return {
         "id": container.pk,
-        "kind": storage.container_type,
+        "kind": kind.key,
         "round": container.round.number,
-        "number": storage.number(container),
+        "number": kind.number(container),
         "status": container.status,
         "ended": container.ended,
         "version": container.version,
-        "bye": storage.is_bye(container),
+        "bye": kind.is_bye(container),
         "sides": sides,
         "totals": totals,
         "totals_hidden": hidden,
-        "note": str(storage.note(container) or ""),
+        "note": str(kind.note(container) or ""),
         "url": result_url(request, t, container),
     }
 
 
 def round_detail(request, t: Tournament, rnd: Round) -> dict[str, Any]:
-    storage = storage_for(t.adapter)
+    kind = kind_for(t.adapter)
     tables = []
-    for container in storage.in_round(rnd):
+    for container in kind.in_round(rnd):
         container.round = rnd
         tables.append(table_row(request, t, container))
     return {"number": rnd.number, "status": rnd.status, "tables": tables,
             "url": _url(request, "round-detail", t.slug, rnd.number)}
 
 
-def _match_extra(container, sides) -> dict[str, Any]:
-    winner = next((s["key"] for s in sides if s["entrant_id"] is not None and s["entrant_id"] == container.winner_id), None)
-    finished = container.status in (container.Status.FINISHED, container.Status.CONFIRMED)
-    return {"winner": winner, "points": [container.points_ns, container.points_ew] if finished else None, "state": None}
-
-
-def _table_extra(container, sides) -> dict[str, Any]:
-    return {"winner": None, "points": None, "state": container.state}
-
-
-#: What only one kind of result has (Tai Pan: winner and match points; four-player: the state).
-EXTRAS = {MATCHES.container_type: _match_extra, TABLES.container_type: _table_extra}
-
-
 def records(request, t: Tournament, container: ResultContainer) -> list[dict[str, Any]]:
     """The result's records in order with their scores and the running totals; none while the
     result's totals are hidden from the caller (blind confirmation, :func:`scoring.results.sheet.totals_hidden`),
     as in :func:`result_detail`: ``.../records`` is then an empty list and ``.../records/{n}`` 404."""
-    if sheet.totals_hidden(container, request.user):
+    if sheet.refusal(container, sheet.Action.SEE_TOTALS, request.user) is not None:
         return []
     return _record_rows(request, t, container)
 
 
 def _record_rows(request, t: Tournament, container: ResultContainer) -> list[dict[str, Any]]:
-    storage, adapter = storage_of(container), t.adapter
-    rows, running = [], [0] * len(adapter.sides)
-    name = f"{storage.container_type}-record"
-    for rec in storage.records(container):
-        scores = list(storage.scores(rec))
-        running = [a + b for a, b in zip(running, scores, strict=True)]
-        rows.append({"number": rec.number, "record": rec.record, "summary": str(adapter.summary(rec.record)),
-                     "scores": scores, "running": list(running), "url": _url(request, name, t.slug, container.pk, rec.number)})
-    return rows
+    name = f"{kind_of(container).key}-record"
+    return [{"number": row.number, "record": row.record, "summary": row.summary, "scores": list(row.scores),
+             "running": list(row.running), "url": _url(request, name, t.slug, container.pk, row.number)}
+            for row in presenter.rows_of(container)]
 
 
 def result_detail(request, t: Tournament, container: ResultContainer) -> dict[str, Any]:
-    """A match or table with its records and totals (never who entered or confirmed them)."""
-    storage = storage_of(container)
+    """A match or table with its records and totals (never who entered or confirmed them):
+    ``winner`` (the winning side's key) and ``points`` (match points) where the kind has them,
+    ``state`` (the carried state) where it carries one; none of them while the totals are hidden."""
+    kind = kind_of(container)
     row = table_row(request, t, container)
-    extra = EXTRAS[storage.container_type](container, row["sides"])
-    if row["totals_hidden"]:
-        extra = {**extra, "winner": None, "points": None}
+    hidden = row["totals_hidden"]
+    winner = kind.winner_index(container)
     return {
         **row,
-        **extra,
-        "outcome": "" if row["totals_hidden"] else str(storage.outcome_text(container) or ""),
+        "winner": None if hidden or winner is None else row["sides"][winner]["key"],
+        "points": None if hidden else kind.points(container),
+        "state": container.state if kind.carries_state else None,
+        "outcome": "" if hidden else str(presenter.outcome_text(container) or ""),
         "limit": t.adapter.record_limit(t),
-        "records": [] if row["totals_hidden"] else _record_rows(request, t, container),
+        "records": [] if hidden else _record_rows(request, t, container),
     }
 
 

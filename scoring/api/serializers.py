@@ -11,9 +11,10 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_field
 from rest_framework import serializers
 
+from scoring.kinds import KINDS as RESULT_KINDS
 from scoring.models import ResultContainer, Round, Tournament
 
-KINDS = [("match", "match"), ("table", "table")]
+KINDS = [(key, key) for key in RESULT_KINDS]
 ENTRANTS = [("teams", "teams"), ("players", "players")]
 
 

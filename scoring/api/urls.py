@@ -12,11 +12,14 @@ from drf_spectacular.views import SpectacularSwaggerSplitView
 
 from scoring.api.views import engines, reads, results
 from scoring.api.views.base import NoSuchEndpoint, SchemaView
+from scoring.kinds import KINDS, ResultKind
 
 app_name = "api"
 
 
-def result_urls(kind: str, prefix: str) -> list:
+def result_urls(result_kind: ResultKind) -> list:
+    """The endpoints of one kind of result (:mod:`scoring.kinds`) under its ``api_name``."""
+    kind, prefix = result_kind.key, result_kind.api_name
     k = {"kind": kind}
     return [
         path(f"tournaments/<slug:slug>/{prefix}/<int:pk>", reads.ResultDetailView.as_view(**k), name=f"{kind}-detail"),
@@ -38,8 +41,7 @@ v1 = [
     path("tournaments/<slug:slug>/rounds", reads.RoundListView.as_view(), name="round-list"),
     path("tournaments/<slug:slug>/rounds/<int:number>", reads.RoundDetailView.as_view(), name="round-detail"),
     path("tournaments/<slug:slug>/standings", reads.StandingsView.as_view(), name="standings"),
-    *result_urls("match", "matches"),
-    *result_urls("table", "tables"),
+    *(url for kind in KINDS.values() for url in result_urls(kind)),
     path("engines", engines.EngineListView.as_view(), name="engine-list"),
     path("engines/<slug:game>/<slug:command>", engines.EngineCommandView.as_view(), name="engine-command"),
 ]

@@ -8,21 +8,21 @@ from django.utils.translation import gettext_lazy as _
 
 from scoring.errors import NotAllowed
 from scoring.games.base import EntrantKind
+from scoring.kinds import kind_for
 from scoring.models import ResultContainer, Round, Tournament
-from scoring.results.storage import storage_for
 
 
 def containers(rnd: Round) -> QuerySet[ResultContainer]:
     """The round's results (matches or tables, by the tournament's game)."""
-    storage = storage_for(rnd.tournament.adapter)
-    return storage.container_model.objects.filter(round=rnd)
+    kind = kind_for(rnd.tournament.adapter)
+    return kind.container_model.objects.filter(round=rnd)
 
 
 def unconfirmed_numbers(rnd: Round) -> list[int]:
     """Table numbers of the round's results that are not confirmed yet (byes need none)."""
-    storage = storage_for(rnd.tournament.adapter)
-    qs = storage.needing_confirmation(rnd).exclude(status=ResultContainer.Status.CONFIRMED)
-    return list(qs.order_by(storage.number_field).values_list(storage.number_field, flat=True))
+    kind = kind_for(rnd.tournament.adapter)
+    qs = kind.needing_confirmation(rnd).exclude(status=ResultContainer.Status.CONFIRMED)
+    return list(qs.order_by(kind.number_field).values_list(kind.number_field, flat=True))
 
 
 def close_locked(rnd: Round) -> None:

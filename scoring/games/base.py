@@ -22,7 +22,7 @@ such as a :class:`~scoring.models.Tournament`).
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Protocol
@@ -99,12 +99,19 @@ class Evaluation:
     state: dict[str, Any]
 
     def running(self) -> list[tuple[int, ...]]:
-        """Running totals per side after each record."""
-        out, current = [], [0] * len(self.totals)
-        for outcome in self.outcomes:
-            current = [a + b for a, b in zip(current, outcome.scores, strict=True)]
-            out.append(tuple(current))
-        return out
+        """Running totals per side after each record (:func:`running_totals`)."""
+        return running_totals([outcome.scores for outcome in self.outcomes], len(self.totals))
+
+
+def running_totals(scores: Iterable[Sequence[int]], sides: int) -> list[tuple[int, ...]]:
+    """The running totals per side after each record, from each record's ``scores`` (one number
+    per side, ``sides`` of them): the one place they are added up (evaluations, pages, the API,
+    PDFs)."""
+    out, current = [], (0,) * sides
+    for row in scores:
+        current = tuple(a + b for a, b in zip(current, row, strict=True))
+        out.append(current)
+    return out
 
 
 @dataclass(frozen=True)

@@ -20,8 +20,8 @@ from django.utils.translation import gettext as _t
 from django.utils.translation import gettext_lazy as _
 
 from scoring.games.base import EntrantKind
+from scoring.kinds import kind_for
 from scoring.models import ResultContainer, Round, Tournament
-from scoring.results.storage import storage_for
 from scoring.standings import player_standings, team_standings
 from scoring.standings.tiebreaks import REGISTRY
 
@@ -149,15 +149,15 @@ def round_dataset(rnd: Round, totals_hidden: Callable[[ResultContainer], bool] |
     for a result whose totals the reader may not see (blind confirmation,
     :func:`scoring.results.sheet.totals_hidden`); its total cells stay empty."""
     adapter = rnd.tournament.adapter
-    storage = storage_for(adapter)
+    kind = kind_for(adapter)
     labels = adapter.side_labels()
     rows, with_players = [], False
-    for c in storage.in_round(rnd):
+    for c in kind.in_round(rnd):
         c.round = rnd
-        sides = storage.sides(c, adapter)
+        sides = kind.sides(c, adapter)
         with_players = with_players or any(side["players"] for side in sides)
-        totals = [""] * len(labels) if totals_hidden and totals_hidden(c) else storage.totals(c)
-        rows.append((storage.number(c), sides, storage.note(c), c.get_status_display(), totals))
+        totals = [""] * len(labels) if totals_hidden and totals_hidden(c) else kind.totals(c)
+        rows.append((kind.number(c), sides, kind.note(c), c.get_status_display(), totals))
     headers = [_t("Table")]
     for label in labels:
         headers += [label] + ([_t("Players %(side)s") % {"side": label}] if with_players else [])

@@ -39,6 +39,7 @@ from scoring.games.base import EntrantKind, GameAdapter, RuleViolation
 from scoring.games.entry import violation_message
 from scoring.io import schema
 from scoring.io.schema import FORMAT_VERSION, TournamentFile
+from scoring.kinds import kind_of
 from scoring.models import (
     Confirmation,
     Deal,
@@ -55,7 +56,6 @@ from scoring.models import (
 from scoring.participants import links as entrant_links
 from scoring.participants.entrants import name_key
 from scoring.results.sheet import recompute
-from scoring.results.storage import storage_of
 from scoring.standings.tiebreaks import REGISTRY
 
 __all__ = ["FORMAT_VERSION", "ImportRefused", "Imported", "check", "delete_tournament", "dumps", "export_tournament",
@@ -550,9 +550,9 @@ def _create(plan: Plan, slug: str, members: dict[str, tuple[Any, str]], warnings
         if i in keep or via is not None:
             container.confirm()
             container.save(update_fields=["status"])
-            storage = storage_of(container)
+            kind = kind_of(container)
             who = {"confirmed_by": keep[i]} if i in keep else _via(entrants[name_key(via)])
-            Confirmation.objects.create(**who, totals=storage.confirmation_totals(container), **storage.audit_link(container))
+            Confirmation.objects.create(**who, totals=kind.confirmation_totals(container), **kind.audit_link(container))
     return t
 
 

@@ -35,34 +35,33 @@ from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
 from reportlab.platypus import KeepInFrame, KeepTogether, PageBreak, Paragraph, Spacer, Table, TableStyle
 
+from scoring.kinds import kind_for, kind_of
 from scoring.models import ResultContainer, Round, Tournament
 from scoring.participants import links as entrant_links
 from scoring.printing.common import FONT, FONT_BOLD, FRAME_HEIGHT, FRAME_WIDTH, build, para, qr, styles
+from scoring.results.presenter import record_rows
 from scoring.results.sheet import totals_hidden
-from scoring.results.storage import storage_for, storage_of
 
 HEAD_BG = colors.HexColor("#e8edf3")
 #: Height of a record row (room to write by hand); a row whose cells wrap grows to fit them.
 ROW_HEIGHT = 7 * mm
 #: reportlab's default cell padding (left/right, top/bottom), in points.
 CELL_PAD_X, CELL_PAD_Y = 6, 3
-URL_NAMES = {"match": "scoring:match_enter", "table": "scoring:table_enter"}
 
 
 def result_url(container: ResultContainer, base_url: str = "") -> str:
     """The entry page of a result, which the QR code opens (absolute when ``base_url`` is given):
     referees enter records there; everyone else is sent on to the result's public page."""
-    storage = storage_of(container)
-    path = reverse(URL_NAMES[storage.container_type], args=[container.round.tournament.slug, container.pk])
+    path = reverse(kind_of(container).url_name("enter"), args=[container.round.tournament.slug, container.pk])
     return base_url.rstrip("/") + path if base_url else path
 
 
 def _header(container: ResultContainer, st: dict, base_url: str) -> Table:
     tournament = container.round.tournament
-    storage = storage_of(container)
+    kind = kind_of(container)
     left = [para(tournament.name, st["title"]),
             para(_("Round %(round)s · Table %(table)s · %(game)s score sheet") % {
-                "round": container.round.number, "table": storage.number(container), "game": tournament.adapter.label}, st["body"])]
+                "round": container.round.number, "table": kind.number(container), "game": tournament.adapter.label}, st["body"])]
     if tournament.venue or tournament.starts_on:
         left.append(para(" · ".join(str(x) for x in (tournament.venue, tournament.starts_on) if x), st["small"]))
     url = result_url(container, base_url)
@@ -131,7 +130,7 @@ def _records_table(container: ResultContainer, records: list, st: dict, *, blank
     total of each side; entered records filled in, the rest left blank (``blank``: nothing filled
     in, every row to write in, as at publication)."""
     tournament = container.round.tournament
-    adapter, storage = tournament.adapter, storage_of(container)
+    adapter, kind = tournament.adapter, kind_of(container)
     groups = adapter.sheet_columns()
     labels = adapter.side_labels()
     n = len(labels)
@@ -156,12 +155,9 @@ def _records_table(container: ResultContainer, records: list, st: dict, *, blank
     widths += [side_width] * (2 * n)
     rows = [head1, head2]
     heights = [7 * mm, 6 * mm]
-    running = [0] * n
-    for rec in records:
-        scores = storage.scores(rec)
-        running = [a + b for a, b in zip(running, scores, strict=True)]
-        cells = [para(c, st["small"]) if len(str(c)) > 12 else c for c in adapter.sheet_cells(rec.record)]
-        row = [str(rec.number), *cells, *scores, *running]
+    for record in record_rows(kind, adapter, records):
+        cells = [para(c, st["small"]) if len(str(c)) > 12 else c for c in record.sheet_cells]
+        row = [str(record.number), *cells, *record.scores, *record.running]
         rows.append(row)
         heights.append(_row_height(row, widths))
     empty = max(adapter.sheet_rows(tournament) - len(records), 0 if container.is_finished and not blank else 2)
@@ -215,13 +211,13 @@ def sheet_flowables(container: ResultContainer, records: list, st: dict, base_ur
     if blank:
         records = []
     tournament = container.round.tournament
-    adapter, storage = tournament.adapter, storage_of(container)
-    sides = storage.sides(container, adapter)
+    adapter, kind = tournament.adapter, kind_of(container)
+    sides = kind.sides(container, adapter)
     header = [_header(container, st, base_url), Spacer(1, 2 * mm), _sides_table(sides, st), Spacer(1, 3 * mm)]
     links_block = _links_table(sides, link_urls, st) if link_urls else None
     if links_block is not None:
         header += [links_block, Spacer(1, 3 * mm)]
-    if storage.is_bye(container):
+    if kind.is_bye(container):
         return [KeepTogether(header + [para(_("Bye: this team has no opponent this round."), st["body"])])]
     table = _records_table(container, records, st, blank=blank)
     legend = adapter.sheet_legend()
@@ -239,12 +235,12 @@ def score_sheet_pdf(container: ResultContainer, *, base_url: str = "", links: bo
     ``links`` (and ``base_url``) each side's private link too (organisers only). Printed for
     ``viewer`` (a user or entrant; default the public): the empty sheet when the result's totals
     are hidden from them (:func:`scoring.results.sheet.totals_hidden`)."""
-    storage = storage_of(container)
-    container = storage.queryset().get(pk=container.pk)
+    kind = kind_of(container)
+    container = kind.queryset().get(pk=container.pk)
     blank = totals_hidden(container, AnonymousUser() if viewer is None else viewer)
-    records = [] if blank else storage.records(container)
+    records = [] if blank else kind.records(container)
     tournament = container.round.tournament
-    title = f"{tournament.name} - {_('round')} {container.round.number} - {_('table')} {storage.number(container)}"
+    title = f"{tournament.name} - {_('round')} {container.round.number} - {_('table')} {kind.number(container)}"
     urls = side_link_urls(tournament, base_url) if links and base_url else None
     return build(sheet_flowables(container, records, styles(), base_url, urls, blank=blank), title)
 
@@ -257,12 +253,10 @@ def round_pack_pdf(rnd: Round, *, base_url: str = "", progress: Callable[[int, i
     public pack). Printed for ``viewer`` (default the public, as the stored pack is): a result
     whose totals are hidden from them gets the empty sheet (:func:`score_sheet_pdf`)."""
     viewer = AnonymousUser() if viewer is None else viewer
-    storage = storage_for(rnd.tournament.adapter)
+    kind = kind_for(rnd.tournament.adapter)
     urls = side_link_urls(rnd.tournament, base_url) if links and base_url else None
-    containers = list(storage.in_round(rnd))
-    by_container: dict[int, list] = {}
-    for rec in storage.record_model.objects.filter(**{f"{storage.record_fk}__round": rnd}).order_by("number"):
-        by_container.setdefault(getattr(rec, f"{storage.record_fk}_id"), []).append(rec)
+    containers = list(kind.in_round(rnd))
+    by_container = kind.records_of_round(rnd)
     st = styles()
     flow: list = []
     for i, container in enumerate(containers):

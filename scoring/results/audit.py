@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from scoring import policy
+from scoring.kinds import kind_of
 from scoring.models import AuditEntry, ResultContainer
-from scoring.results.storage import storage_of
 
 #: Audit actions that change a result's records or its end (the person who did one of these may
 #: not confirm the result).
@@ -39,27 +39,27 @@ def write(tournament_id: int, actor, action: str, object_type: str, object_id: i
 def write_for(container: ResultContainer, actor, action: str, object_type: str, object_id: int | None, *,
               old: Any = None, new: Any = None, reason: str = "") -> AuditEntry:
     """:func:`write` for a change to ``container`` (a match or a table) or one of its records."""
-    storage = storage_of(container)
+    kind = kind_of(container)
     return write(container.round.tournament_id, actor, action, object_type, object_id, old=old, new=new,
-                 reason=reason, **storage.audit_link(container))
+                 reason=reason, **kind.audit_link(container))
 
 
 def entered_by(container: ResultContainer) -> set[int]:
     """Ids of every user who entered, changed, deleted or restored a record of ``container``, or
     ended or resumed it: none of them may confirm it."""
-    storage = storage_of(container)
-    records = storage.record_model.objects.filter(**{storage.record_fk: container}).exclude(entered_by=None)
+    kind = kind_of(container)
+    records = kind.record_model.objects.filter(**{kind.record_fk: container}).exclude(entered_by=None)
     ids = set(records.values_list("entered_by_id", flat=True))
-    entries = AuditEntry.objects.filter(action__in=ENTERING_ACTIONS, **storage.audit_link(container)).exclude(user=None)
+    entries = AuditEntry.objects.filter(action__in=ENTERING_ACTIONS, **kind.audit_link(container)).exclude(user=None)
     return ids | set(entries.values_list("user_id", flat=True))
 
 
 def entrants_who_entered(container: ResultContainer) -> list[int]:
     """Ids of the private links through which records of ``container`` were entered, changed or
     deleted, or it was ended or resumed, in the order they first did so (the first is the
-    *entering side*, :func:`scoring.results.sheet.check_may_enter`)."""
-    storage = storage_of(container)
-    rows = (AuditEntry.objects.filter(action__in=ENTERING_ACTIONS, **storage.audit_link(container))
+    *entering side*, ``Action.ENTER`` in :mod:`scoring.results.refusals`)."""
+    kind = kind_of(container)
+    rows = (AuditEntry.objects.filter(action__in=ENTERING_ACTIONS, **kind.audit_link(container))
             .exclude(via_link=None).order_by("created_at", "pk").values_list("via_link_id", flat=True))
     out: list[int] = []
     for link_id in rows:

@@ -58,12 +58,11 @@ from django.shortcuts import render
 from django.utils.cache import get_conditional_response, patch_cache_control, patch_vary_headers, quote_etag
 from django.utils.translation import get_language
 
+from scoring.kinds import KINDS, ResultKind, kind_for
 from scoring.models import Round, Tournament
 from scoring.printing.common import files_fingerprint
 from scoring.queries import CompiledQuery
-from scoring.results.storage import storage_for
 from scoring.standings.cache import ENTRANT_FIELDS, entrant_state
-from scoring.web.decorators import KINDS
 from scoring.web.links import held_links
 
 #: Request headers that make the same URL answer something else (htmx partial requests).
@@ -218,7 +217,7 @@ def round_state(request, tournament: Tournament, number: int):
     change of its results, the entrants' count and last change (the names shown) and the played
     rounds (the navigation: their count and last number). ``None`` for a draft or unknown round
     (the view decides and reads the round itself)."""
-    related = storage_for(tournament.adapter).round_related
+    related = kind_for(tournament.adapter).round_related
     rows = ROUND_QUERY.rows([tournament.pk, int(number)], (related,))
     if not rows or rows[0][1] == Round.Status.DRAFT:
         return None
@@ -244,33 +243,27 @@ ROUND_QUERY = CompiledQuery(_round_query)
 
 
 #: What a result page shows of each kind of result besides its records (whose every change bumps
-#: the result's ``version``): its state and round (status 6th), and the last change of its sides.
+#: the result's ``version``): its state and round (status 6th), and the last change of its sides
+#: (the kind's ``side_aggregates["result"]``, :mod:`scoring.kinds`).
 RESULT_FIELDS = ("version", "updated_at", "status", "ended", "round__number", "round__status")
-RESULT_SIDES = {
-    "match": {"sides": Max("team_ns__updated_at"), "sides_ew": Max("team_ew__updated_at"),
-              "players_ns": Max("team_ns__first_player__updated_at"), "players_ns2": Max("team_ns__second_player__updated_at"),
-              "players_ew": Max("team_ew__first_player__updated_at"), "players_ew2": Max("team_ew__second_player__updated_at")},
-    "table": {"sides": Max("seats__player__updated_at"), "seat_count": Count("seats")},
-}
 
 
-def result_state(request, tournament: Tournament, pk: int, *, kind: str):
+def result_state(request, tournament: Tournament, pk: int, *, kind: ResultKind):
     """A result of a published round: its version, state and its sides' last change; ``None``
     for a draft round's result, an unknown one or another kind (the view decides)."""
-    storage = KINDS.get(kind)
-    if storage is None or storage.container_model is not storage_for(tournament.adapter).container_model:
+    if kind is not kind_for(tournament.adapter):
         return None
-    rows = RESULT_QUERY.rows([int(pk), tournament.pk], (kind,))
+    rows = RESULT_QUERY.rows([int(pk), tournament.pk], (kind.key,))
     if not rows or rows[0][5] == Round.Status.DRAFT:
         return None
     return list(rows[0])
 
 
-def _result_query(pk: int, tournament_id: int, kind: str):
-    """:func:`result_state`'s row of result ``pk`` of kind ``kind`` in the tournament."""
-    storage = KINDS[kind]
-    sides = RESULT_SIDES[storage.container_type]
-    return (storage.container_model.objects.filter(pk=pk, round__tournament_id=tournament_id).annotate(**sides)
+def _result_query(pk: int, tournament_id: int, key: str):
+    """:func:`result_state`'s row of result ``pk`` of the kind ``key`` in the tournament."""
+    kind = KINDS[key]
+    sides = kind.side_aggregates["result"]
+    return (kind.container_model.objects.filter(pk=pk, round__tournament_id=tournament_id).annotate(**sides)
             .order_by().values_list(*RESULT_FIELDS, *sides)[:1])
 
 

@@ -13,12 +13,12 @@ from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 
 from scoring import policy
+from scoring.kinds import ResultKind, kind_for
 from scoring.models import ResultContainer, Round, Tournament
 from scoring.policy import Perm
-from scoring.results.storage import MATCHES, TABLES, Storage, storage_for
+from scoring.results import sheet
+from scoring.results.sheet import Action
 from scoring.web.links import TooManyRequests, actor_for, lost_link
-
-KINDS: dict[str, Storage] = {"match": MATCHES, "table": TABLES}
 
 
 def too_many_requests(request, exc: TooManyRequests) -> HttpResponse:
@@ -75,22 +75,22 @@ def visible_round(request, tournament: Tournament, number: int) -> Round:
     return rnd
 
 
-def visible_result(request, tournament: Tournament, kind: str, pk: int) -> ResultContainer:
-    """The match or table ``pk`` of ``tournament`` (``kind``: ``"match"`` or ``"table"``, the
-    tournament's own kind) if its round is visible to the user, else 404."""
-    storage = KINDS.get(kind)
-    if storage is None or storage.container_model is not storage_for(tournament.adapter).container_model:
+def visible_result(request, tournament: Tournament, kind: ResultKind, pk: int) -> ResultContainer:
+    """The match or table ``pk`` of ``tournament`` (``kind``: the URL's kind of result,
+    :mod:`scoring.kinds`, which must be the tournament's own) if its round is visible to the
+    user, else 404."""
+    if kind is not kind_for(tournament.adapter):
         raise Http404
-    container = get_object_or_404(storage.queryset(), pk=pk, round__tournament=tournament)
+    container = get_object_or_404(kind.queryset(), pk=pk, round__tournament=tournament)
     if not policy.round_visible(actor_of(request), container.round):
         raise Http404(_("This round is not published yet."))
     return container
 
 
-def result_for(request, tournament: Tournament, kind: str, pk: int, perm: Perm) -> ResultContainer:
-    """The visible result (:func:`visible_result`) once the actor holds ``perm`` on it (403
-    otherwise): for members their role in the tournament, for an entrant its own table
-    (:func:`scoring.policy.require_for_result`)."""
+def result_for(request, tournament: Tournament, kind: ResultKind, pk: int, action: Action) -> ResultContainer:
+    """The visible result (:func:`visible_result`) once the actor holds the permission ``action``
+    needs on it (403 otherwise; :meth:`scoring.results.result.ResultSheet.require_permission`):
+    for members their role in the tournament, for an entrant its own table."""
     container = visible_result(request, tournament, kind, pk)
-    policy.require_for_result(actor_of(request), perm, container)
+    sheet.load(container).require_permission(action, actor_of(request))
     return container

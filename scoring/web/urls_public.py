@@ -2,9 +2,8 @@
 the player side (find my table, team and player pages)."""
 from django.urls import path
 
+from scoring.kinds import KINDS
 from scoring.web.views import players, printing, public, results, rules_check
-
-MATCH, TABLE = {"kind": "match"}, {"kind": "table"}
 
 urlpatterns = [
     path("", public.tournament_list, name="tournament_list"),
@@ -24,8 +23,10 @@ urlpatterns = [
     path("t/<slug:slug>/find/", players.find_table, name="find_table"),
     path("t/<slug:slug>/team/<int:pk>/", players.team_page, name="team_breakdown"),
     path("t/<slug:slug>/player/<int:pk>/", players.player_page, name="player_page"),
-    path("t/<slug:slug>/match/<int:pk>/", results.detail, MATCH, name="match_detail"),
-    path("t/<slug:slug>/match/<int:pk>/sheet.pdf", printing.score_sheet, MATCH, name="score_sheet_pdf"),
-    path("t/<slug:slug>/table/<int:pk>/", results.detail, TABLE, name="table_detail"),
-    path("t/<slug:slug>/table/<int:pk>/sheet.pdf", printing.score_sheet, TABLE, name="table_sheet_pdf"),
+    # Each kind of result (scoring.kinds): its page and its score sheet.
+    *(url for kind in KINDS.values() for url in (
+        path(f"t/<slug:slug>/{kind.key}/<int:pk>/", results.detail, {"kind": kind}, name=kind.url_names["detail"]),
+        path(f"t/<slug:slug>/{kind.key}/<int:pk>/sheet.pdf", printing.score_sheet, {"kind": kind},
+             name=kind.url_names["sheet"]),
+    )),
 ]

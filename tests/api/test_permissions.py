@@ -16,7 +16,7 @@ import pytest
 
 from scoring.models import Deal, Hand, Match, Table
 from scoring.policy import SYSTEM
-from scoring.results import sheet
+from scoring.results import audit
 from tests.api.conftest import api_url, db_state
 from tests.factories import PLAIN_HAND, SICHUAN_SELF_DRAW, TAI_PAN_HAND, confirm_result, finish_result, play
 
@@ -241,4 +241,4 @@ def test_the_actor_reaching_the_sheet_is_the_tokens_user(api_world):
     r = w.client("referee").post(api_url("match-records", "tp", w.match.pk), {"version": 0, "record": PLAIN_HAND},
                                  format="json")
     assert r.status_code == 201
-    assert sheet.audit.entered_by(reload(w.match)) == {w.referee.pk}
+    assert audit.entered_by(reload(w.match)) == {w.referee.pk}

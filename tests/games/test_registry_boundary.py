@@ -1,8 +1,13 @@
 """Game rules stay in the games registry: outside ``scoring/games/`` (and its templates) the app
 has at most 8 lines that branch on the game or on its kind of entrants (issue "One result
-lifecycle", item 1), and no module outside the registry imports the engines."""
+lifecycle", item 1), at most 2 that branch on the kind of result (a match or a table: an
+``isinstance`` of a result model, a ``hasattr`` of one kind's field, a comparison of a kind's key;
+issue "One answer to each question in the code", item 2: outside ``scoring/kinds.py`` the kind is
+asked, not tested), and no module outside the registry imports the engines."""
 import re
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 GAME_KEYS = ("taipan", "sichuan", "taiwanese", "tiengow")
@@ -14,10 +19,21 @@ BRANCH = re.compile(
 )
 
 
-def _files():
+#: A line that branches on the kind of result instead of asking it (:mod:`scoring.kinds`).
+RESULT_MODELS = r"(Match|Table|Hand|Deal|TableSeat|MatchKind|TableKind)"
+KIND_BRANCH = re.compile(
+    r"isinstance\([^)]*\b" + RESULT_MODELS + r"\b"
+    r"|hasattr\([^)]*[\"'](state|team_ns|team_ew|team_ew_id|seats|seating_note|hands|deals|net|winner|points_ns)[\"']"
+    r"|container_type\s*(==|!=)|\b(kind|key|object_type)\s*(==|!=)\s*[\"'](match|table|hand|deal)[\"']"
+    r"|[\"'](match|table|hand|deal)[\"']\s*(==|!=)|\b(MATCHES|TABLES)\s*(==|!=|\bis\b)|\b(is|==|!=)\s*(MATCHES|TABLES)\b"
+    r"|\{%\s*(if|elif)\b[^%]*(kind|key)\s*==\s*[\"'](match|table)"
+)
+
+
+def _files(skip: tuple[str, ...] = ()):
     for path in (ROOT / "scoring").rglob("*.py"):
         rel = path.relative_to(ROOT).as_posix()
-        if rel.startswith(("scoring/games/", "scoring/migrations/")):
+        if rel.startswith(("scoring/games/", "scoring/migrations/", *skip)):
             continue
         yield path
     for path in (ROOT / "templates").rglob("*.html"):
@@ -38,6 +54,45 @@ def branching_lines() -> list[str]:
 def test_at_most_eight_lines_outside_the_registry_branch_on_the_game():
     lines = branching_lines()
     assert len(lines) <= 8, "\n".join(lines)
+
+
+def kind_branching_lines() -> list[str]:
+    """Every line outside the registry and :mod:`scoring.kinds` that branches on the kind of result."""
+    found = []
+    for path in _files(skip=("scoring/kinds.py",)):
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+            if KIND_BRANCH.search(line):
+                found.append(f"{path.relative_to(ROOT)}:{number}: {line.strip()}")
+    return found
+
+
+def test_at_most_two_lines_outside_the_kinds_branch_on_the_kind_of_result():
+    lines = kind_branching_lines()
+    assert len(lines) <= 2, "\n".join(lines)
+
+
+@pytest.mark.parametrize("line", [
+    "if isinstance(result, Match):",
+    "return MATCHES if isinstance(container, Match) else TABLES",
+    'x = adapter.state_text(container.state) if hasattr(container, "state") else ""',
+    '**(MATCH_SIDES if storage.container_type == "match" else {})',
+    'if kind == "table":',
+    'if kind.key == "match":',
+    "if storage is MATCHES:",
+    '{% if kind == "match" %}',
+])
+def test_the_kind_pattern_catches_the_branches_it_names(line):
+    assert KIND_BRANCH.search(line)
+
+
+@pytest.mark.parametrize("line", [
+    "if isinstance(value, dict):",
+    "kind = kind_of(container)",
+    'if not hasattr(request, "standings_key"):',
+    "urls = urls_of(kind, tournament, c)",
+])
+def test_the_kind_pattern_leaves_other_lines_alone(line):
+    assert not KIND_BRANCH.search(line)
 
 
 def test_only_the_registry_imports_the_engines():

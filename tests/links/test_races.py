@@ -28,11 +28,11 @@ import pytest
 from django.db import connection
 
 from scoring.errors import Locked, NotAllowed, StaleVersion
+from scoring.kinds import kind_of
 from scoring.models import Confirmation, EntrantLink, ResultContainer, Tournament
 from scoring.participants import links
 from scoring.policy import EntrantActor
 from scoring.results import sheet
-from scoring.results.storage import storage_of
 from tests.factories import GRAND_DOUBLE_VICTORY_NS, PLAIN_HAND, SICHUAN_SELF_DRAW, table_round, taipan_round
 from tests.race import race
 
@@ -80,22 +80,22 @@ def world(kind: str, *, blind: bool = False) -> tuple[ResultContainer, int, int]
     if container.status != container.Status.FINISHED:
         sheet.end_at_time(container, actor(entering.pk), expected_version=container.version, reason="time")
     assert container.status == container.Status.FINISHED
-    assert storage_of(container).totals(container) == FINISHED_TOTALS[kind]
+    assert kind_of(container).totals(container) == FINISHED_TOTALS[kind]
     return container, entering.pk, confirming.pk
 
 
 def _entry_vs_confirm(kind: str, entry: str, *, blind: bool = False) -> str:
     container, entering, confirming = world(kind, blind=blind)
-    storage = storage_of(container)
-    seen_version, seen_totals = container.version, storage.totals(container)
-    seen_confirmation = storage.confirmation_totals(container)
+    kind = kind_of(container)
+    seen_version, seen_totals = container.version, kind.totals(container)
+    seen_confirmation = kind.confirmation_totals(container)
     typed = list(seen_totals) if blind else None
     if entry == "edit":
         def entering_op():
             return sheet.edit_record(reload(container), 1, CORRECTION[kind], actor(entering), expected_version=seen_version,
                                      reason="wrong hand")
     else:
-        last = len(storage.records(container))
+        last = len(kind.records(container))
 
         def entering_op():
             return sheet.delete_record(reload(container), last, actor(entering), expected_version=seen_version,
@@ -105,22 +105,22 @@ def _entry_vs_confirm(kind: str, entry: str, *, blind: bool = False) -> str:
         entering_op,
     )
     container.refresh_from_db()
-    active = Confirmation.objects.filter(active=True, **storage.audit_link(container)).first()
+    active = Confirmation.objects.filter(active=True, **kind.audit_link(container)).first()
     if confirm.ok:
         # The confirmation is of exactly the totals the confirming side saw, and they still stand.
         assert confirm.value.totals == seen_confirmation and confirm.value.via_link_id == confirming
         assert active is not None and active.totals == seen_confirmation
         assert container.status == ResultContainer.Status.CONFIRMED
-        assert storage.totals(container) == seen_totals
+        assert kind.totals(container) == seen_totals
         assert not change.ok, f"the entering side's {entry} was acknowledged on a confirmed result"
         assert isinstance(change.error, (StaleVersion, Locked)), change.error
         return "confirm won"
     assert isinstance(confirm.error, (StaleVersion, NotAllowed)), confirm.error
     assert change.ok, f"neither was acknowledged: {change.error!r}"
     assert active is None and container.status != ResultContainer.Status.CONFIRMED
-    assert storage.totals(container) != seen_totals
+    assert kind.totals(container) != seen_totals
     if entry == "edit":
-        assert storage.totals(container) == CORRECTED_TOTALS[kind]
+        assert kind.totals(container) == CORRECTED_TOTALS[kind]
     return f"{entry} won"
 
 

@@ -145,13 +145,13 @@ def test_a_wrapping_description_gets_a_taller_row(language, settings):
     row's lines. A row is now as tall as its wrapped text and the sheet still fits one page."""
     from django.utils import translation
 
-    from scoring.results.storage import storage_of
+    from scoring.kinds import kind_of
 
     rnd, (table,) = table_round("sichuan", tables=1)
     play(table, [deal for deal, _net in LONG_DEALS] * 4, staff(rnd.tournament)["referee"])
     assert [s.total for s in table.seats.order_by("seat")] == [4 * (a + b) for a, b in zip(*(net for _d, net in LONG_DEALS), strict=True)]
     with translation.override(language):
-        records = storage_of(table).records(table)
+        records = kind_of(table).records(table)
         grid = sheets._records_table(table, records, styles())
         heights, widths = grid._argH, grid._argW
         wrapped = 0

@@ -7,10 +7,10 @@ import pytest
 from django.urls import reverse
 from pypdf import PdfReader
 
+from scoring.kinds import kind_of
 from scoring.models import Table
 from scoring.printing import common, sheets
 from scoring.results import sheet
-from scoring.results.storage import storage_of
 from tests.factories import PlayerFactory, RoundFactory, TableFactory, TournamentFactory, staff, table_round
 from tests.web.entry_data import NAMES
 
@@ -28,9 +28,9 @@ def tiengow_table(**tournament):
 
 def record_numbers(table) -> list[str]:
     """The numbers of the record rows printed on the table's sheet (without the two head rows)."""
-    storage = storage_of(table)
-    table = storage.queryset().get(pk=table.pk)
-    records_table = sheets._records_table(table, storage.records(table), common.styles())
+    kind = kind_of(table)
+    table = kind.queryset().get(pk=table.pk)
+    records_table = sheets._records_table(table, kind.records(table), common.styles())
     return [row[0] for row in records_table._cellvalues[2:]]
 
 
@@ -80,7 +80,7 @@ def test_four_player_sheets_carry_the_qr_code_to_the_entry_page(client):
     r = client.get(reverse("scoring:table_sheet_pdf", args=[t.slug, table.pk]))
     text = PdfReader(io.BytesIO(r.content)).pages[0].extract_text().replace("\n", "")
     assert reverse("scoring:table_enter", args=[t.slug, table.pk]) in text
-    header = sheets._header(storage_of(table).queryset().get(pk=table.pk), common.styles(), "https://nskt.example.org/")
+    header = sheets._header(kind_of(table).queryset().get(pk=table.pk), common.styles(), "https://nskt.example.org/")
     code = header._cellvalues[0][1][0]
     assert isinstance(code, common.QrCode)
     assert code.value == "https://nskt.example.org" + reverse("scoring:table_enter", args=[t.slug, table.pk])

@@ -28,9 +28,9 @@ from django.db import connection
 from scoring.draw import rounds
 from scoring.draw.lifecycle import unconfirmed_numbers
 from scoring.errors import Locked, NotAllowed, StaleVersion
+from scoring.kinds import kind_of
 from scoring.models import AuditEntry, Confirmation, ResultContainer, Round
 from scoring.results import sheet
-from scoring.results.storage import storage_of
 from tests.factories import staff, table_round, taipan_round
 from tests.race import race
 
@@ -102,14 +102,14 @@ def world(kind: str, *, records: int = 1, end: bool = False, confirm: bool = Fal
 
 def stored(container: ResultContainer) -> list[tuple[int, int, int]]:
     """``(number, pk, ident)`` of the result's records in number order."""
-    storage = storage_of(container)
-    kind = storage.container_type
-    return [(r.number, r.pk, ident(kind, r.record)) for r in storage.records(container)]
+    kind = kind_of(container)
+    kind = kind.key
+    return [(r.number, r.pk, ident(kind, r.record)) for r in kind.records(container)]
 
 
 def entries_after(container: ResultContainer, after: int) -> list[AuditEntry]:
     """The result's audit entries written after entry id ``after``, in the order written."""
-    link = storage_of(container).audit_link(container)
+    link = kind_of(container).audit_link(container)
     return list(AuditEntry.objects.filter(pk__gt=after, **link).order_by("pk"))
 
 
@@ -132,28 +132,28 @@ def _postgresql():
 def _confirm_vs_edit(kind: str) -> str:
     container, people = world(kind, records=1, end=True)
     editor, confirmer = people["referees"]
-    storage = storage_of(container)
-    seen_version, seen_totals = container.version, storage.confirmation_totals(container)
+    kind = kind_of(container)
+    seen_version, seen_totals = container.version, kind.confirmation_totals(container)
     confirm, edit = race(
         lambda: sheet.confirm(reload(container), reload(confirmer), expected_version=seen_version),
         lambda: sheet.edit_record(reload(container), 1, RECORDS[kind][3], reload(editor),
                                   expected_version=seen_version, reason="typo"),
     )
     container.refresh_from_db()
-    active = Confirmation.objects.filter(active=True, **storage.audit_link(container)).first()
+    active = Confirmation.objects.filter(active=True, **kind.audit_link(container)).first()
     if confirm.ok:
         # The stored confirmation is of the totals the confirmer saw, and they are still the totals.
         assert confirm.value.totals == seen_totals
         assert active is not None and active.totals == seen_totals
         assert container.status == ResultContainer.Status.CONFIRMED
-        assert storage.confirmation_totals(container) == seen_totals
+        assert kind.confirmation_totals(container) == seen_totals
         assert not edit.ok, "an edit was acknowledged on a confirmed result"
         assert isinstance(edit.error, (StaleVersion, Locked)), edit.error
         return "confirm won"
     assert isinstance(confirm.error, StaleVersion), confirm.error
     assert edit.ok, f"neither was acknowledged: {edit.error!r}"
     assert active is None and container.status == ResultContainer.Status.FINISHED
-    assert storage.totals(container) == TOTALS[kind][3]
+    assert kind.totals(container) == TOTALS[kind][3]
     return "edit won"
 
 
@@ -173,7 +173,7 @@ def test_confirm_vs_edit_race_a_confirmation_always_confirms_the_totals_its_conf
 def _restore_vs_edit(kind: str) -> str:
     container, people = world(kind, records=1)
     editor, restorer = people["referees"]
-    storage = storage_of(container)
+    kind = kind_of(container)
     created = entries_after(container, 0)[0]  # the entry of record 1 as first entered (RECORDS[0])
     sheet.edit_record(container, 1, RECORDS[kind][1], editor, expected_version=container.version, reason="typo")
     seen_version, after = container.version, last_entry_id()
@@ -200,7 +200,7 @@ def _restore_vs_edit(kind: str) -> str:
         if not outcome.ok:
             assert isinstance(outcome.error, StaleVersion), outcome.error
     container.refresh_from_db()
-    assert storage.totals(container) == TOTALS[kind][final]
+    assert kind.totals(container) == TOTALS[kind][final]
     return "restore won" if restore.ok else "edit won"
 
 
@@ -233,7 +233,7 @@ def _close_vs_reopen(kind: str, by_organiser: bool) -> str:
     if rnd.status == Round.Status.CLOSED:
         assert unconfirmed_numbers(rnd) == [], "a closed round holds an unconfirmed result"
         assert container.status == ResultContainer.Status.CONFIRMED
-    active = Confirmation.objects.filter(active=True, **storage_of(container).audit_link(container)).count()
+    active = Confirmation.objects.filter(active=True, **kind_of(container).audit_link(container)).count()
     if reopen.ok:
         assert container.status == ResultContainer.Status.FINISHED and active == 0
         assert rnd.status == Round.Status.IN_PROGRESS
@@ -319,7 +319,7 @@ def _delete_vs_save(kind: str, save: str) -> str:
     assert delete.ok or saved.ok, "neither was acknowledged"
     container.refresh_from_db()
     totals = [sum(TOTALS[kind][which][i] for _, _, which in result) for i in range(len(TOTALS[kind][0]))]
-    assert storage_of(container).totals(container) == totals
+    assert kind_of(container).totals(container) == totals
     return "both" if delete.ok and saved.ok else "delete won" if delete.ok else f"{save} won"
 
 

@@ -6,9 +6,9 @@ docs/engines/taipan.md); Sichuan E self-draw +6 and an exposed kong supplied by 
 import pytest
 
 from scoring.errors import Locked, NotAllowed, ServiceError, StaleVersion
+from scoring.kinds import kind_of
 from scoring.models import AuditEntry
 from scoring.results import sheet
-from scoring.results.storage import storage_of
 from tests.factories import RECORDS, TAI_PAN_HAND, one_result
 
 pytestmark = pytest.mark.django_db
@@ -31,12 +31,12 @@ def two_records(kind):
 
 
 def scores(container):
-    storage = storage_of(container)
-    return [list(storage.scores(r)) for r in storage.records(container)]
+    kind = kind_of(container)
+    return [list(kind.scores(r)) for r in kind.records(container)]
 
 
 def entries(container, action, **filters):
-    return AuditEntry.objects.filter(action=action, **storage_of(container).audit_link(container), **filters)
+    return AuditEntry.objects.filter(action=action, **kind_of(container).audit_link(container), **filters)
 
 
 @pytest.mark.parametrize("kind", KINDS)
@@ -48,7 +48,7 @@ def test_a_deleted_record_comes_back_at_its_number(kind):
     entry = entries(container, "delete").get()
     sheet.restore(container, entry, people["referees"][1], expected_version=container.version, reason="deleted by mistake")
     assert scores(container) == [first, second]
-    assert storage_of(container).totals(container) == [a + b for a, b in zip(first, second, strict=True)]
+    assert kind_of(container).totals(container) == [a + b for a, b in zip(first, second, strict=True)]
     restored = entries(container, "restore").get()
     assert restored.reason == "deleted by mistake" and restored.new["number"] == 1 and restored.old is None
 
@@ -62,7 +62,7 @@ def test_an_edited_record_gets_its_first_version_back(kind):
     sheet.restore(container, created, people["referee"], reason="the first version was right")
     assert scores(container) == [RECORDS[kind][1], SECOND[kind][1]]
     restored = entries(container, "restore").get()
-    assert restored.old["record"] == storage_of(container).records(container)[0].record
+    assert restored.old["record"] == kind_of(container).records(container)[0].record
 
 
 @pytest.mark.parametrize("kind", KINDS)

@@ -6,9 +6,9 @@ import pytest
 from django.db import IntegrityError, transaction
 
 from scoring.errors import ServiceError, StaleVersion
+from scoring.kinds import kind_of
 from scoring.models import AuditEntry
 from scoring.results import sheet
-from scoring.results.storage import storage_of
 from tests.factories import RECORDS, one_result
 
 pytestmark = pytest.mark.django_db
@@ -17,8 +17,8 @@ KINDS = ["match", "table"]
 
 
 def _count(container):
-    storage = storage_of(container)
-    return storage.record_model.objects.filter(**{storage.record_fk: container}).count()
+    kind = kind_of(container)
+    return kind.record_model.objects.filter(**{kind.record_fk: container}).count()
 
 
 @pytest.mark.parametrize("kind", KINDS)
@@ -35,8 +35,8 @@ def test_a_repeated_submission_returns_the_stored_record(kind):
     container.refresh_from_db()
     assert _count(container) == 1
     assert container.version == version_after
-    assert storage_of(container).totals(container) == totals
-    assert AuditEntry.objects.filter(action="create", **storage_of(container).audit_link(container)).count() == 1
+    assert kind_of(container).totals(container) == totals
+    assert AuditEntry.objects.filter(action="create", **kind_of(container).audit_link(container)).count() == 1
 
 
 @pytest.mark.parametrize("kind", KINDS)
@@ -127,5 +127,5 @@ def test_two_copies_of_one_submission_at_the_same_moment_store_one_record(kind):
         assert sorted([a.value.replayed, b.value.replayed]) == [False, True]
         container.refresh_from_db()
         assert _count(container) == 1
-        assert storage_of(container).totals(container) == totals
-        assert AuditEntry.objects.filter(action="create", **storage_of(container).audit_link(container)).count() == 1
+        assert kind_of(container).totals(container) == totals
+        assert AuditEntry.objects.filter(action="create", **kind_of(container).audit_link(container)).count() == 1

@@ -5,9 +5,9 @@ until the result is confirmed; whoever ended or resumed it may not confirm it. V
 import pytest
 
 from scoring.errors import Locked, NotAllowed, ServiceError, StaleVersion
+from scoring.kinds import kind_of
 from scoring.models import AuditEntry, Confirmation
 from scoring.results import sheet
-from scoring.results.storage import storage_of
 from tests.factories import RECORDS, one_result
 
 pytestmark = pytest.mark.django_db
@@ -24,7 +24,7 @@ def played(kind):
 
 
 def actions(container):
-    return list(AuditEntry.objects.filter(**storage_of(container).audit_link(container)).order_by("id")
+    return list(AuditEntry.objects.filter(**kind_of(container).audit_link(container)).order_by("id")
                 .values_list("action", flat=True))
 
 
@@ -48,8 +48,8 @@ def test_end_then_resume_play(kind):
     referee = people["referees"][0]
     sheet.end_at_time(container, referee, expected_version=container.version, reason="90 minutes")
     assert container.status == container.Status.FINISHED and container.ended == container.Ended.TIME
-    assert storage_of(container).totals(container) == scores  # the totals so far are the result
-    end = AuditEntry.objects.get(action="end", **storage_of(container).audit_link(container))
+    assert kind_of(container).totals(container) == scores  # the totals so far are the result
+    end = AuditEntry.objects.get(action="end", **kind_of(container).audit_link(container))
     assert end.reason == "90 minutes" and end.old["status"] == "playing" and end.new["status"] == "finished"
     # a finished result takes no more records until play resumes
     with pytest.raises(Locked, match="resume play"):
@@ -59,11 +59,11 @@ def test_end_then_resume_play(kind):
     assert err.value.field == "reason"
     sheet.resume_play(container, people["referees"][1], expected_version=container.version, reason="clock was wrong")
     assert container.status == container.Status.PLAYING and container.ended == ""
-    assert storage_of(container).totals(container) == scores
+    assert kind_of(container).totals(container) == scores
     assert actions(container) == ["create", "end", "resume"]
     # play goes on
     sheet.add_record(container, RECORDS[kind][0], referee, expected_version=container.version)
-    assert storage_of(container).totals(container) == [2 * s for s in scores]
+    assert kind_of(container).totals(container) == [2 * s for s in scores]
 
 
 @pytest.mark.parametrize("kind", KINDS)

@@ -4,6 +4,7 @@ another tournament is never read, and a value the SQL does not carry is refused.
 import pytest
 from django.db.models import F
 
+from scoring.kinds import MATCHES, TABLES
 from scoring.models import Match, Round
 from scoring.queries import CompiledQuery
 from scoring.standings.cache import state_key
@@ -25,9 +26,9 @@ def test_rows_are_the_orm_rows_for_every_id():
 def test_a_result_or_round_of_another_tournament_is_not_read():
     (rnd_a, (match_a,)), (rnd_b, _) = taipan_round(), taipan_round()
     a, b = rnd_a.tournament, rnd_b.tournament
-    assert result_state(None, a, match_a.pk, kind="match")[0] == match_a.version
-    assert result_state(None, b, match_a.pk, kind="match") is None
-    assert result_state(None, a, match_a.pk, kind="table") is None  # another kind of result
+    assert result_state(None, a, match_a.pk, kind=MATCHES)[0] == match_a.version
+    assert result_state(None, b, match_a.pk, kind=MATCHES) is None
+    assert result_state(None, a, match_a.pk, kind=TABLES) is None  # another kind of result
     assert round_state(None, a, 1)[0] == rnd_a.pk and round_state(None, b, 1)[0] == rnd_b.pk
     assert round_state(None, a, 2) is None
 
@@ -48,7 +49,7 @@ def test_four_player_rounds_compile_their_own_query():
     rnd, (table,) = table_round("sichuan")
     state = round_state(None, rnd.tournament, 1)
     assert state[0] == rnd.pk and state[2] == 1  # one table
-    assert result_state(None, rnd.tournament, table.pk, kind="table")[0] == table.version
+    assert result_state(None, rnd.tournament, table.pk, kind=TABLES)[0] == table.version
 
 
 def test_a_value_the_sql_does_not_carry_is_refused():

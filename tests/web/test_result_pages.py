@@ -25,9 +25,10 @@ from django.utils import timezone, translation
 from scoring.draw import pairing, rounds
 from scoring.errors import NotAllowed
 from scoring.games.taipan import adapter as taipan_adapter
+from scoring.kinds import MATCHES
 from scoring.models import AuditEntry, Confirmation, Hand, Match, Membership, Round
 from scoring.results import sheet
-from scoring.web.views.results import audit_rows
+from scoring.web.views.result_context import audit_rows
 from tests.factories import (
     GRAND_DOUBLE_VICTORY_NS,
     RECORDS,
@@ -402,7 +403,7 @@ def test_audit_sentence_is_one_message_with_placeholders(world, played, monkeypa
     monkeypatch.setattr(taipan_adapter, "_t", lambda s: catalogue.get(s, s))
     sheet.delete_record(played, 3, world["ref"], reason="double")
     entry = AuditEntry.objects.get(match=played, action=AuditEntry.Action.DELETE)
-    assert audit_rows("match", world["t"], played, [entry])[0]["what"] == "Hand 3 verwijderd"
+    assert audit_rows(MATCHES, world["t"], played, [entry])[0]["what"] == "Hand 3 verwijderd"
 
 
 def test_confirmation_line_has_a_single_full_stop(client, world):

@@ -10,9 +10,9 @@ import pytest
 from django.urls import reverse
 from django.utils import translation
 
+from scoring.kinds import kind_of
 from scoring.models import AuditEntry, Confirmation
 from scoring.results import sheet
-from scoring.results.storage import storage_of
 from tests.factories import staff, table_round, taipan_round
 from tests.web.entry_data import T01, hand_data, tw_post
 
@@ -70,7 +70,7 @@ def with_version(data, version):
 
 
 def records(container):
-    return storage_of(container).records(container)
+    return kind_of(container).records(container)
 
 
 def refused(response):
@@ -94,14 +94,14 @@ def test_enter_without_a_valid_version_is_refused(client, result, version):
 @pytest.mark.parametrize("version", BAD_VERSIONS + ["0"])
 def test_edit_and_delete_without_a_valid_version_are_refused(client, result, version):
     c = result["container"]
-    before = storage_of(c).totals(c)
+    before = kind_of(c).totals(c)
     r = client.post(url(result["edit"], c, 1), with_version({**result["other"], "reason": "x"}, version))
     assert refused(r)
     assert records(c)[0].record[result["key"]] == result["value"]
     r = client.post(url(result["delete"], c, 1), with_version({"reason": "x"}, version))
     assert refused(r)
     c.refresh_from_db()
-    assert len(records(c)) == 1 and storage_of(c).totals(c) == before and c.version == 1
+    assert len(records(c)) == 1 and kind_of(c).totals(c) == before and c.version == 1
 
 
 @pytest.mark.parametrize("version", BAD_VERSIONS + ["0"])
@@ -141,7 +141,7 @@ def test_restore_without_a_valid_version_is_refused(client, result, version):
     client.post(url(result["delete"], c, 1), {"version": c.version, "reason": "entered twice"})
     c.refresh_from_db()
     assert len(records(c)) == 0
-    entry = AuditEntry.objects.get(action="delete", **storage_of(c).audit_link(c))
+    entry = AuditEntry.objects.get(action="delete", **kind_of(c).audit_link(c))
     r = client.post(url(result["restore"], c, entry.pk), with_version({"restore-reason": "back"}, version))
     assert refused(r)
     c.refresh_from_db()

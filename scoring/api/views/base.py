@@ -16,11 +16,10 @@ from scoring import policy
 from scoring.api import etags
 from scoring.api.auth import AUTHENTICATION_CLASSES, actor
 from scoring.api.parsers import JSONParser
-from scoring.api.representation import KINDS
 from scoring.api.schema import ApiSchema
 from scoring.api.throttling import ActorThrottle, AnonThrottle, LinkThrottle
+from scoring.kinds import KINDS, kind_for
 from scoring.models import ResultContainer, Round, Tournament
-from scoring.results.storage import storage_for
 
 
 class WritesNeedCredentials(BasePermission):
@@ -112,13 +111,14 @@ def visible_round(actor, tournament: Tournament, number: int) -> Round:
     return rnd
 
 
-def visible_result(actor, tournament: Tournament, kind: str, pk: int) -> ResultContainer:
-    """The match or table ``pk`` of ``tournament`` (``kind``: ``match`` or ``table``, the
-    tournament's own kind) if its round is visible to the actor, else 404."""
-    storage = KINDS.get(kind)
-    if storage is None or storage is not storage_for(tournament.adapter):
+def visible_result(actor, tournament: Tournament, key: str, pk: int) -> ResultContainer:
+    """The match or table ``pk`` of ``tournament`` (``key``: the kind's key, ``match`` or
+    ``table``, :mod:`scoring.kinds`; the tournament's own kind) if its round is visible to the
+    actor, else 404."""
+    kind = KINDS.get(key)
+    if kind is None or kind is not kind_for(tournament.adapter):
         raise Http404
-    container = get_object_or_404(storage.queryset(), pk=pk, round__tournament=tournament)
+    container = get_object_or_404(kind.queryset(), pk=pk, round__tournament=tournament)
     if not policy.round_visible(actor, container.round):
         raise Http404
     return container

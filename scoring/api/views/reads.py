@@ -28,9 +28,9 @@ from scoring.api.serializers import (
     TournamentSummarySerializer,
 )
 from scoring.api.views.base import ApiView, tournament_or_404, visible_result, visible_round
+from scoring.kinds import kind_of
 from scoring.models import Tournament
 from scoring.params import plain_int
-from scoring.results.storage import storage_of
 from scoring.standings import players as player_standings
 from scoring.standings import teams as team_standings
 from scoring.standings.cache import get_or_compute, state_key
@@ -151,10 +151,10 @@ class StandingsView(ApiView):
 def result_etag(container) -> str:
     """A result's ``ETag``: its version (raised by every write of the result sheet), its round's
     status and what its sides show (names, affiliations, players), all read already."""
-    storage = storage_of(container)
+    kind = kind_of(container)
     sides = [(s["key"], s["name"], s.get("affiliation") or "", list(s.get("players") or []))
-             for s in storage.sides(container, container.round.tournament.adapter)]
-    return etags.make("result", storage.container_type, container.pk, container.version, container.round.status, sides)
+             for s in kind.sides(container, container.round.tournament.adapter)]
+    return etags.make("result", kind.key, container.pk, container.version, container.round.status, sides)
 
 
 class ResultDetailView(ApiView):

@@ -21,7 +21,6 @@ from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_sche
 from rest_framework import status
 from rest_framework.response import Response
 
-from scoring import policy
 from scoring.api import representation
 from scoring.api.serializers import (
     ConfirmSerializer,
@@ -34,10 +33,10 @@ from scoring.api.serializers import (
 )
 from scoring.api.views.base import ApiView, tournament_or_404, visible_result
 from scoring.api.views.reads import RecordListReadMixin, RecordReadMixin, result_etag
+from scoring.kinds import kind_of
 from scoring.models import ResultContainer
-from scoring.policy import Perm
 from scoring.results import sheet
-from scoring.results.storage import storage_of
+from scoring.results.sheet import Action
 
 WRITE_ERRORS = {
     400: OpenApiResponse(ErrorSerializer, description="Invalid input: a missing or malformed field, an engine rule "
@@ -70,16 +69,13 @@ class ResultWriteView(ApiView):
 
     kind = "match"
 
-    def result(self, slug: str, pk: int, perm: Perm) -> ResultContainer:
-        """The visible match or table, once the policy grants the actor ``perm`` on it."""
+    def result(self, slug: str, pk: int, action: Action) -> ResultContainer:
+        """The visible match or table, once the actor holds the permission ``action`` needs on it
+        (:meth:`scoring.results.sheet.ResultSheet.require_permission`, ``PermissionDenied`` ->
+        403): a member's role in the tournament, or a private link's own table."""
         container = visible_result(self.actor(), tournament_or_404(slug), self.kind, pk)
-        self.require(perm, container)
+        sheet.load(container).require_permission(action, self.actor())
         return container
-
-    def require(self, perm: Perm, container: ResultContainer) -> None:
-        """The policy's check of ``perm`` on this result (``PermissionDenied`` -> 403): a member's
-        role in the tournament, or a private link's own table (:func:`scoring.policy.require_for_result`)."""
-        policy.require_for_result(self.actor(), perm, container)
 
     def valid(self, serializer_class, data=None) -> dict:
         serializer = serializer_class(data=self.request.data if data is None else data)
@@ -88,15 +84,14 @@ class ResultWriteView(ApiView):
 
     def answer(self, container: ResultContainer, *, status_code: int = status.HTTP_200_OK, headers=None) -> Response:
         """The result as it is now (re-read: the sheet changed it in its own transaction)."""
-        fresh = storage_of(container).queryset().get(pk=container.pk)
+        fresh = kind_of(container).queryset().get(pk=container.pk)
         t = fresh.round.tournament
         data = ResultSerializer(representation.result_detail(self.request, t, fresh)).data
         return Response(data, status=status_code, headers={"ETag": result_etag(fresh), **(headers or {})})
 
 
 def _record_exists(container: ResultContainer, number: int) -> None:
-    storage = storage_of(container)
-    if not storage.record_model.objects.filter(**{storage.record_fk: container, "number": number}).exists():
+    if kind_of(container).record(container, number) is None:
         raise Http404
 
 
@@ -109,7 +104,7 @@ class RecordsView(RecordListReadMixin, ResultWriteView):
                               "first record moves a published round to in progress. Refused on a finished, "
                               "confirmed or bye result, or in a draft or closed round (409).")
     def post(self, request, slug, pk):
-        container = self.result(slug, pk, Perm.ENTER_RESULTS)
+        container = self.result(slug, pk, Action.ADD)
         data = self.valid(RecordCreateSerializer)
         rec = sheet.add_record(container, data["record"], self.actor(), expected_version=data["version"])
         location = request.build_absolute_uri(
@@ -124,7 +119,7 @@ class RecordView(RecordReadMixin, ResultWriteView):
                   description="Later records, the totals and the carried state follow. Allowed on a finished "
                               "result, refused on a confirmed one (reopen it first). A reason is required.")
     def put(self, request, slug, pk, number):
-        container = self.result(slug, pk, Perm.ENTER_RESULTS)
+        container = self.result(slug, pk, Action.CHANGE)
         data = self.valid(RecordEditSerializer)
         _record_exists(container, number)
         sheet.edit_record(container, number, data["record"], self.actor(), expected_version=data["version"],
@@ -135,7 +130,7 @@ class RecordView(RecordReadMixin, ResultWriteView):
                   description="Later records move up one number. `version` and `reason` as query parameters (or "
                               "in a JSON body).")
     def delete(self, request, slug, pk, number):
-        container = self.result(slug, pk, Perm.ENTER_RESULTS)
+        container = self.result(slug, pk, Action.CHANGE)
         data = self.valid(ReasonSerializer, data=request.data or request.query_params)
         _record_exists(container, number)
         sheet.delete_record(container, number, self.actor(), expected_version=data["version"],
@@ -148,7 +143,7 @@ class EndView(ResultWriteView):
                   description="Tai Pan: the higher total wins, equal totals are a draw; four-player: the totals "
                               "are the result. A reason is required; undone by `resume` until confirmed.")
     def post(self, request, slug, pk):
-        container = self.result(slug, pk, Perm.ENTER_RESULTS)
+        container = self.result(slug, pk, Action.END)
         data = self.valid(ReasonSerializer)
         sheet.end_at_time(container, self.actor(), expected_version=data["version"], reason=data["reason"])
         return self.answer(container)
@@ -157,7 +152,7 @@ class EndView(ResultWriteView):
 class ResumeView(ResultWriteView):
     @write_schema(ReasonSerializer, summary="Resume play after ending at the time limit")
     def post(self, request, slug, pk):
-        container = self.result(slug, pk, Perm.ENTER_RESULTS)
+        container = self.result(slug, pk, Action.RESUME)
         data = self.valid(ReasonSerializer)
         sheet.resume_play(container, self.actor(), expected_version=data["version"], reason=data["reason"])
         return self.answer(container)
@@ -170,7 +165,7 @@ class ConfirmView(ResultWriteView):
                               "round. With blind confirmation the totals re-typed from the score sheet are "
                               "required and must match.")
     def post(self, request, slug, pk):
-        container = self.result(slug, pk, Perm.CONFIRM_RESULTS)
+        container = self.result(slug, pk, Action.CONFIRM)
         data = self.valid(ConfirmSerializer)
         sheet.confirm(container, self.actor(), expected_version=data["version"], totals=data.get("totals"))
         return self.answer(container)
@@ -181,7 +176,7 @@ class ReopenView(ResultWriteView):
                   description="Referees and organisers while the round is open; in a closed round only an "
                               "organiser, and the round goes back to in progress. A reason is required.")
     def post(self, request, slug, pk):
-        container = self.result(slug, pk, Perm.REOPEN_RESULTS)
+        container = self.result(slug, pk, Action.REOPEN)
         data = self.valid(ReasonSerializer)
         sheet.reopen(container, self.actor(), data["reason"], expected_version=data["version"])
         return self.answer(container)
@@ -194,9 +189,10 @@ class DisputeView(ResultWriteView):
                               "both versions and settles the result. Refused for users (403: referees and organisers "
                               "correct the result instead) and for the side that entered or changed the result (409).")
     def post(self, request, slug, pk):
-        if not policy.is_entrant(self.actor()):
-            raise PermissionDenied
-        container = self.result(slug, pk, Perm.CONFIRM_RESULTS)
+        container = self.result(slug, pk, Action.DISPUTE)
+        refused = sheet.refusal(container, Action.DISPUTE, self.actor())
+        if refused is not None and refused.code == sheet.Code.NOT_A_SIDE:
+            raise PermissionDenied  # referees and organisers correct the result instead
         data = self.valid(DisputeSerializer)
         sheet.dispute(container, self.actor(), expected_version=data["version"], totals=data.get("totals"),
                       note=data.get("note", ""))

@@ -35,18 +35,19 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from scoring import policy
 from scoring.games.base import EntrantKind
+from scoring.kinds import kind_for
 from scoring.models import EntrantLink, Match, Round, Tournament
 from scoring.participants import links
 from scoring.printing import cards, sheets
-from scoring.results import audit, sheet
-from scoring.results.storage import storage_for
+from scoring.results import sheet
+from scoring.results.sheet import Action
 from scoring.web.context import tournament_context
 from scoring.web.decorators import too_many_requests, tournament_view, visible_round
 from scoring.web.links import TooManyRequests, forget, held_links, open_attempt, remember
 from scoring.web.views.players import player_tables, team_matches
 from scoring.web.views.printing import pdf_response
 from scoring.web.views.public import current_round
-from scoring.web.views.results import urls_of
+from scoring.web.views.result_context import urls_of
 
 #: What an entrant's page reads, per kind of entrant: its matches (Tai Pan) or tables.
 OWN_RESULTS = {
@@ -57,7 +58,7 @@ OWN_RESULTS = {
 OWN_RESULT = {
     EntrantKind.TEAMS: lambda rnd, link: Match.objects.with_teams().filter(Q(team_ns=link.team_id) | Q(team_ew=link.team_id),
                                                                            round=rnd).first(),
-    EntrantKind.PLAYERS: lambda rnd, link: storage_for(rnd.tournament.adapter).queryset().filter(
+    EntrantKind.PLAYERS: lambda rnd, link: kind_for(rnd.tournament.adapter).queryset().filter(
         round=rnd, seats__player=link.player_id).first(),
 }
 #: Templates of the entrant's list of results (the team page's and the player page's own parts).
@@ -131,16 +132,17 @@ def entrant_home(request, *, tournament):
     results, next_table = OWN_RESULTS[kind](request, tournament, link)
     container = _current(tournament, link)
     current = None
-    if container is not None and not storage_for(tournament.adapter).is_bye(container):
-        entering = audit.entrants_who_entered(container)
+    if container is not None and not kind_for(tournament.adapter).is_bye(container):
+        rs = sheet.load(container)
+        entering = rs.entering_links
         current = {
             "container": container,
-            "urls": urls_of(storage_for(tournament.adapter).container_type, tournament, container),
-            "can_add": sheet.may_enter(container, actor) and sheet.can_add(container),
-            "can_confirm": sheet.may_confirm(container, actor),
+            "urls": urls_of(rs.kind, tournament, container),
+            "can_add": rs.allows(Action.ADD, actor),
+            "can_confirm": rs.allows(Action.CONFIRM, actor),
             "we_enter": bool(entering) and entering[0] == actor.link_id,
             "they_enter": bool(entering) and entering[0] != actor.link_id,
-            "disputes": sheet.open_disputes(container),
+            "disputes": rs.open_disputes,
         }
     context = tournament_context(request, tournament, link=link, entrant=actor, results=results, next_table=next_table,
                                  current=current, own_template=OWN_TEMPLATES[kind])

@@ -21,15 +21,17 @@ from django.utils.translation import gettext as _t
 from django.views.decorators.http import require_safe
 
 from scoring.games.base import EntrantKind
+from scoring.kinds import MATCHES, TABLES
 from scoring.models import Deal, Hand, Match, Player, Round, Table, TableSeat, Team, Tournament
 from scoring.participants.entrants import fold
+from scoring.results.presenter import record_rows
 from scoring.standings import standings_for
 from scoring.standings import teams as team_standings_service
 from scoring.standings.counting import counts
 from scoring.web.context import tournament_context
 from scoring.web.decorators import tournament_view
 from scoring.web.views.public import FIND_LABELS, current_round, hide_totals, tiebreak_descriptions
-from scoring.web.views.results import urls_of
+from scoring.web.views.result_context import urls_of
 
 #: Shortest query that is searched, and the most answers shown.
 MIN_QUERY = 2
@@ -92,7 +94,7 @@ def team_table(tournament: Tournament, match: Match, team: Team, mine: set[int] 
             seats.append(Seat(label, player.name, player.pk in mine, side_team.name))
     seats = [seats[0], seats[2], seats[1], seats[3]]  # N, E, S, W around the table
     return TableView(rnd, match.table, ours, seats, [f"{opp.name} ({opp.player_names})"],
-                     match.get_status_display(), urls_of("match", tournament, match)["detail"])
+                     match.get_status_display(), urls_of(MATCHES, tournament, match)["detail"])
 
 
 def player_table(tournament: Tournament, table: Table, player_id: int) -> TableView:
@@ -101,7 +103,7 @@ def player_table(tournament: Tournament, table: Table, player_id: int) -> TableV
     seats = [Seat(labels[s.seat], s.player.name, s.player_id == player_id) for s in sorted(table.seats.all(), key=lambda s: s.seat)]
     side = next((s.label for s in seats if s.mine), "")
     return TableView(table.round.number, table.number, side, seats, [f"{s.name} ({s.label})" for s in seats if not s.mine],
-                     table.get_status_display(), urls_of("table", tournament, table)["detail"])
+                     table.get_status_display(), urls_of(TABLES, tournament, table)["detail"])
 
 
 # --------------------------------------------------------------------------- find my table
@@ -231,12 +233,10 @@ def team_matches(request, tournament: Tournament, team: Team) -> tuple[list[dict
         ns = m.team_ns_id == team.pk
         opponent = m.team_ew if ns else m.team_ns
         hidden = hide_totals(request, tournament, m)
-        records, run = [], [0, 0]
-        for h in m.hands.all():
-            ours, theirs = (h.ns, h.ew) if ns else (h.ew, h.ns)
-            run = [run[0] + ours, run[1] + theirs]
-            records.append({"number": h.number, "summary": adapter.summary(h.record), "ours": ours, "theirs": theirs,
-                            "run_ours": run[0], "run_theirs": run[1], "cells": [(ours, run[0]), (theirs, run[1])]})
+        us, them = (0, 1) if ns else (1, 0)
+        records = [{"number": r.number, "summary": r.summary, "ours": r.scores[us], "theirs": r.scores[them],
+                    "run_ours": r.running[us], "run_theirs": r.running[them], "cells": [r.pairs[us], r.pairs[them]]}
+                   for r in record_rows(MATCHES, adapter, m.hands.all())]
         finished = m.status in (Match.Status.FINISHED, Match.Status.CONFIRMED)
         outcome = "" if not finished or hidden else "draw" if m.winner_id is None else "win" if m.winner_id == team.pk else "loss"
         chart = None
@@ -300,12 +300,8 @@ def player_tables(request, tournament: Tournament, player: Player) -> tuple[list
         table_seats = list(t.seats.all())
         mine = next(i for i, s in enumerate(table_seats) if s.player_id == player.pk)
         hidden = hide_totals(request, tournament, t)
-        records, run = [], [0] * len(table_seats)
-        for d in t.deals.all():
-            scores = list(d.net or [0] * len(table_seats))
-            run = [a + b for a, b in zip(run, scores, strict=False)]
-            records.append({"number": d.number, "summary": adapter.summary(d.record), "scores": scores, "running": list(run),
-                            "cells": list(zip(scores, run, strict=False))})
+        records = [{"number": r.number, "summary": r.summary, "scores": list(r.scores), "running": list(r.running),
+                    "cells": r.pairs} for r in record_rows(TABLES, adapter, t.deals.all())]
         chart = None
         if records and not hidden:
             chart = running_chart([{"label": s.player.name, "values": [r["running"][i] for r in records], "mine": i == mine}

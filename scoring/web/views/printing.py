@@ -12,11 +12,11 @@ from django.utils.translation import gettext as _t
 from django.views.decorators.http import require_GET, require_POST, require_safe
 
 from scoring import policy, tasks
+from scoring.kinds import kind_of
 from scoring.models import Round, TaskState
 from scoring.policy import Perm
 from scoring.printing import sheets
 from scoring.printing.standings import standings_pdf as build_standings_pdf
-from scoring.results.storage import storage_of
 from scoring.web.decorators import actor_of, tournament_view, visible_result, visible_round
 
 
@@ -39,7 +39,7 @@ def score_sheet(request, pk, *, tournament, kind):
     them (:func:`scoring.results.sheet.totals_hidden`)."""
     container = visible_result(request, tournament, kind, pk)
     data = sheets.score_sheet_pdf(container, base_url=_base_url(request), viewer=actor_of(request))
-    number = storage_of(container).number(container)
+    number = kind_of(container).number(container)
     return pdf_response(data, f"{tournament.slug}-r{container.round.number}-t{number}.pdf")
 
 

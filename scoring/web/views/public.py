@@ -25,11 +25,11 @@ from scoring import policy
 from scoring.draw.rounds import draft_warnings
 from scoring.games.base import EntrantKind
 from scoring.io import datasets
+from scoring.kinds import kind_for
 from scoring.models import ResultContainer, Round, Tournament
 from scoring.params import plain_int
 from scoring.policy import Perm
 from scoring.results import sheet
-from scoring.results.storage import storage_for
 from scoring.standings import standings_for, standings_key
 from scoring.standings.counting import SETTLED, counted_q
 from scoring.standings.tiebreaks import NSKT_DEFAULT, REGISTRY
@@ -37,7 +37,7 @@ from scoring.web.conditional import conditional, render_live, round_state
 from scoring.web.context import ENTRANT_PAGES, tournament_context
 from scoring.web.decorators import actor_of, tournament_view, visible_round
 from scoring.web.listings import player_grid, team_grid
-from scoring.web.views.results import urls_of
+from scoring.web.views.result_context import urls_of
 
 #: Export formats: ``?format=`` value -> (content type, file extension).
 EXPORT_FORMATS = datasets.FORMATS
@@ -116,7 +116,7 @@ def rounds_with_progress(tournament: Tournament, rounds):
     """``rounds`` (a queryset) with ``table_count``, ``counted`` (the results the standings count,
     :func:`scoring.standings.counting.counted_q`) and ``settled`` (confirmed, or byes) annotated;
     one query."""
-    related = storage_for(tournament.adapter).round_related
+    related = kind_for(tournament.adapter).round_related
     return rounds.annotate(
         table_count=Count(related),
         counted=Count(related, filter=counted_q(tournament, related)),
@@ -197,23 +197,23 @@ def round_page(request, number, *, tournament):
     round unchanged gets 304 (:mod:`scoring.web.conditional`). ``?projector=1``: large type,
     cycling screens (:func:`projector_page`)."""
     rnd = visible_round(request, tournament, number)
-    storage = storage_for(tournament.adapter)
+    kind = kind_for(tournament.adapter)
     adapter = tournament.adapter
     headings = adapter.side_headings()
     per_seat = len(headings) > 2  # four seats: each total beside its player, not in one line
     rows = []
-    for c in storage.in_round(rnd):
+    for c in kind.in_round(rnd):
         c.round = rnd
-        sides, totals = storage.sides(c, adapter), storage.totals(c)
+        sides, totals = kind.sides(c, adapter), kind.totals(c)
         hidden = hide_totals(request, tournament, c)
         shown = c.status != ResultContainer.Status.PENDING and not hidden
         for side, heading, total in zip(sides, headings, totals, strict=False):
             side["heading"] = heading
             side["shown_total"] = total if per_seat and shown else None
-        rows.append({"container": c, "number": storage.number(c), "sides": sides,
-                     "bye": storage.is_bye(c), "totals": totals, "reason": storage.note(c),
+        rows.append({"container": c, "number": kind.number(c), "sides": sides,
+                     "bye": kind.is_bye(c), "totals": totals, "reason": kind.note(c),
                      "score": "" if per_seat or not shown else score_text(totals), "hidden": hidden,
-                     "urls": urls_of(storage.container_type, tournament, c)})
+                     "urls": urls_of(kind, tournament, c)})
     projector = projector_page(request, len(rows))
     mark_screen(rows, projector)
     playing = [r for r in rows if not r["bye"]]
@@ -222,10 +222,10 @@ def round_page(request, number, *, tournament):
                 "confirmed": sum(1 for r in playing if r["container"].status == ResultContainer.Status.CONFIRMED)}
     context = tournament_context(
         request, tournament,
-        round=rnd, rows=rows, projector=projector, kind=storage.container_type, progress=progress, per_seat=per_seat,
+        round=rnd, rows=rows, projector=projector, kind=kind.key, progress=progress, per_seat=per_seat,
         rounds=list(_visible_rounds(request, tournament).only("id", "tournament", "number", "status")),
         draft_warnings=draft_warnings(rnd) if rnd.status == Round.Status.DRAFT and not projector else [],
-        side_labels=adapter.side_labels(), side_headings=headings, result_noun=storage.noun,
+        side_labels=adapter.side_labels(), side_headings=headings, result_noun=kind.noun,
         redraw=ENTRANT_PAGES[adapter.entrants]["redraw"](tournament, rnd.number),
         live_seconds=live_seconds(),
     )

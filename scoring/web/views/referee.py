@@ -10,13 +10,14 @@ from django.shortcuts import render
 from django.views.decorators.http import require_safe
 
 from scoring import policy
+from scoring.kinds import kind_for
 from scoring.models import Dispute, Membership, Round, Tournament
 from scoring.policy import Perm
 from scoring.printing import referee_guide
 from scoring.results import sheet
-from scoring.results.storage import storage_for
+from scoring.results.sheet import Action
 from scoring.web.views.printing import pdf_response
-from scoring.web.views.results import urls_of
+from scoring.web.views.result_context import urls_of
 
 
 def current_round(tournament: Tournament) -> Round | None:
@@ -29,21 +30,21 @@ def current_round(tournament: Tournament) -> Round | None:
 def round_tables(request, tournament: Tournament, rnd: Round) -> list[dict]:
     """The round's tables as rows: number, sides, status, records so far, totals, and the links
     the user may follow (enter, the result page, confirm)."""
-    storage, adapter = storage_for(tournament.adapter), tournament.adapter
-    open_dispute = Dispute.objects.filter(confirmation=None, **{storage.container_type: OuterRef("pk")})
-    qs = storage.in_round(rnd).annotate(n_records=Count(storage.records_name, distinct=True),
+    kind, adapter = kind_for(tournament.adapter), tournament.adapter
+    open_dispute = Dispute.objects.filter(confirmation=None, **{kind.key: OuterRef("pk")})
+    qs = kind.in_round(rnd).annotate(n_records=Count(kind.records_name, distinct=True),
                                         disputed=Exists(open_dispute))
-    may_confirm = policy.has_perm(request.user, Perm.CONFIRM_RESULTS, tournament)
     rows = []
     for c in qs:
         c.round = rnd
-        bye = storage.is_bye(c)
-        urls = urls_of(storage.container_type, tournament, c)
-        can_confirm = may_confirm and not bye and c.status == c.Status.FINISHED and sheet.may_confirm(c, request.user)
+        bye = kind.is_bye(c)
+        urls = urls_of(kind, tournament, c)
+        rs = sheet.load(c)
         rows.append({
-            "container": c, "number": storage.number(c), "bye": bye, "title": storage.title(c),
-            "sides": storage.sides(c, adapter), "totals": storage.totals(c), "records": c.n_records,
-            "can_add": not bye and sheet.can_add(c), "can_confirm": can_confirm, "urls": urls,
+            "container": c, "number": kind.number(c), "bye": bye, "title": kind.title(c),
+            "sides": kind.sides(c, adapter), "totals": kind.totals(c), "records": c.n_records,
+            "can_add": rs.allows(Action.ADD, request.user), "can_confirm": rs.allows(Action.CONFIRM, request.user),
+            "urls": urls,
             "disputed": c.disputed,
         })
     return rows
