@@ -344,44 +344,12 @@ def _candidates(met: list[set[int]], odd: bool) -> list[list[int]]:
     3. Repeatedly: those opponents must be candidates of ``x`` themselves; at most one ``x``
        (the bye team) may have none, and ``|U|`` is at most the number of such opponents (+1).
     """
-    n = len(met)
     extra = 1 if odd else 0
     fmax = max((len(m) for m in met), default=0)
     reach = 4 * fmax + 1 + extra
     cand = _count_filter(met, reach, extra)
     for _ in range(2):  # (3) twice (each pass is sound; more drop few pairs, rarely worth their time)
-        adj: list[set[int]] = [set() for _ in range(n)]
-        for a in range(n):
-            for d in cand[a]:
-                adj[a].add(d)
-                adj[d].add(a)
-        changed = False
-        for a in range(n):
-            kept = []
-            met_a = met[a]
-            for d in cand[a]:
-                if d - a - 1 <= extra:
-                    kept.append(d)  # at most the bye team between them: (3) cannot fail
-                    continue
-                both = met_a | met[d]
-                hit: set[int] = set()
-                lonely = count = 0
-                for x in range(a + 1, d):
-                    if x in both:
-                        continue
-                    count += 1
-                    found = adj[x] & both
-                    if found:
-                        hit |= found
-                    else:
-                        lonely += 1
-                        if lonely > extra:
-                            break
-                if lonely <= extra and count <= len(hit) + extra:
-                    kept.append(d)
-            changed = changed or len(kept) != len(cand[a])
-            cand[a] = kept
-        if not changed:
+        if not _opponent_filter(cand, met, extra):
             break
     return cand
 
@@ -414,6 +382,46 @@ def _count_filter(met: list[set[int]], reach: int, extra: int) -> list[list[int]
             if inner - between <= n_near + extra:
                 out[a].append(d)
     return out
+
+
+def _opponent_filter(cand: list[list[int]], met: list[set[int]], extra: int) -> bool:
+    """One pass of step (3) of :func:`_candidates` over ``cand`` (in place): ``d`` stays a candidate
+    of ``a`` only if every inner team that neither has met (at most ``extra`` aside) has a
+    candidate opponent among the teams they have met, and those opponents are at least as many as
+    such inner teams (less ``extra``). True when a pair was dropped."""
+    n = len(met)
+    adj: list[set[int]] = [set() for _ in range(n)]
+    for a in range(n):
+        for d in cand[a]:
+            adj[a].add(d)
+            adj[d].add(a)
+    changed = False
+    for a in range(n):
+        kept = []
+        met_a = met[a]
+        for d in cand[a]:
+            if d - a - 1 <= extra:
+                kept.append(d)  # at most the bye team between them: (3) cannot fail
+                continue
+            both = met_a | met[d]
+            hit: set[int] = set()
+            lonely = count = 0
+            for x in range(a + 1, d):
+                if x in both:
+                    continue
+                count += 1
+                found = adj[x] & both
+                if found:
+                    hit |= found
+                else:
+                    lonely += 1
+                    if lonely > extra:
+                        break
+            if lonely <= extra and count <= len(hit) + extra:
+                kept.append(d)
+        changed = changed or len(kept) != len(cand[a])
+        cand[a] = kept
+    return changed
 
 
 #: Chunks of at most this many teams are matched by trying every perfect matching (at most 105).

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from itertools import combinations
 
 TABLE_SIZE = 4
-NEAR = 2  # a player without a repeat is swapped only with tables this close (see descend)
+NEAR = 2  # a player without a repeat is swapped only with tables this close (see _descend)
 STALE_RESTARTS = 4  # stop after this many restarts in a row without improvement
 EXACT_TABLES = 3  # fields of up to this many tables are searched exhaustively
 
@@ -120,13 +120,38 @@ def seat_players(
     rank = {e.id: i for i, e in enumerate(ordered)}
     home = {pid: r // TABLE_SIZE for pid, r in rank.items()}
     n_tables = len(ordered) // TABLE_SIZE
+    weight, cost, conflicts = _measures(_adjacency(met), home)
 
+    if n_tables <= EXACT_TABLES:
+        # Small fields: every partition into tables (at most 5,775 for 12 players), so the result
+        # is the true minimum, not a local one.
+        best = _exact_partition([e.id for e in ordered], cost)
+        return _finish(best, rank, weight, cost, rng, seed)
+
+    best = _greedy_start([e.id for e in ordered], conflicts)
+    _descend(best, random.Random(rng.random()), n_tables, home, conflicts)
+    best = _restart(best, rng, restarts, n_tables, home, conflicts, cost)
+    return _finish(best, rank, weight, cost, rng, seed)
+
+
+def _adjacency(met: Mapping[frozenset, int]) -> dict[PlayerId, dict[PlayerId, int]]:
+    """``met`` as ``{a: {b: times}}`` both ways, only the pairs that met (``times`` not 0; a key
+    that is not a pair of two ids is ignored)."""
     adjacency: dict[PlayerId, dict[PlayerId, int]] = {}
     for key, times in met.items():
         if times and len(key) == 2:
             a, b = tuple(key)
             adjacency.setdefault(a, {})[b] = times
             adjacency.setdefault(b, {})[a] = times
+    return adjacency
+
+
+def _measures(adjacency: dict[PlayerId, dict[PlayerId, int]], home: dict[PlayerId, int]):
+    """``(weight, cost, conflicts)`` over ``adjacency`` (:func:`_adjacency`) and ``home`` (player ->
+    the table of their score group): ``weight(a, b)``, how often two players met; ``cost(tables)``,
+    ``(repeats, displacement)`` of a seating (the two costs of the module doc, compared as a
+    tuple); ``conflicts(p, others)``, how often ``p`` met the players ``others``. Closures, not
+    methods: the search calls ``conflicts`` millions of times."""
     empty: dict[PlayerId, int] = {}
 
     def weight(a: PlayerId, b: PlayerId) -> int:
@@ -141,46 +166,14 @@ def seat_players(
         row = adjacency.get(p, empty)
         return sum(row.get(x, 0) for x in others) if row else 0
 
-    def descend(tables: list[list[PlayerId]], local: random.Random) -> None:
-        """First-improvement swaps. A player without a repeat at their table is only swapped with
-        the neighbouring tables (``NEAR``), a player with one with every table."""
-        order = list(range(n_tables))
-        improved = True
-        while improved:
-            improved = False
-            local.shuffle(order)
-            for a in order:
-                for i in range(TABLE_SIZE):
-                    p = tables[a][i]
-                    rest_a = [x for k, x in enumerate(tables[a]) if k != i]
-                    p_here = conflicts(p, rest_a)
-                    targets = range(n_tables) if p_here else range(max(0, a - NEAR), min(n_tables, a + NEAR + 1))
-                    for b in targets:
-                        if b == a:
-                            continue
-                        for j in range(TABLE_SIZE):
-                            q = tables[b][j]
-                            rest_b = [x for k, x in enumerate(tables[b]) if k != j]
-                            d_rep = conflicts(q, rest_a) + conflicts(p, rest_b) - p_here - conflicts(q, rest_b)
-                            if d_rep > 0:
-                                continue
-                            d_disp = (abs(home[q] - a) + abs(home[p] - b)) - (abs(home[p] - a) + abs(home[q] - b))
-                            if d_rep < 0 or d_disp < 0:
-                                tables[a][i], tables[b][j] = q, p
-                                p = q
-                                rest_a = [x for k, x in enumerate(tables[a]) if k != i]
-                                p_here = conflicts(p, rest_a)
-                                improved = True
+    return weight, cost, conflicts
 
-    if n_tables <= EXACT_TABLES:
-        # Small fields: every partition into tables (at most 5,775 for 12 players), so the result
-        # is the true minimum, not a local one.
-        best = _exact_partition([e.id for e in ordered], cost)
-        return _finish(best, rank, weight, cost, rng, seed)
 
-    # Greedy start (Swiss style): down the ranking, each table takes the best-ranked players
-    # who have not met anyone already at it (the fewest meetings when nobody fits).
-    remaining = [e.id for e in ordered]
+def _greedy_start(ranked: list[PlayerId], conflicts) -> list[list[PlayerId]]:
+    """The Swiss-style start of the search: down the ranking (``ranked``, best first), each table
+    takes the best-ranked players who have not met anyone already at it (the fewest meetings
+    when nobody fits). ``ranked`` is emptied."""
+    remaining = ranked
     start: list[list[PlayerId]] = []
     while remaining:
         table = [remaining.pop(0)]
@@ -194,8 +187,49 @@ def seat_players(
                         break
             table.append(remaining.pop(best_k))
         start.append(table)
-    best = [list(t) for t in start]
-    descend(best, random.Random(rng.random()))
+    return start
+
+
+def _descend(tables: list[list[PlayerId]], local: random.Random, n_tables: int, home: dict[PlayerId, int],
+             conflicts) -> None:
+    """First-improvement swaps, in place, until none lowers ``(repeats, displacement)``. A player
+    without a repeat at their table is only swapped with the neighbouring tables (``NEAR``), a
+    player with one with every table. ``local`` shuffles the order of the tables each pass."""
+    order = list(range(n_tables))
+    improved = True
+    while improved:
+        improved = False
+        local.shuffle(order)
+        for a in order:
+            for i in range(TABLE_SIZE):
+                p = tables[a][i]
+                rest_a = [x for k, x in enumerate(tables[a]) if k != i]
+                p_here = conflicts(p, rest_a)
+                targets = range(n_tables) if p_here else range(max(0, a - NEAR), min(n_tables, a + NEAR + 1))
+                for b in targets:
+                    if b == a:
+                        continue
+                    for j in range(TABLE_SIZE):
+                        q = tables[b][j]
+                        rest_b = [x for k, x in enumerate(tables[b]) if k != j]
+                        d_rep = conflicts(q, rest_a) + conflicts(p, rest_b) - p_here - conflicts(q, rest_b)
+                        if d_rep > 0:
+                            continue
+                        d_disp = (abs(home[q] - a) + abs(home[p] - b)) - (abs(home[p] - a) + abs(home[q] - b))
+                        if d_rep < 0 or d_disp < 0:
+                            tables[a][i], tables[b][j] = q, p
+                            p = q
+                            rest_a = [x for k, x in enumerate(tables[a]) if k != i]
+                            p_here = conflicts(p, rest_a)
+                            improved = True
+
+
+def _restart(best: list[list[PlayerId]], rng: random.Random, restarts: int, n_tables: int,
+             home: dict[PlayerId, int], conflicts, cost) -> list[list[PlayerId]]:
+    """The best seating found from ``best`` (a local minimum of :func:`_descend`) and up to
+    ``restarts`` perturbations of the best so far (swaps of players of neighbouring tables, each
+    followed by :func:`_descend`); stops at cost ``(0, 0)`` or after ``STALE_RESTARTS`` in a row
+    bring nothing. Each restart draws its generator from ``rng``."""
     best_cost = cost(best)
     stale = 0
     for _ in range(restarts if n_tables > 1 else 0):
@@ -208,14 +242,13 @@ def seat_players(
             b = min(n_tables - 1, a + local.randint(1, 2))
             i, j = local.randrange(TABLE_SIZE), local.randrange(TABLE_SIZE)
             trial[a][i], trial[b][j] = trial[b][j], trial[a][i]
-        descend(trial, local)
+        _descend(trial, local, n_tables, home, conflicts)
         trial_cost = cost(trial)
         if trial_cost < best_cost:
             best, best_cost, stale = trial, trial_cost, 0
         else:
             stale += 1
-
-    return _finish(best, rank, weight, cost, rng, seed)
+    return best
 
 
 def _exact_partition(players: list[PlayerId], cost) -> list[list[PlayerId]]:

@@ -7,12 +7,13 @@ docs/tournaments.md; issue 12 item 3).
   export gives byte-identical text (the slug aside, when the import takes another one).
 - :func:`load_tournament` / :func:`import_tournament`: a file is read against the declared schema
   (pydantic: every field typed and bounded, unknown fields refused), then every rule that needs
-  more than one field is checked (:func:`check`): a known game and preset, known tie-breaks, unique
-  team and player names, no team or player twice in a round and no team against itself, only
-  registered entrants within their rounds, every record checked by its game's adapter, statuses
-  consistent (a closed round holds only confirmed results, a confirmation only on a finished
-  result, ...). Every problem is listed with its JSON path; nothing is saved unless there is none
-  (:class:`ImportRefused`), and then everything is saved in one transaction.
+  more than one field is checked (:func:`check`, in :mod:`scoring.io.tournament_checks`): a known
+  game and preset, known tie-breaks, unique team and player names, no team or player twice in a
+  round and no team against itself, only registered entrants within their rounds, every record
+  checked by its game's adapter, statuses consistent (a closed round holds only confirmed results,
+  a confirmation only on a finished result, ...). Every problem is listed with its JSON path;
+  nothing is saved unless there is none (:class:`ImportRefused`), and then everything is saved in
+  one transaction.
 - Accounts are never created and never given a role from the file alone: ``members`` are added
   only for existing accounts that are not superusers. ``confirmed_by`` is kept for every existing
   account that is not a superuser, member or not (a confirmation records who confirmed at the
@@ -26,7 +27,6 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from types import SimpleNamespace
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -34,11 +34,11 @@ from django.db import IntegrityError, transaction
 from django.utils.translation import gettext_lazy as _
 
 from scoring.errors import ServiceError
-from scoring.games import registry
-from scoring.games.base import EntrantKind, GameAdapter, RuleViolation
+from scoring.games.base import EntrantKind, RuleViolation
 from scoring.games.entry import violation_message
 from scoring.io import schema
 from scoring.io.schema import FORMAT_VERSION, TournamentFile
+from scoring.io.tournament_checks import FILE_KINDS, Plan, check
 from scoring.kinds import kind_of
 from scoring.models import (
     Confirmation,
@@ -56,7 +56,6 @@ from scoring.models import (
 from scoring.participants import links as entrant_links
 from scoring.participants.entrants import name_key
 from scoring.results.sheet import recompute
-from scoring.standings.tiebreaks import REGISTRY
 
 __all__ = ["FORMAT_VERSION", "ImportRefused", "Imported", "check", "delete_tournament", "dumps", "export_tournament",
            "import_tournament", "load_tournament"]
@@ -206,35 +205,7 @@ def dumps(data: dict) -> str:
     return json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
 
 
-# --------------------------------------------------------------------------- per kind of entrants
-
-
-@dataclass(frozen=True)
-class FileKind:
-    """What differs in the file between the two kinds of entrants: the names of the lists, the
-    sides of a result (with where they stand in the file), a bye, and how entrants and results are
-    created."""
-
-    entrants: str
-    other_entrants: str
-    containers: str
-    other_containers: str
-    records: str
-    noun: str
-
-    def sides(self, c) -> list[tuple[str, str]]:
-        """``[(field, name)]`` of a match or table (a bye's missing side left out)."""
-        if self.entrants == "teams":
-            return [(where, name) for where, name in (("ns", c.ns), ("ew", c.ew)) if name is not None]
-        return [(f"seats[{k}]", name) for k, name in enumerate(c.seats)]
-
-    def records_of(self, c) -> list[dict[str, Any]]:
-        return getattr(c, self.records)
-
-
-TEAMS_FILE = FileKind("teams", "players", "matches", "tables", "hands", "team")
-PLAYERS_FILE = FileKind("players", "teams", "tables", "matches", "deals", "player")
-FILE_KINDS = {EntrantKind.TEAMS: TEAMS_FILE, EntrantKind.PLAYERS: PLAYERS_FILE}
+# --------------------------------------------------------------------------- creation, per kind of entrants
 
 
 def _create_teams(t: Tournament, entries) -> dict[str, Any]:
@@ -272,192 +243,6 @@ def _create_table(rnd: Round, c, records, entrants, adapter, ended) -> Table:
 
 CREATE_ENTRANTS = {EntrantKind.TEAMS: _create_teams, EntrantKind.PLAYERS: _create_players}
 CREATE_CONTAINER = {EntrantKind.TEAMS: _create_match, EntrantKind.PLAYERS: _create_table}
-
-
-# --------------------------------------------------------------------------- checks
-
-
-@dataclass
-class _Result:
-    """One match or table of the file, as checked: where it is, its entrants and records, and what
-    its records give."""
-
-    path: str
-    round_index: int
-    data: Any
-    records: list[dict[str, Any]]
-    bye: bool
-    finished: bool | None
-
-
-@dataclass
-class Plan:
-    """What :func:`check` found: the file, its adapter and the results with their evaluation."""
-
-    file: TournamentFile
-    adapter: GameAdapter
-    results: list[_Result]
-
-
-class _Errors(list):
-    def add(self, path: str, message: str) -> None:
-        self.append((path, message))
-
-
-def _violations(errors: _Errors, exc: RuleViolation, base: str, list_name: str) -> None:
-    for v in exc.violations:
-        where = v.field or ""
-        for prefix in ("hands", "records", "deals"):
-            if where.startswith(prefix + "["):
-                where = list_name + where[len(prefix):]
-                break
-        else:
-            where = f"{list_name}.{where}" if where else list_name
-        errors.add(f"{base}.{where}", str(violation_message(v)))
-
-
-def check(data: TournamentFile) -> tuple[Plan | None, list[tuple[str, str]]]:
-    """Every rule of a tournament file that needs more than one field; ``(plan, [])`` when the file
-    can be imported, else ``(None, [(JSON path, message), ...])``."""
-    errors = _Errors()
-    try:
-        adapter = registry.get(data.game)
-    except registry.UnknownGame:
-        known = ", ".join(a.key for a in registry.all_games())
-        return None, [("$.game", f"unknown game {data.game!r}; known: {known}")]
-    rules_ok = True
-    try:
-        adapter.resolve_rules(data.rules)
-    except RuleViolation as exc:
-        rules_ok = False
-        for v in exc.violations:
-            errors.add("$.rules" + (f".{v.field.removeprefix('rules').lstrip('.')}" if v.field.removeprefix("rules").lstrip(".") else ""),
-                       str(violation_message(v)))
-    if data.round_format == "fixed_hands" and not data.hands_per_round:
-        errors.add("$.hands_per_round", "the fixed-hands format needs the number of hands per round")
-    seen_tb = set()
-    for i, key in enumerate(data.tiebreaks):
-        if key not in REGISTRY:
-            errors.add(f"$.tiebreaks[{i}]", f"unknown tie-break {key!r}; known: {', '.join(REGISTRY)}")
-        elif key in seen_tb:
-            errors.add(f"$.tiebreaks[{i}]", f"tie-break {key!r} is listed twice")
-        seen_tb.add(key)
-    usernames = set()
-    for i, m in enumerate(data.members):
-        if m.username.casefold() in usernames:
-            errors.add(f"$.members[{i}].username", f"{m.username!r} is listed twice")
-        usernames.add(m.username.casefold())
-
-    kind = FILE_KINDS[adapter.entrants]
-    entrant_list, wrong_list = kind.entrants, kind.other_entrants
-    container_list, wrong_container = kind.containers, kind.other_containers
-    if getattr(data, wrong_list):
-        errors.add(f"$.{wrong_list}", f"a {data.game} tournament has {entrant_list}, not {wrong_list}")
-    entrants: dict[str, Any] = {}
-    for i, e in enumerate(getattr(data, entrant_list) or []):
-        key = name_key(e.name)
-        if key in entrants:
-            errors.add(f"$.{entrant_list}[{i}].name", f"{e.name!r} is listed twice (names are compared ignoring case)")
-        entrants[key] = e
-        if len(getattr(e, "players", ())) == 2 and name_key(e.players[0]) == name_key(e.players[1]):
-            errors.add(f"$.teams[{i}].players[1]", "the two players of a team must be different people")
-        if e.withdrawn_after_round and e.withdrawn_after_round < e.joined_round:
-            errors.add(f"$.{entrant_list}[{i}].withdrawn_after_round", "withdrawn before the round it joins")
-
-    results: list[_Result] = []
-    numbers: dict[int, int] = {}
-    last = max((r.number for r in data.rounds), default=0)
-    settings = SimpleNamespace(rules=data.rules, round_format=data.round_format, hands_per_round=data.hands_per_round)
-    for r_i, rnd in enumerate(data.rounds):
-        rpath = f"$.rounds[{r_i}]"
-        if rnd.number in numbers:
-            errors.add(f"{rpath}.number", f"round {rnd.number} appears twice (also $.rounds[{numbers[rnd.number]}])")
-        numbers[rnd.number] = r_i
-        if getattr(rnd, wrong_container) is not None:
-            errors.add(f"{rpath}.{wrong_container}", f"a {data.game} round has {container_list}, not {wrong_container}")
-        if rnd.status == "draft" and rnd.number != last:
-            errors.add(f"{rpath}.status", "only the last round can be a draft")
-        tables_seen: set[int] = set()
-        playing: dict[str, str] = {}
-        for c_i, c in enumerate(getattr(rnd, container_list) or []):
-            cpath = f"{rpath}.{container_list}[{c_i}]"
-            if c.table in tables_seen:
-                errors.add(f"{cpath}.table", f"table {c.table} appears twice in round {rnd.number}")
-            tables_seen.add(c.table)
-            sides = kind.sides(c)
-            if len(sides) == 2 and name_key(sides[0][1]) == name_key(sides[1][1]):
-                errors.add(f"{cpath}.{sides[1][0]}", f"{sides[0][1]!r} cannot play itself")
-                sides = sides[:1]
-            for where, name in sides:
-                key = name_key(name)
-                entrant = entrants.get(key)
-                if entrant is None:
-                    errors.add(f"{cpath}.{where}", f"unknown {kind.noun} {name!r}")
-                    continue
-                if key in playing:
-                    errors.add(f"{cpath}.{where}", f"{name!r} plays twice in round {rnd.number} (also at {playing[key]})")
-                playing.setdefault(key, f"{cpath}.{where}")
-                if rnd.number < entrant.joined_round or (entrant.withdrawn_after_round is not None
-                                                          and rnd.number > entrant.withdrawn_after_round):
-                    errors.add(f"{cpath}.{where}", f"{name!r} does not play in round {rnd.number} "
-                                                   f"(joined in round {entrant.joined_round}, withdrawn after "
-                                                   f"{entrant.withdrawn_after_round if entrant.withdrawn_after_round is not None else '-'})")
-            records = kind.records_of(c)
-            list_name = kind.records
-            bye = len(sides) == 1 and getattr(c, "ew", "") is None
-            finished = bye
-            if bye:
-                if records:
-                    errors.add(f"{cpath}.{list_name}", f"a bye has no {list_name}")
-                if c.ended is not None:
-                    errors.add(f"{cpath}.ended", "a bye is not ended")
-                if c.confirmed_by is not None or c.confirmed_via is not None:
-                    errors.add(f"{cpath}.confirmed_by", "a bye needs no confirmation")
-            elif not rules_ok:
-                finished = None  # the records cannot be judged under rules that do not exist
-            else:
-                try:
-                    cleaned = [adapter.clean_record(rec) for rec in records]
-                    evaluation = adapter.evaluate(cleaned, settings, ended_at_time=c.ended == "time")
-                except RuleViolation as exc:
-                    _violations(errors, exc, cpath, list_name)
-                    cleaned, evaluation = [], None
-                except Exception as exc:  # noqa: BLE001 - an engine must never turn a bad record into a traceback
-                    errors.add(f"{cpath}.{list_name}", f"a record cannot be read ({type(exc).__name__})")
-                    cleaned, evaluation = [], None
-                finished = None  # unknown when the records break the rules (reported above)
-                if evaluation is not None:
-                    finished = evaluation.finished
-                    if (c.ended or "") != evaluation.ended:
-                        given = {"target": "finished by the rules", "time": "ended at the time limit", "": "not finished"}
-                        errors.add(f"{cpath}.ended", f"ended is {c.ended!r} but by its {list_name} the result is "
-                                                     f"{given[evaluation.ended]}")
-                records = cleaned
-            confirmed = c.confirmed_by is not None or c.confirmed_via is not None
-            if c.confirmed_by is not None and c.confirmed_via is not None:
-                errors.add(f"{cpath}.confirmed_via", "a result is confirmed by a user or through a side's link, not both")
-            if c.confirmed_via is not None and name_key(c.confirmed_via) not in {name_key(name) for _w, name in sides}:
-                errors.add(f"{cpath}.confirmed_via", f"{c.confirmed_via!r} does not play at this table")
-            if confirmed and not bye and finished is False:
-                errors.add(f"{cpath}.confirmed_by", "only a finished result can be confirmed")
-            if rnd.status == "closed" and not bye and not confirmed:
-                errors.add(f"{cpath}.confirmed_by", f"round {rnd.number} is closed, so this result must be confirmed")
-            if rnd.status == "draft" and (records or c.ended or confirmed):
-                errors.add(cpath, "a draft round has no results yet")
-            if rnd.status == "published" and records:
-                errors.add(f"{rpath}.status", f"round {rnd.number} has results, so it is in progress (not published)")
-            results.append(_Result(cpath, r_i, c, records, bye, finished))
-
-    statuses = [r.status for r in data.rounds]
-    if data.status == "setup" and any(s != "draft" for s in statuses):
-        errors.add("$.status", "a tournament in registration has no published rounds")
-    if data.status in ("running", "finished") and not any(s != "draft" for s in statuses):
-        errors.add("$.status", f"a {data.status} tournament has a published round")
-    if data.status == "finished" and any(s != "closed" for s in statuses):
-        errors.add("$.status", "a finished tournament has every round closed")
-    if errors:
-        return None, list(dict.fromkeys(errors))
-    return Plan(data, adapter, results), []
 
 
 # --------------------------------------------------------------------------- import

@@ -36,13 +36,39 @@ def _team_standings_pdf(tournament: Tournament, through_round: int | None) -> by
     """Tai Pan standings: rank, team, players, W/D/L, match points and every tie-break."""
     rows_data = team_standings(tournament, through_round=through_round)
     st = styles()
-    base = [_("Rank"), _("Team"), _("Players"), _("Played"), _("W"), _("D"), _("L"), _("MP"), _("PD"), _("Points"), _("Buchholz")]
-    shown = {"point_difference", "points_scored", "buchholz", "match_points"}
+    extra_keys = _extra_tiebreak_keys(rows_data)
+    table = _team_table(_team_rows(rows_data, extra_keys, st), len(extra_keys))
+    order_keys = list(tiebreak_keys(tournament))
+    order = ", ".join(str(x) for x in _tiebreak_labels(order_keys).values())
+    after = _("after round %(number)s") % {"number": through_round} if through_round else ""
+    head = [para(tournament.name, st["title"]), para(_("Standings") + (f" · {after}" if after else ""), st["h2"])]
+    if order:
+        head.append(para(_("Order: match points, then %(tiebreaks)s.") % {"tiebreaks": order}, st["small"]))
+    flow = [KeepTogether(head + [Spacer(1, 2 * mm)]), table]
+    label = _("standings")
+    return build(flow, f"{tournament.name} - {label}", landscape(A4))
+
+
+#: The tie-breaks that have a column of their own in the team standings (the others follow them).
+_SHOWN_TIEBREAKS = {"point_difference", "points_scored", "buchholz", "match_points"}
+
+
+def _extra_tiebreak_keys(rows_data) -> list[str]:
+    """The keys of the rows' ``tiebreaks`` without a column of their own, in order of appearance
+    (each once)."""
     extra_keys: list[str] = []
     for row in rows_data:
         for key in (row.tiebreaks or {}):
-            if key not in shown and key not in extra_keys:
+            if key not in _SHOWN_TIEBREAKS and key not in extra_keys:
                 extra_keys.append(key)
+    return extra_keys
+
+
+def _team_rows(rows_data, extra_keys: list[str], st) -> list[list]:
+    """The table's rows: the head (wrapping :func:`para` cells), then one row per team of
+    ``rows_data`` (rank, team, players, played, W/D/L, MP, PD, points, Buchholz, then the
+    ``extra_keys`` tie-breaks; a withdrawn team marked so)."""
+    base = [_("Rank"), _("Team"), _("Players"), _("Played"), _("W"), _("D"), _("L"), _("MP"), _("PD"), _("Points"), _("Buchholz")]
     labels = _tiebreak_labels(extra_keys)
     # Column heads wrap inside their cells (long Dutch tie-break names such as "Onderling resultaat").
     header = [para(text, st["head"]) for text in base + [labels[k] for k in extra_keys]]
@@ -65,7 +91,13 @@ def _team_standings_pdf(tournament: Tournament, through_round: int | None) -> by
             ]
             + [_num((r.tiebreaks or {}).get(k)) for k in extra_keys]
         )
-    numbers = [16 * mm, 10 * mm, 10 * mm, 10 * mm, 13 * mm, 16 * mm, 17 * mm, 19 * mm] + [18 * mm] * len(extra_keys)
+    return rows
+
+
+def _team_table(rows: list[list], extra: int) -> Table:
+    """The team standings table of ``rows`` (:func:`_team_rows`) with ``extra`` tie-break columns
+    after Buchholz, as wide as the landscape A4 frame; its head repeats on every page."""
+    numbers = [16 * mm, 10 * mm, 10 * mm, 10 * mm, 13 * mm, 16 * mm, 17 * mm, 19 * mm] + [18 * mm] * extra
     # The page's frame width (landscape A4 less margins and padding) is shared out so that the
     # table always fits: the team and players columns take what the numbers leave.
     names = landscape(A4)[0] - 2 * MARGIN - 12 - 14 * mm - sum(numbers)
@@ -85,15 +117,7 @@ def _team_standings_pdf(tournament: Tournament, through_round: int | None) -> by
             ]
         )
     )
-    order_keys = list(tiebreak_keys(tournament))
-    order = ", ".join(str(x) for x in _tiebreak_labels(order_keys).values())
-    after = _("after round %(number)s") % {"number": through_round} if through_round else ""
-    head = [para(tournament.name, st["title"]), para(_("Standings") + (f" · {after}" if after else ""), st["h2"])]
-    if order:
-        head.append(para(_("Order: match points, then %(tiebreaks)s.") % {"tiebreaks": order}, st["small"]))
-    flow = [KeepTogether(head + [Spacer(1, 2 * mm)]), table]
-    label = _("standings")
-    return build(flow, f"{tournament.name} - {label}", landscape(A4))
+    return table
 
 
 def _tiebreak_labels(keys: Iterable[str]) -> dict[str, str]:
