@@ -9,8 +9,11 @@ CASES_DIR = Path(__file__).parent / "cases"
 
 
 def load_cases(game: str, commands: set[str] | None = None) -> list[dict]:
-    """The acceptance cases of ``game`` (``tests/cases/GAME.json``), optionally only ``commands``."""
-    data = json.loads((CASES_DIR / f"{game}.json").read_text(encoding="utf-8"))
+    """The acceptance cases of ``game`` (its kit's ``cases`` file, ``tests/cases/GAME.json`` for the
+    games of the rule texts), optionally only ``commands``."""
+    from tests.games.kits import kit
+
+    data = json.loads(kit(game).cases.read_text(encoding="utf-8"))
     return [c for c in data["cases"] if commands is None or c["command"] in commands]
 
 
@@ -116,3 +119,27 @@ def _media_root_per_test(request, settings, tmp_path_factory):
         return
     settings.MEDIA_ROOT = tmp_path_factory.mktemp("media")
     yield
+
+
+def pytest_configure(config):
+    config.addinivalue_line(
+        "markers", "every_game(entrants=None): run the test once per registered game (argument ``game``; "
+        "only games of that kind of entrants when given); see tests/games/kits.py")
+
+
+def games_under_test(module, entrants: str | None = None) -> list[str]:
+    """The game keys a test marked ``every_game`` runs for: the registered games
+    (:func:`tests.games.kits.keys`), or the module's own ``GAMES_UNDER_TEST`` (a list of adapters,
+    as in tests/games/test_fifth_game.py, which registers its game around each test)."""
+    from tests.games import kits
+
+    own = getattr(module, "GAMES_UNDER_TEST", None)
+    if own is not None:
+        return [a.key for a in own if entrants is None or a.entrants == entrants]
+    return kits.keys(entrants)
+
+
+def pytest_generate_tests(metafunc):
+    marker = metafunc.definition.get_closest_marker("every_game")
+    if marker is not None and "game" in metafunc.fixturenames:
+        metafunc.parametrize("game", games_under_test(metafunc.module, **marker.kwargs))

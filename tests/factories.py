@@ -256,12 +256,14 @@ def play(container, records, referee, *, end_reason: str = "", confirmer=None):
 
 def confirm_round(rnd: Round, referee, confirmer) -> Round:
     """Play and confirm every open result of ``rnd`` (byes need nothing) through the result sheet:
-    a Tai Pan match gets two :data:`GRAND_DOUBLE_VICTORY_NS` hands (NS wins 800 : 0), a
-    four-player table its game's deal of :data:`DEALS` and is ended at the time limit; each is
+    its game's test kit's ``finishing`` records (tests/games/kits.py): a Tai Pan match gets two
+    :data:`GRAND_DOUBLE_VICTORY_NS` hands (NS wins 800 : 0), a four-player table its game's deal
+    of :data:`DEALS` and is ended at the time limit; each is
     confirmed by ``confirmer``. The round is left open (close it with
     :func:`scoring.draw.rounds.close_round`)."""
-    game = rnd.tournament.game
-    records = [GRAND_DOUBLE_VICTORY_NS] * 2 if rnd.tournament.has_teams else [DEALS[game][0]]
+    from tests.games.kits import kit
+
+    records = kit(rnd.tournament.game).finishing
     for container in containers(rnd).order_by("pk"):
         if getattr(container, "is_bye", False) or container.status == container.Status.CONFIRMED:
             continue

@@ -2,10 +2,10 @@
 
 Everything game-specific the rest of the app needs goes through the adapter registered here
 (:class:`scoring.games.base.GameAdapter`); outside :mod:`scoring.games` nothing branches on the
-game. Adding a game: a new engine package ``engines/<game>/``, an adapter module with its entry
-form and templates, and one :func:`register` call in :mod:`scoring.games` (see
-``docs/architecture.md``, "Adding a game"). Tests register a game of their own with
-:func:`registered`.
+game. Adding a game: a new engine package ``engines/<game>/`` (registered with
+``engines.register``), an adapter module with its entry form and templates, and one
+:func:`register` call in :mod:`scoring.games` (see ``docs/architecture.md``, "Adding a game").
+Tests register a game of their own with :func:`registered` (tests/games/test_fifth_game.py).
 """
 from __future__ import annotations
 

@@ -12,13 +12,14 @@ from pathlib import Path
 import pytest
 from rest_framework.test import APIClient
 
+import engines
 from scoring.api.parsers import MAX_BYTES, MAX_DEPTH
 from tests.api.conftest import api_url
 from tests.conftest import load_cases, subset_mismatch
+from tests.games.kits import keys, kit
 
 pytestmark = pytest.mark.django_db
 ROOT = Path(__file__).resolve().parents[2]
-GAMES = ("taipan", "sichuan", "taiwanese", "tiengow")
 
 
 def sample(game: str) -> list[dict]:
@@ -35,32 +36,42 @@ def sample(game: str) -> list[dict]:
     return picked
 
 
-SAMPLE = [pytest.param(game, case, id=f"{game}-{case['id']}") for game in GAMES for case in sample(game)]
-
-
 def cli(game: str, command: str, text: str) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "engines", game, command], input=text, capture_output=True,
                           text=True, cwd=ROOT, timeout=60)
 
 
-@pytest.mark.parametrize(("game", "case"), SAMPLE)
-def test_engine_endpoint_equals_the_command_line(game, case):
-    text = json.dumps(case["input"])
-    proc = cli(game, case["command"], text)
-    r = APIClient().post(api_url("engine-command", game, case["command"]), text, content_type="application/json")
-    if case["expect"].get("errors") is True:
-        assert proc.returncode == 1 and r.status_code == 400, (proc.stderr, r.content)
-        # the command line's errors in the API's error shape (the schema's `code`)
-        assert r.json() == {"code": "invalid", **json.loads(proc.stdout)}
-    else:
-        assert proc.returncode == 0 and r.status_code == 200, (proc.stderr, r.content)
-        assert subset_mismatch(case["expect"], r.json()) is None
-        assert r.json() == json.loads(proc.stdout)
+@pytest.mark.every_game
+def test_engine_endpoint_equals_the_command_line(game):
+    """Every sampled case of every registered game; a game that only the test process knows (its
+    kit's ``cli`` is false) is compared with :func:`engines.run` instead of the command line."""
+    cases = sample(game)
+    assert cases, f"{game}: no acceptance cases"
+    for case in cases:
+        text = json.dumps(case["input"])
+        r = APIClient().post(api_url("engine-command", game, case["command"]), text, content_type="application/json")
+        if kit(game).cli:
+            proc = cli(game, case["command"], text)
+            code, out = {0: 200, 1: 400}.get(proc.returncode), json.loads(proc.stdout or "null")
+        else:
+            proc = None
+            try:
+                code, out = 200, json.loads(json.dumps(engines.run(game, case["command"], case["input"])))
+            except engines.RuleViolation as exc:
+                code, out = 400, exc.to_json()
+        if case["expect"].get("errors") is True:
+            assert code == 400 and r.status_code == 400, (case["id"], proc and proc.stderr, r.content)
+            # the command line's errors in the API's error shape (the schema's `code`)
+            assert r.json() == {"code": "invalid", **out}
+        else:
+            assert code == 200 and r.status_code == 200, (case["id"], proc and proc.stderr, r.content)
+            assert subset_mismatch(case["expect"], r.json()) is None, case["id"]
+            assert r.json() == out
 
 
 def test_every_game_is_sampled():
-    assert {p.values[0] for p in SAMPLE} == set(GAMES)
-    assert any(p.values[1]["expect"].get("errors") is True for p in SAMPLE)
+    assert all(sample(game) for game in keys())
+    assert any(c["expect"].get("errors") is True for game in keys() for c in sample(game))
 
 
 @pytest.mark.parametrize("text", ["[]", "[1, 2]", '"x"', "3", "null"])
@@ -164,9 +175,18 @@ def test_the_engine_list(api_world):
     r = APIClient().get(api_url("engine-list"))
     assert r.status_code == 200
     games = {g["game"]: g for g in r.json()}
-    assert set(games) == set(GAMES)
+    assert set(games) == set(engines.GAMES)
     assert games["taipan"]["commands"] == ["check-totals", "match", "play", "replay", "score"]
     assert games["taipan"]["default_preset"] == "nskt" and "nskt" in games["taipan"]["presets"]
+
+
+@pytest.mark.every_game
+def test_the_engine_list_shows_every_registered_game(game):
+    games = {g["game"]: g for g in APIClient().get(api_url("engine-list")).json()}
+    assert list(games) == list(engines.GAMES)
+    assert games[game]["commands"] == sorted(engines.commands(game))
+    assert games[game]["default_preset"] == engines.default_preset(game)
+    assert set(games[game]["presets"]) == set(engines.presets(game))
 
 
 def test_engine_commands_are_public_and_need_no_csrf(api_world):

@@ -11,7 +11,6 @@ from scoring.results import sheet
 from tests.browser.conftest import LAPTOP, PHONE, horizontal_overflow, shot
 from tests.browser.referee import table_world, taipan_world
 from tests.factories import (
-    DEALS,
     PLAIN_HAND,
     TAI_PAN_HAND,
     MembershipFactory,
@@ -19,6 +18,7 @@ from tests.factories import (
     UserFactory,
     named_teams,
 )
+from tests.games.kits import kit
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -69,10 +69,10 @@ def test_the_referee_pages_fit_a_phone_and_pass_axe(new_page, world):
     check(public, f"/t/nskt/match/{m1.pk}/", "match-detail-public", axe=True)
 
 
-@pytest.mark.parametrize("game", ["sichuan", "taiwanese", "tiengow"])
+@pytest.mark.every_game(entrants="players")
 def test_the_four_player_entry_fits_a_phone_and_passes_axe(new_page, game):
     t, rnd, table, referee = table_world(game)
-    sheet.add_record(table, DEALS[game][0], referee, expected_version=table.version)
+    sheet.add_record(table, kit(game).record, referee, expected_version=table.version)
     page = new_page(PHONE, user=referee)
     check(page, f"/t/{game}/table/{table.pk}/enter/", f"{game}-entry", axe=True)
     check(page, f"/t/{game}/table/{table.pk}/", f"{game}-detail")

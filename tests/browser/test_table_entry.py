@@ -9,6 +9,7 @@ from scoring.models import Deal
 from tests.browser.conftest import PHONE, horizontal_overflow, shot
 from tests.browser.referee import Clicks, table_world
 from tests.factories import DEALS
+from tests.games.kits import kit  # noqa: F401  (every_game runs over the registry)
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -112,7 +113,7 @@ CUT_LABELS = """() => Array.from(document.querySelectorAll('.tg-row > label'))
     .map(l => l.textContent.trim())"""
 
 
-@pytest.mark.parametrize("game", ["sichuan", "taiwanese", "tiengow"])
+@pytest.mark.every_game(entrants="players")
 def test_no_toggle_label_is_cut_on_a_phone(new_page, game):
     """At 360 px every toggle button shows its whole text: the five-button rows ("no one" and the
     four seats, e.g. "Van (aflegger / leverancier / beroofde)") put "no one" on a row of its own."""

@@ -17,12 +17,11 @@ from django.utils import translation
 
 from scoring.draw import pairing, rounds, seating
 from scoring.errors import NotAllowed
+from scoring.games import registry
 from scoring.models import Round, Tournament
 from scoring.policy import SYSTEM
 from scoring.results import sheet
 from tests.factories import (
-    DEALS,
-    GRAND_DOUBLE_VICTORY_NS,
     MatchFactory,
     RoundFactory,
     TeamFactory,
@@ -32,11 +31,9 @@ from tests.factories import (
     table_round,
     taipan_round,
 )
+from tests.games.kits import kit
 
 pytestmark = pytest.mark.django_db
-
-GAMES = ["taipan", "sichuan", "taiwanese", "tiengow"]
-
 
 @pytest.fixture(autouse=True)
 def _english():
@@ -46,7 +43,7 @@ def _english():
 
 def draft(game: str, *, tables: int = 2) -> Round:
     """Round 1 of a new tournament of ``game`` as a draft with ``tables`` matches or tables."""
-    if game == "taipan":
+    if registry.get(game).entrants == "teams":
         rnd, _ = taipan_round(tables=tables, status=Round.Status.DRAFT)
     else:
         rnd, _ = table_round(game, tables=tables, status=Round.Status.DRAFT)
@@ -59,9 +56,9 @@ def results(rnd: Round) -> list:
 
 
 def records(game: str) -> list[dict]:
-    """Records that finish a result of ``game`` (Tai Pan: 800 : 0; four-player: one deal, then the
-    table is ended at the time limit)."""
-    return [GRAND_DOUBLE_VICTORY_NS] * 2 if game == "taipan" else [DEALS[game][0]]
+    """Records that finish a result of ``game`` (its test kit's ``finishing``; Tai Pan: 800 : 0;
+    four-player: one deal, then the table is ended at the time limit)."""
+    return kit(game).finishing
 
 
 def draw_next(tournament: Tournament) -> Round:
@@ -80,7 +77,7 @@ def refusal(action, *args) -> str:
 # --------------------------------------------------------------------------- publish / start / close
 
 
-@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.every_game
 def test_publish_start_close_with_the_same_refusals_for_every_kind(game):
     rnd = draft(game)
     t = rnd.tournament
@@ -193,7 +190,7 @@ def test_a_reopened_result_keeps_its_round_open(game):
 # --------------------------------------------------------------------------- drawing the next round
 
 
-@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.every_game
 def test_next_round_needs_every_earlier_round_closed(game):
     rnd = draft(game)
     t = rnd.tournament

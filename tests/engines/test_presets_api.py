@@ -1,17 +1,16 @@
 """The uniform rules-presets API (issue "One result lifecycle", item 1; docs/engines/index.md):
 every engine package exports ``PRESETS``, ``DEFAULT_PRESET`` and ``resolve_rules(raw)``, and
 ``engines`` reaches them by game name."""
-import importlib
-
 import pytest
 
 import engines
 from engines import RuleViolation, UnknownCommand
 
 
-@pytest.mark.parametrize("game", engines.GAMES)
+@pytest.mark.every_game
 def test_every_package_exports_the_same_three_names(game):
-    package = importlib.import_module(f"engines.{game}")
+    package = engines.package(game)
+    assert game in engines.GAMES and callable(package.resolve_rules) and package.COMMANDS
     assert isinstance(package.PRESETS, dict) and package.PRESETS
     assert package.DEFAULT_PRESET in package.PRESETS
     for name, options in package.PRESETS.items():
@@ -47,7 +46,7 @@ def test_tiengow_package_level_resolve_is_the_dict_form_of_the_typed_options():
     assert engines.resolve_rules("tiengow", {"sweep_multiplier": 3}) == typed.to_json()
 
 
-@pytest.mark.parametrize("game", engines.GAMES)
+@pytest.mark.every_game
 def test_overrides_and_violations(game):
     default = engines.default_preset(game)
     with pytest.raises(RuleViolation) as exc:
@@ -77,6 +76,12 @@ def test_presets_are_copies():
 def test_unknown_game(call):
     with pytest.raises(UnknownCommand):
         call("chess")
+
+
+def test_the_registered_engines_are_the_registered_games():
+    from tests.games.kits import keys
+
+    assert list(engines.GAMES) == keys() == list(engines.games())
 
 
 def test_names_the_web_app_imports_still_exist():

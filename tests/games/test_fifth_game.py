@@ -1,96 +1,85 @@
-"""Adding a game needs nothing but an adapter (docs/architecture.md, "Adding a game"): a tiny
-four-player game registered in this test gets seating, entry with preview, the end at the time
-limit, confirmation, standings, exports and a PDF score sheet without any other module knowing it.
+"""A fifth game added by the checklist of docs/architecture.md ("Adding a game") works with no
+other change: the test suite's game "stones" (tests/games/stones/: a real, framework-free engine
+package, a :class:`~scoring.games.fourplayer.FourPlayerGame` adapter, its docs page and its test
+kit), registered around each test with ``engines.register`` and ``scoring.games.register``
+(:func:`tests.games.stones.kit.registered`).
 
-The game ("stones"): each deal, every player's points are written down; they must add up to 0.
+It passes the same registry-driven tests as the four games of the rule texts: the tests marked
+``every_game`` below are imported from their modules and run here for stones only
+(:data:`GAMES_UNDER_TEST`; tests/conftest.py parametrizes them): ``engines.run`` and the presets
+API, the docs examples of its page, the API's engine endpoints (``POST
+/api/v1/engines/stones/score`` and the engine list), the API's side keys, the round lifecycle and
+the score sheets and round packs. The scenario at the end plays it through the referee's pages:
+seating, entry, the htmx preview, a refused deal, the end at the time limit, confirmation, the
+standings, the export and the PDF score sheet, with the tournament's rules preset applied by the
+engine.
 """
 import io
 
 import pytest
-from django import forms
 from django.urls import reverse
 from pypdf import PdfReader
 
+import engines
 from scoring.draw import rounds, seating
 from scoring.games import registry
-from scoring.games.base import EntrantKind, GameAdapter, RecordOutcome, RuleViolation, Violation
-from scoring.games.entry import Entry
 from scoring.models import Round
 from scoring.policy import SYSTEM
+from tests.api.test_engines import (  # noqa: F401  (run here for stones)
+    test_engine_endpoint_equals_the_command_line,
+    test_the_engine_list_shows_every_registered_game,
+)
+from tests.api.test_reads import test_side_keys_and_labels_per_game_as_documented  # noqa: F401
+from tests.draw.test_rounds import (  # noqa: F401
+    _english,
+    test_next_round_needs_every_earlier_round_closed,
+    test_publish_start_close_with_the_same_refusals_for_every_kind,
+)
+from tests.engines.test_presets_api import (  # noqa: F401
+    test_every_package_exports_the_same_three_names,
+    test_overrides_and_violations,
+)
 from tests.factories import PlayerFactory, TournamentFactory, staff
+from tests.games.stones.adapter import Stones
+from tests.games.stones.kit import KIT, registered
+from tests.games.test_game_lists import test_every_registered_game_has_a_test_kit  # noqa: F401
+from tests.ops.test_docs_examples import (  # noqa: F401
+    test_every_command_has_an_example,
+    test_examples_of_the_game_page_give_the_documented_output,
+    test_python_examples_run,
+)
+from tests.printing.test_game_sheets import (  # noqa: F401
+    test_round_pack_of_every_game,
+    test_score_sheet_of_every_game,
+)
 
 pytestmark = pytest.mark.django_db
 
-SEATS = ("0", "1", "2", "3")
+#: The games the ``every_game`` tests of this module run for (tests/conftest.py).
+GAMES_UNDER_TEST = [Stones()]
 
 
-class StonesForm(forms.Form):
-    """Four points, one per seat."""
-
-    def __init__(self, *args, names=None, **kwargs):
-        super().__init__(*args, **kwargs)
-        for seat in SEATS:
-            self.fields[f"p{seat}"] = forms.IntegerField(label=(names or {}).get(seat, seat))
-
-
-class StonesEntry(Entry):
-    def build(self, data, initial):
-        self.form = StonesForm(data, prefix=self.prefix, names=self.names,
-                               initial={f"p{i}": v for i, v in enumerate(initial.get("points") or [])})
-
-    def record(self):
-        return {"points": [self.form.cleaned_data[f"p{s}"] for s in SEATS]}
-
-    def locate(self, parts):
-        return (self.form, f"p{parts[1]}") if parts[:1] == ["points"] and len(parts) > 1 else None
-
-
-class Stones(GameAdapter):
-    """The test's fifth game; its rule check is this adapter's own (no engine package)."""
-
-    key = engine = "stones"
-    label = "Stones"
-    entrants = EntrantKind.PLAYERS
-    sides = SEATS
-
-    def presets(self):
-        return {"plain": {"preset": "plain"}}
-
-    def default_preset(self):
-        return "plain"
-
-    def resolve_rules(self, raw):
-        return {"preset": "plain"}
-
-    def evaluate_record(self, record, state, settings):
-        points = record.get("points") if isinstance(record, dict) else None
-        if not isinstance(points, list) or len(points) != 4:
-            raise RuleViolation([Violation("points", "Four points are needed.")])
-        if sum(points) != 0:
-            raise RuleViolation([Violation("points.0", "The points must add up to 0, not {total}.", {"total": sum(points)})])
-        return RecordOutcome({"points": points}, tuple(points), {}, {})
-
-    def summary(self, record):
-        return " / ".join(str(p) for p in record.get("points", []))
-
-    def audit_sentence(self, action, number):
-        return f"stones {number} {action}"
-
-    def entry(self, data=None, *, names=None, initial=None, settings=None):
-        return StonesEntry(data, names=names, initial=initial, prefix="deal", settings=settings)
-
-
-@pytest.fixture
+@pytest.fixture(autouse=True)
 def stones():
-    with registry.registered(Stones()) as adapter:
-        yield adapter
+    """The stones engine and adapter, registered for one test and removed after it."""
+    assert "stones" not in engines.GAMES
+    with registered():
+        yield registry.get("stones")
+    assert "stones" not in engines.GAMES and "stones" not in [a.key for a in registry.all_games()]
 
 
-def test_a_registered_game_is_played_from_seating_to_the_standings_and_the_score_sheet(client, stones):
-    t = TournamentFactory(game="stones", rules={}, name="Stones Open")
+def test_the_game_is_registered_like_the_others(stones):
+    assert engines.GAMES[-1] == "stones" and [a.key for a in registry.all_games()][-1] == "stones"
+    assert ("stones", "Stones") in registry.choices()
+    assert engines.run("stones", "score", {"points": [5, -2, -2, -1], "rules": "double"})["net"] == [10, -4, -4, -2]
+    assert stones.resolve_rules({"preset": "double", "stake": 3}) == {"preset": "double", "stake": 3, "empty_deals": False}
+
+
+@pytest.mark.parametrize(("rules", "factor"), [({}, 1), ("double", 2)])
+def test_a_registered_game_is_played_from_seating_to_the_standings_and_the_score_sheet(client, rules, factor):
+    t = TournamentFactory(game="stones", rules=rules, name="Stones Open")
     people = staff(t)
-    names = ["Ada", "Ben", "Cor", "Dirk"]
-    for name in names:
+    for name in ["Ada", "Ben", "Cor", "Dirk"]:
         PlayerFactory(tournament=t, name=name)
     outcome = seating.seat_round(t, SYSTEM, seed=1)
     rnd = outcome.round
@@ -103,17 +92,16 @@ def test_a_registered_game_is_played_from_seating_to_the_standings_and_the_score
     page = client.get(enter)
     assert page.status_code == 200 and all(name in page.content.decode() for name in seated)
 
-    preview = client.post(reverse("scoring:deal_preview", args=[t.slug, table.pk]),
-                          {"deal-p0": 5, "deal-p1": -2, "deal-p2": -2, "deal-p3": -1})
-    assert preview.status_code == 200 and "<strong>5</strong>" in preview.content.decode()
+    preview = client.post(reverse("scoring:deal_preview", args=[t.slug, table.pk]), KIT.entry)
+    assert preview.status_code == 200 and f"<strong>{5 * factor}</strong>" in preview.content.decode()
 
     refused = client.post(enter, {"version": 0, "deal-p0": 5, "deal-p1": 1, "deal-p2": 0, "deal-p3": 0})
     assert refused.status_code == 400 and "add up to 0, not 6" in refused.content.decode()
 
-    saved = client.post(enter, {"version": 0, "deal-p0": 5, "deal-p1": -2, "deal-p2": -2, "deal-p3": -1})
+    saved = client.post(enter, {"version": 0, **KIT.entry})
     assert saved.status_code == 302
     table.refresh_from_db()
-    assert [s.total for s in table.seats.order_by("seat")] == [5, -2, -2, -1]
+    assert [s.total for s in table.seats.order_by("seat")] == [factor * x for x in KIT.scores]
 
     ended = client.post(reverse("scoring:table_end", args=[t.slug, table.pk]), {"version": table.version, "end-reason": "time"})
     assert ended.status_code == 302

@@ -10,10 +10,10 @@ of N with a double victory of NS is 400 : 0, two reach the target 800; Sichuan E
 from __future__ import annotations
 
 from scoring.draw import rounds
+from scoring.games import registry
 from scoring.models import Membership, Round, Team, Tournament
 from scoring.results import sheet
 from tests.factories import (
-    DEALS,
     GRAND_DOUBLE_VICTORY_NS,
     TAI_PAN_HAND,
     MatchFactory,
@@ -26,6 +26,7 @@ from tests.factories import (
     UserFactory,
     play,
 )
+from tests.games.kits import kit
 
 USERNAMES = ("boss", "ref", "conf")
 
@@ -68,7 +69,7 @@ def played_four(game: str, slug: str | None = None) -> Tournament:
     players[8].save()
     players[7].withdrawn_after_round = 1
     players[7].save()
-    record = DEALS[game][0]
+    record = kit(game).record
     r1 = RoundFactory(tournament=t, number=1)
     for k in range(2):
         table = TableFactory(round=r1, number=k + 1, players=players[4 * k: 4 * k + 4])
@@ -86,7 +87,6 @@ def played_four(game: str, slug: str | None = None) -> Tournament:
 
 def played(game: str, slug: str | None = None) -> Tournament:
     """A played tournament of ``game`` (see the module)."""
-    return played_taipan(slug or "cup-taipan") if game == "taipan" else played_four(game, slug)
-
-
-GAMES = ("taipan", "sichuan", "taiwanese", "tiengow")
+    if registry.get(game).entrants == "teams":
+        return played_taipan(slug or f"cup-{game}")
+    return played_four(game, slug)

@@ -18,7 +18,7 @@ from scoring.io.tournament_json import ImportRefused, load_tournament
 from scoring.models import Deal, Hand, Match, Membership, Player, Round, Table, Team, Tournament
 from tests.factories import UserFactory
 from tests.io.hostile.make import base
-from tests.io.played import GAMES, USERNAMES
+from tests.io.played import USERNAMES
 
 pytestmark = pytest.mark.django_db
 
@@ -79,7 +79,7 @@ FUZZ = settings(max_examples=EXAMPLES, deadline=None, database=None,
                 suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 
 
-@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.every_game
 def test_a_mutated_export_is_imported_or_refused_cleanly(game, accounts):
     original = base(game)
     where = paths(original)
@@ -119,7 +119,7 @@ def test_a_valid_mutation_still_imports(accounts):
     assert t.venue == "Elsewhere" and t.players.count() == 9
 
 
-@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.every_game
 @pytest.mark.parametrize("where", ["key", "value"])
 def test_a_nul_character_in_a_record_is_refused_not_half_imported(game, where, accounts):
     """Found by the fuzzing above on PostgreSQL: a Tien Gow deal holding ``{"banker": {"\\x00":

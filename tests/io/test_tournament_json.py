@@ -42,7 +42,7 @@ from scoring.models import (
 )
 from tests.factories import UserFactory
 from tests.io.hostile import make
-from tests.io.played import GAMES, USERNAMES, played
+from tests.io.played import USERNAMES, played
 
 pytestmark = pytest.mark.django_db
 
@@ -135,7 +135,7 @@ def counts() -> dict[str, int]:
     return {m.__name__: m.objects.count() for m in MODELS}
 
 
-@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.every_game
 def test_export_import_export_is_byte_identical(game):
     t = played(game)
     first = dumps(export_tournament(t))
@@ -174,13 +174,13 @@ def test_four_player_import_rebuilds_tables_and_confirmations():
     assert Round.objects.get(tournament=copy, number=1).status == "closed"
 
 
-@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.every_game
 def test_base_files_are_real_exports(game):
     """The hostile files derive from these: each is the export of a played tournament."""
     assert dumps(export_tournament(played(game))) == (HOSTILE / f"base-{game}.json").read_text(encoding="utf-8")
 
 
-@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.every_game
 def test_base_files_import_cleanly(game):
     for username in USERNAMES:
         UserFactory(username=username)

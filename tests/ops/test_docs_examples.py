@@ -7,6 +7,10 @@ rule (:func:`tests.conftest.subset_mismatch`), so a page may leave out fields it
 A documented output that is an ``{"errors": [...]}`` object is the CLI's exit-1 answer: the input
 must raise :class:`engines.RuleViolation` with those violations. The ``pycon`` blocks of the pages
 (the Python API) are run as doctests. Every command of every game has at least one example.
+
+The pages are ``docs/engines/index.md`` and the docs page of every registered game (its test kit's
+``docs_page``, ``docs/engines/<game>.md``; :func:`pages`), so a game registered later, such as the
+test suite's fifth game, has its page checked by the same tests.
 """
 from __future__ import annotations
 
@@ -19,9 +23,10 @@ import pytest
 
 import engines
 from tests.conftest import subset_mismatch
+from tests.games.kits import keys, kit
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "engines"
-PAGES = sorted(DOCS.glob("*.md"))
+INDEX = DOCS / "index.md"
 _FENCE = re.compile(r"^```(.*)$")
 
 
@@ -45,10 +50,16 @@ def _blocks(path: Path) -> list[tuple[int, str, str]]:
     return out
 
 
-def _examples() -> list[tuple[str, str, str, dict, dict]]:
-    """(id, game, command, input, documented output) of every example on every page."""
+def pages(games: list[str]) -> list[Path]:
+    """The docs pages of ``games`` (each game's kit's ``docs_page``), after ``docs/engines/index.md``.
+    Raises :class:`ModuleNotFoundError` for a game without a test kit."""
+    return [INDEX, *(kit(game).docs_page for game in games)]
+
+
+def examples(paths: list[Path]) -> list[tuple[str, str, str, dict, dict]]:
+    """(id, game, command, input, documented output) of every example on the pages ``paths``."""
     found = []
-    for path in PAGES:
+    for path in paths:
         blocks = _blocks(path)
         for k, (line, info, text) in enumerate(blocks):
             words = info.split()
@@ -64,34 +75,54 @@ def _examples() -> list[tuple[str, str, str, dict, dict]]:
     return found
 
 
-EXAMPLES = _examples()
-
-
-def test_there_are_pages_and_examples():
-    assert {p.name for p in PAGES} >= {"index.md", "taipan.md", "sichuan.md", "taiwanese.md", "tiengow.md"}
-    assert len(EXAMPLES) >= 20
-
-
-@pytest.mark.parametrize("game", engines.GAMES)
-def test_every_command_has_an_example(game):
-    documented = {command for _id, g, command, _input, _output in EXAMPLES if g == game}
-    assert documented == set(engines.commands(game)), f"{game}: commands without an example or unknown ones"
-
-
-@pytest.mark.parametrize(("where", "game", "command", "data", "expected"), EXAMPLES, ids=[e[0] for e in EXAMPLES])
-def test_example_gives_the_documented_output(where, game, command, data, expected):
+def problem_of(where: str, game: str, command: str, data: dict, expected: dict) -> str | None:
+    """How the output of one example differs from the documented one, or ``None``."""
     if set(expected) == {"errors"}:
-        with pytest.raises(engines.RuleViolation) as caught:
+        try:
             engines.run(game, command, data)
-        got = caught.value.to_json()
+        except engines.RuleViolation as exc:
+            got = exc.to_json()
+        else:
+            return f"{where}: no RuleViolation"
     else:
         got = json.loads(json.dumps(engines.run(game, command, data)))  # the CLI's JSON, tuples as lists
     problem = subset_mismatch(expected, got)
-    assert problem is None, f"{where}: {problem}"
+    return None if problem is None else f"{where}: {problem}"
 
 
-@pytest.mark.parametrize("doc", PAGES, ids=[p.name for p in PAGES])
-def test_python_examples_run(doc):
+INDEX_EXAMPLES = examples([INDEX])
+
+
+def test_every_registered_game_has_its_page_and_no_other_game_has_one():
+    games = keys()
+    for game in games:
+        assert kit(game).docs_page.is_file(), f"{game}: no docs page {kit(game).docs_page}"
+    in_docs = {kit(game).docs_page.name for game in games if kit(game).docs_page.parent == DOCS}
+    assert {p.name for p in DOCS.glob("*.md")} == {"index.md"} | in_docs
+    assert len(examples(pages(games))) >= 20
+
+
+@pytest.mark.every_game
+def test_every_command_has_an_example(game):
+    documented = {command for _id, g, command, _input, _output in examples(pages([game])) if g == game}
+    assert documented == set(engines.commands(game)), f"{game}: commands without an example or unknown ones"
+
+
+@pytest.mark.parametrize(("where", "game", "command", "data", "expected"), INDEX_EXAMPLES, ids=[e[0] for e in INDEX_EXAMPLES])
+def test_example_gives_the_documented_output(where, game, command, data, expected):
+    problem = problem_of(where, game, command, data, expected)
+    assert problem is None, problem
+
+
+@pytest.mark.every_game
+def test_examples_of_the_game_page_give_the_documented_output(game):
+    found = examples([kit(game).docs_page])
+    assert found, f"{game}: no examples on {kit(game).docs_page.name}"
+    problems = [problem_of(*example) for example in found]
+    assert [p for p in problems if p] == []
+
+
+def _run_doctests(doc: Path) -> None:
     parser = doctest.DocTestParser()
     runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
     for line, info, text in _blocks(doc):
@@ -100,3 +131,12 @@ def test_python_examples_run(doc):
         test = parser.get_doctest(text + "\n", {}, f"{doc.name}:{line}", str(doc), line)
         runner.run(test)
     assert runner.failures == 0, f"{doc.name}: {runner.failures} Python example(s) failed (see the output above)"
+
+
+def test_python_examples_of_the_index_run():
+    _run_doctests(INDEX)
+
+
+@pytest.mark.every_game
+def test_python_examples_run(game):
+    _run_doctests(kit(game).docs_page)

@@ -13,41 +13,28 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
+from scoring.games import registry
 from scoring.models import Round
 from scoring.printing import sheets
 from scoring.printing.common import styles
-from tests.factories import DEALS, PLAIN_HAND, TAI_PAN_HAND, play, staff, table_round, taipan_round
+from tests.factories import play, staff, table_round, taipan_round
+from tests.games.kits import kit
 from tests.printing.conftest import read_pdf
 
 pytestmark = pytest.mark.django_db
 
 BASE = "https://nskt.example.org/"
-GAMES = ["taipan", "sichuan", "taiwanese", "tiengow"]
 
-#: Per game: the game's label on the sheet, the side labels, and two records with the cells and
-#: scores each prints (by the rules, see the module docstring).
-EXPECT = {
-    "taipan": ("Tai Pan", ["NS", "EW"], [
-        (TAI_PAN_HAND, ["T", "N", "75", "25"], [175, 25]),
-        (PLAIN_HAND, ["N", "75", "25"], [75, 25]),
-    ]),
-    "sichuan": ("Sichuan mahjong (bloody battle)", ["East", "South", "West", "North"], [
-        (DEALS["sichuan"][0], ["win East self-draw 5p"], [6, -2, -2, -2]),
-        (DEALS["sichuan"][0], ["win East self-draw 5p"], [6, -2, -2, -2]),
-    ]),
-    "taiwanese": ("Taiwanese 16-tile mahjong", ["East", "South", "West", "North"], [
-        (DEALS["taiwanese"][0], ["South self-draw 6p"], [-17, 47, -15, -15]),
-        (DEALS["taiwanese"][0], ["South self-draw 6p"], [-17, 51, -17, -17]),
-    ]),
-    "tiengow": ("Tien Gow", ["Seat 1", "Seat 2", "Seat 3", "Seat 4"], [
-        (DEALS["tiengow"][0], ["banker 1 · columns 2/3/3/0"], [-4, 10, -1, -5]),
-        (DEALS["tiengow"][0], ["banker 2 · columns 2/3/3/0"], None),  # the bank has passed to seat 2
-    ]),
-}
+
+def expect(game: str):
+    """The game's label on the sheet, its side labels, and two records with the cells and scores
+    each prints (its test kit, tests/games/<game>/kit.py; by the rules, see the module docstring)."""
+    game_kit = kit(game)
+    return game_kit.sheet_label, game_kit.side_labels_en, game_kit.sheet_rows
 
 
 def round_of(game: str, tables: int = 2):
-    if game == "taipan":
+    if registry.get(game).entrants == "teams":
         return taipan_round(tables=tables)
     return table_round(game, tables=tables)
 
@@ -68,10 +55,10 @@ def row_at(lines: list[str], number: int, cells: list[str], width: int) -> list[
     raise AssertionError(f"row {number} {cells} not found in {lines}")
 
 
-@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.every_game
 def test_score_sheet_of_every_game(game):
     rnd, (first, _second) = round_of(game)
-    label, sides, rows = EXPECT[game]
+    label, sides, rows = expect(game)
     play(first, [record for record, _cells, _scores in rows], staff(rnd.tournament)["referee"])
     pages = read_pdf(sheets.score_sheet_pdf(first, base_url=BASE))
     assert len(pages) == 1
@@ -79,7 +66,7 @@ def test_score_sheet_of_every_game(game):
     assert rnd.tournament.name in lines
     assert f"Round 1 · Table 1 · {label} score sheet" in lines
     # The QR code's address: the entry page (changed on purpose, issue 11 item 3).
-    assert "https://nskt.example.org" in lines and f"/t/{rnd.tournament.slug}/{'match' if game == 'taipan' else 'table'}/{first.pk}/enter/" in lines
+    assert "https://nskt.example.org" in lines and f"/t/{rnd.tournament.slug}/{'match' if rnd.tournament.has_teams else 'table'}/{first.pk}/enter/" in lines
     for name in names_of(first):
         assert name in lines, name
     for side in sides:
@@ -92,14 +79,14 @@ def test_score_sheet_of_every_game(game):
             assert printed[:len(sides)] == scores
         running = [a + b for a, b in zip(running, printed[:len(sides)], strict=True)]
         assert printed[len(sides):] == running
-    blank = 20 if game == "taipan" else 16  # rows to write in, numbered on
+    blank = kit(game).blank_rows  # rows to write in, numbered on
     assert str(blank) in lines and str(blank + 1) not in lines
 
 
-@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.every_game
 def test_round_pack_of_every_game(game, client):
     rnd, (first, second) = round_of(game)
-    _label, sides, rows = EXPECT[game]
+    _label, sides, rows = expect(game)
     play(first, [rows[0][0]], staff(rnd.tournament)["referee"])
     pages = read_pdf(sheets.round_pack_pdf(rnd, base_url=BASE))
     assert len(pages) == 2  # one sheet per table, by table number
@@ -114,7 +101,7 @@ def test_round_pack_of_every_game(game, client):
     assert rows[0][1][-1] not in [line.strip() for line in pages[1].splitlines()]  # table 2 has no records yet
     # the public downloads of the same sheets
     slug = rnd.tournament.slug
-    sheet_url = "scoring:score_sheet_pdf" if game == "taipan" else "scoring:table_sheet_pdf"
+    sheet_url = "scoring:score_sheet_pdf" if rnd.tournament.has_teams else "scoring:table_sheet_pdf"
     for url in (reverse(sheet_url, args=[slug, second.pk]), reverse("scoring:round_pack_pdf", args=[slug, 1]),
                 reverse("scoring:round_tables_pdf", args=[slug, 1])):
         response = client.get(url)

@@ -44,7 +44,8 @@ from scoring.models import (
     Tournament,
 )
 from scoring.results import sheet
-from tests.factories import DEALS, MatchFactory, MembershipFactory, RoundFactory, TableFactory, TournamentFactory
+from tests.factories import MatchFactory, MembershipFactory, RoundFactory, TableFactory, TournamentFactory
+from tests.games.kits import keys, kit
 from tests.web.world import build_world
 
 pytestmark = pytest.mark.django_db
@@ -113,13 +114,13 @@ def build_targets() -> tuple[list[Target], object]:
     draft = RoundFactory(tournament=w.taipan, number=2, status=Round.Status.DRAFT)
     MatchFactory(round=draft, table=1, team_ns=w.match.team_ns, team_ew=w.team)
     tables = {"sichuan": w.table}
-    for game in ("taiwanese", "tiengow"):
+    for game in (k for k in keys("players") if k not in tables):  # the other four-player games
         t = TournamentFactory(slug=f"w-{game}", game=game)
         for user, role in ((org, "organiser"), (ref, "referee")):
             MembershipFactory(tournament=t, user=user, role=role)
         table = TableFactory(round=RoundFactory(tournament=t, number=1), number=1)
         policy.forget_roles(ref)  # the roles read so far are cached on the user
-        sheet.add_record(table, DEALS[game][0], ref)
+        sheet.add_record(table, kit(game).record, ref)
         tables[game] = table
     m, tb = w.match, w.table
     targets = [
