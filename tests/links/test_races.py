@@ -86,16 +86,16 @@ def world(kind: str, *, blind: bool = False) -> tuple[ResultContainer, int, int]
 
 def _entry_vs_confirm(kind: str, entry: str, *, blind: bool = False) -> str:
     container, entering, confirming = world(kind, blind=blind)
-    kind = kind_of(container)
-    seen_version, seen_totals = container.version, kind.totals(container)
-    seen_confirmation = kind.confirmation_totals(container)
+    result_kind = kind_of(container)
+    seen_version, seen_totals = container.version, result_kind.totals(container)
+    seen_confirmation = result_kind.confirmation_totals(container)
     typed = list(seen_totals) if blind else None
     if entry == "edit":
         def entering_op():
             return sheet.edit_record(reload(container), 1, CORRECTION[kind], actor(entering), expected_version=seen_version,
                                      reason="wrong hand")
     else:
-        last = len(kind.records(container))
+        last = len(result_kind.records(container))
 
         def entering_op():
             return sheet.delete_record(reload(container), last, actor(entering), expected_version=seen_version,
@@ -105,22 +105,22 @@ def _entry_vs_confirm(kind: str, entry: str, *, blind: bool = False) -> str:
         entering_op,
     )
     container.refresh_from_db()
-    active = Confirmation.objects.filter(active=True, **kind.audit_link(container)).first()
+    active = Confirmation.objects.filter(active=True, **result_kind.audit_link(container)).first()
     if confirm.ok:
         # The confirmation is of exactly the totals the confirming side saw, and they still stand.
         assert confirm.value.totals == seen_confirmation and confirm.value.via_link_id == confirming
         assert active is not None and active.totals == seen_confirmation
         assert container.status == ResultContainer.Status.CONFIRMED
-        assert kind.totals(container) == seen_totals
+        assert result_kind.totals(container) == seen_totals
         assert not change.ok, f"the entering side's {entry} was acknowledged on a confirmed result"
         assert isinstance(change.error, (StaleVersion, Locked)), change.error
         return "confirm won"
     assert isinstance(confirm.error, (StaleVersion, NotAllowed)), confirm.error
     assert change.ok, f"neither was acknowledged: {change.error!r}"
     assert active is None and container.status != ResultContainer.Status.CONFIRMED
-    assert kind.totals(container) != seen_totals
+    assert result_kind.totals(container) != seen_totals
     if entry == "edit":
-        assert kind.totals(container) == CORRECTED_TOTALS[kind]
+        assert result_kind.totals(container) == CORRECTED_TOTALS[kind]
     return f"{entry} won"
 
 

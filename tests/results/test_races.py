@@ -102,9 +102,8 @@ def world(kind: str, *, records: int = 1, end: bool = False, confirm: bool = Fal
 
 def stored(container: ResultContainer) -> list[tuple[int, int, int]]:
     """``(number, pk, ident)`` of the result's records in number order."""
-    kind = kind_of(container)
-    kind = kind.key
-    return [(r.number, r.pk, ident(kind, r.record)) for r in kind.records(container)]
+    result_kind = kind_of(container)
+    return [(r.number, r.pk, ident(result_kind.key, r.record)) for r in result_kind.records(container)]
 
 
 def entries_after(container: ResultContainer, after: int) -> list[AuditEntry]:
@@ -132,28 +131,28 @@ def _postgresql():
 def _confirm_vs_edit(kind: str) -> str:
     container, people = world(kind, records=1, end=True)
     editor, confirmer = people["referees"]
-    kind = kind_of(container)
-    seen_version, seen_totals = container.version, kind.confirmation_totals(container)
+    result_kind = kind_of(container)
+    seen_version, seen_totals = container.version, result_kind.confirmation_totals(container)
     confirm, edit = race(
         lambda: sheet.confirm(reload(container), reload(confirmer), expected_version=seen_version),
         lambda: sheet.edit_record(reload(container), 1, RECORDS[kind][3], reload(editor),
                                   expected_version=seen_version, reason="typo"),
     )
     container.refresh_from_db()
-    active = Confirmation.objects.filter(active=True, **kind.audit_link(container)).first()
+    active = Confirmation.objects.filter(active=True, **result_kind.audit_link(container)).first()
     if confirm.ok:
         # The stored confirmation is of the totals the confirmer saw, and they are still the totals.
         assert confirm.value.totals == seen_totals
         assert active is not None and active.totals == seen_totals
         assert container.status == ResultContainer.Status.CONFIRMED
-        assert kind.confirmation_totals(container) == seen_totals
+        assert result_kind.confirmation_totals(container) == seen_totals
         assert not edit.ok, "an edit was acknowledged on a confirmed result"
         assert isinstance(edit.error, (StaleVersion, Locked)), edit.error
         return "confirm won"
     assert isinstance(confirm.error, StaleVersion), confirm.error
     assert edit.ok, f"neither was acknowledged: {edit.error!r}"
     assert active is None and container.status == ResultContainer.Status.FINISHED
-    assert kind.totals(container) == TOTALS[kind][3]
+    assert result_kind.totals(container) == TOTALS[kind][3]
     return "edit won"
 
 
@@ -173,7 +172,7 @@ def test_confirm_vs_edit_race_a_confirmation_always_confirms_the_totals_its_conf
 def _restore_vs_edit(kind: str) -> str:
     container, people = world(kind, records=1)
     editor, restorer = people["referees"]
-    kind = kind_of(container)
+    result_kind = kind_of(container)
     created = entries_after(container, 0)[0]  # the entry of record 1 as first entered (RECORDS[0])
     sheet.edit_record(container, 1, RECORDS[kind][1], editor, expected_version=container.version, reason="typo")
     seen_version, after = container.version, last_entry_id()
@@ -200,7 +199,7 @@ def _restore_vs_edit(kind: str) -> str:
         if not outcome.ok:
             assert isinstance(outcome.error, StaleVersion), outcome.error
     container.refresh_from_db()
-    assert kind.totals(container) == TOTALS[kind][final]
+    assert result_kind.totals(container) == TOTALS[kind][final]
     return "restore won" if restore.ok else "edit won"
 
 
