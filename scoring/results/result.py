@@ -173,7 +173,7 @@ class ResultSheet:
         added record takes the carried state from the container instead of evaluating the records
         before it). Raises :class:`~engines.errors.RuleViolation`."""
         stored = [r.record for r in self.records]
-        if self.kind.carries_state and position == len(stored) and self.container.state:
+        if self.kind.carries_state and stored and position == len(stored):
             # The carried state after the stored records is the locked container's (rebuilt by every
             # write); the evaluation of the whole result below checks the new record with it again.
             state = dict(self.container.state)
