@@ -189,6 +189,17 @@ def test_the_engine_list_shows_every_registered_game(game):
     assert set(games[game]["presets"]) == set(engines.presets(game))
 
 
+def test_the_engine_list_is_what_the_command_line_lists_plus_the_labels():
+    """``GET /api/v1/engines`` and ``python -m engines --list`` list the same games with the same
+    fields (docs/engines/index.md), the API adding each game's label."""
+    listed = [json.loads(line) for line in subprocess.run(
+        [sys.executable, "-m", "engines", "--list"], capture_output=True, text=True, cwd=ROOT, timeout=60, check=True,
+    ).stdout.splitlines()]
+    answered = APIClient().get(api_url("engine-list")).json()
+    assert all(g.pop("label") for g in answered)
+    assert answered == listed
+
+
 def test_engine_commands_are_public_and_need_no_csrf(api_world):
     """A logged-in browser may call them without a CSRF token: they write nothing and read no
     credentials."""

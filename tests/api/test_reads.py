@@ -91,8 +91,8 @@ def test_four_player_tournament_detail(api_world):
 
 @pytest.mark.every_game
 def test_side_keys_and_labels_per_game_as_documented(db, game):
-    # docs/api.md, "The side keys and labels per game"; the expected values are the game's test
-    # kit's (tests/games/<game>/kit.py)
+    # docs/api.md (`sides`, `side_labels`) and the game page's "At a glance" table; the expected
+    # values are the game's test kit's (tests/games/<game>/kit.py)
     game_kit = kit(game)
     keys, english, dutch = game_kit.side_keys, game_kit.side_labels_en, game_kit.side_labels_nl
     t = TournamentFactory(slug=f"sides-{game}", game=game)

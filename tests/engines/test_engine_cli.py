@@ -1,4 +1,5 @@
-"""The engines' command-line contract (docs/engines/index.md): exit codes for bad JSON and unknown names."""
+"""The engines' command-line contract (docs/engines/index.md): exit codes for bad JSON and unknown names,
+and ``--list``, the registered games."""
 import subprocess
 import sys
 from pathlib import Path
@@ -20,6 +21,36 @@ def test_unreadable_json_exits_2():
 
 def test_usage_exits_2():
     assert _run("taipan").returncode == 2
+    for args in (["--list", "taipan"], ["taipan", "--list"], ["--games"]):
+        proc = _run(*args)
+        assert proc.returncode == 2 and proc.stdout == "" and "python -m engines --list" in proc.stderr, args
+
+
+def test_list_prints_one_json_object_per_registered_game():
+    """``python -m engines --list``: the games of ``engines.GAMES`` in registration order, one JSON
+    object a line, with their sorted command and preset names and the default preset."""
+    import json
+
+    import engines
+
+    proc = _run("--list")
+    assert proc.returncode == 0 and proc.stderr == ""
+    listed = [json.loads(line) for line in proc.stdout.splitlines()]
+    assert listed == [{"game": g, "commands": sorted(engines.commands(g)), "presets": sorted(engines.presets(g)),
+                       "default_preset": engines.default_preset(g)} for g in engines.GAMES]
+    assert len(listed) >= 4
+
+
+def test_list_leaves_out_a_registered_game_without_its_engine_package():
+    import engines
+    from engines import __main__ as cli
+
+    engines.register("ghost", "engines.ghost_not_installed")
+    try:
+        assert "ghost" in engines.GAMES and "ghost" not in [g["game"] for g in cli.games()]
+        assert [g["game"] for g in cli.games()] == [g for g in engines.GAMES if g != "ghost"]
+    finally:
+        engines.unregister("ghost")
 
 
 def test_deeply_nested_json_is_unreadable_not_a_crash():

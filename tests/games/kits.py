@@ -25,8 +25,8 @@ class GameKit:
     ``key``: the game's key. ``record``: a record, valid as a result's first, and ``scores`` its
     points per side (by the rules, with the default preset). ``finishing``: records that finish a
     result (a four-player result is then ended at the time limit); default ``[record]``.
-    ``side_keys``, ``side_labels_en``, ``side_labels_nl``: the sides as the API documents them
-    (docs/api.md). ``sheet_label``: the game's name on the score sheet; ``sheet_rows``: two records
+    ``side_keys``, ``side_labels_en``, ``side_labels_nl``: the sides as the API gives them
+    (docs/api.md) and the game page's "At a glance" table documents them. ``sheet_label``: the game's name on the score sheet; ``sheet_rows``: two records
     ``(record, cells, scores or None)`` entered in order with the cells and scores the sheet prints;
     ``blank_rows``: the record rows of an empty sheet. ``docs_page``: the engine's docs page
     (default ``docs/engines/<key>.md``); ``cases``: its acceptance cases (default

@@ -7,7 +7,7 @@ kit), registered around each test with ``engines.register`` and ``scoring.games.
 It passes the same registry-driven tests as the four games of the rule texts: the tests marked
 ``every_game`` below are imported from their modules and run here for stones only
 (:data:`GAMES_UNDER_TEST`; tests/conftest.py parametrizes them): ``engines.run`` and the presets
-API, the docs examples of its page, the API's engine endpoints (``POST
+API, the docs examples of its page and its "At a glance" table, the API's engine endpoints (``POST
 /api/v1/engines/stones/score`` and the engine list), the API's side keys, the round lifecycle and
 the score sheets and round packs. The scenario at the end plays it through the referee's pages:
 seating, entry, the htmx preview, a refused deal, the end at the time limit, confirmation, the
@@ -42,7 +42,10 @@ from tests.engines.test_presets_api import (  # noqa: F401
 from tests.factories import PlayerFactory, TournamentFactory, staff
 from tests.games.stones.adapter import Stones
 from tests.games.stones.kit import KIT, registered
-from tests.games.test_game_lists import test_every_registered_game_has_a_test_kit  # noqa: F401
+from tests.games.test_game_lists import (  # noqa: F401
+    test_every_registered_game_has_a_test_kit,
+    test_the_game_page_starts_with_an_at_a_glance_table_that_matches_the_registry,
+)
 from tests.ops.test_docs_examples import (  # noqa: F401
     test_every_command_has_an_example,
     test_examples_of_the_game_page_give_the_documented_output,
