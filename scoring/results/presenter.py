@@ -29,10 +29,12 @@ class RecordRow:
 
     @property
     def number(self) -> int:
+        """The record's number in its result (1..n)."""
         return self.rec.number
 
     @property
     def record(self) -> dict[str, Any]:
+        """What was entered (as evaluated and stored: the engine's input)."""
         return self.rec.record
 
     @cached_property

@@ -237,7 +237,7 @@ def team_matches(request, tournament: Tournament, team: Team) -> tuple[list[dict
         records = [{"number": r.number, "summary": r.summary, "ours": r.scores[us], "theirs": r.scores[them],
                     "run_ours": r.running[us], "run_theirs": r.running[them], "cells": [r.pairs[us], r.pairs[them]]}
                    for r in record_rows(MATCHES, adapter, m.hands.all())]
-        finished = m.status in (Match.Status.FINISHED, Match.Status.CONFIRMED)
+        finished = m.is_finished
         outcome = "" if not finished or hidden else "draw" if m.winner_id is None else "win" if m.winner_id == team.pk else "loss"
         chart = None
         if records and not hidden:
