@@ -33,6 +33,7 @@ from scoring.errors import NotAllowed, ServiceError
 from scoring.games.base import EntrantKind
 from scoring.io import datasets, entrants_csv, tournament_json
 from scoring.models import Match, Membership, Player, Round, TaskState, Team
+from scoring.params import whole_number
 from scoring.participants import members as members_service
 from scoring.policy import Perm
 from scoring.web.context import ENTRANT_PAGES, tournament_context
@@ -139,7 +140,7 @@ def members(request, *, tournament):
             return redirect("scoring:members", tournament.slug)
     elif post and request.POST.get("remove"):
         try:
-            membership = members_service.remove(tournament, int(request.POST["remove"]) if request.POST["remove"].isdigit() else 0, request.user)
+            membership = members_service.remove(tournament, whole_number(request.POST["remove"]) or 0, request.user)
         except ServiceError as exc:
             messages.error(request, str(exc))
         else:

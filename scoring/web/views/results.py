@@ -30,6 +30,7 @@ from scoring.games.entry import violation_message
 from scoring.kinds import kind_of
 from scoring.locking import parse_version
 from scoring.models import ResultContainer, Tournament
+from scoring.params import whole_number
 from scoring.policy import Perm
 from scoring.results import sheet
 from scoring.results.sheet import Action
@@ -170,7 +171,7 @@ def _entering(request, tournament, kind, pk) -> ResultContainer:
 
 def _replace_number(request) -> int | None:
     raw = request.GET.get("hand") or request.POST.get("replace_number") or ""
-    return int(raw) if raw.isascii() and raw.isdigit() and len(raw) < 6 else None
+    return whole_number(raw, max_digits=5)
 
 
 @require_POST
