@@ -96,6 +96,8 @@ class Code(StrEnum):
     NOT_A_SIDE = "not_a_side"
     #: The actor holds no permission for the action on this result.
     NO_PERMISSION = "no_permission"
+    #: Blind confirmation hides the result's records from this side (it may not change them).
+    RECORDS_HIDDEN = "records_hidden"
 
 
 @dataclass(frozen=True)
@@ -161,7 +163,11 @@ def permission_refusal(sheet: ResultSheet, action: Action, actor) -> Refusal | N
 def _tournament_perm(tournament: Tournament, perm: Perm, actor, action: Action) -> Refusal | None:
     if policy.has_perm(actor, perm, tournament):
         return None
-    return Refusal(_NO_PERMISSION.get(action, _("You may not do this here.")), PermissionDenied, Code.NO_PERMISSION)
+    if perm is Perm.REOPEN_CLOSED_ROUND and policy.has_perm(actor, Perm.REOPEN_RESULTS, tournament):
+        message = _("This round is closed: only an organiser reopens its results (the round then goes back to in progress).")
+    else:
+        message = _NO_PERMISSION.get(action, _("You may not do this here."))
+    return Refusal(message, PermissionDenied, Code.NO_PERMISSION)
 
 
 # --------------------------------------------------------------------------- the state of the result
@@ -263,6 +269,16 @@ def _disputer(actor) -> Refusal | None:
     return None
 
 
+def _sees_the_records(sheet: ResultSheet, actor) -> Refusal | None:
+    """An entrant changes only records it may see: with blind confirmation a side that did not
+    enter an unconfirmed result sees none of it (:func:`_totals_visible`), so it cannot edit or
+    delete what a referee entered (it checks the result once it is finished instead)."""
+    if policy.is_entrant(actor) and _totals_visible(sheet, actor) is not None:
+        return Refusal(_("Your side did not enter this result: check it when it is finished (confirm it, or report "
+                         "what is wrong)."), code=Code.RECORDS_HIDDEN)
+    return None
+
+
 def _not_changed_by(sheet: ResultSheet, actor) -> Refusal | None:
     if sheet.changed_by(actor):
         return Refusal(_("Your side entered or changed this result: correct it instead."))
@@ -320,7 +336,7 @@ def _actor(test):
 RULES = {
     Action.ENTER: (_perm, _who(_entering_side)),
     Action.ADD: (_perm, _who(_entering_side), _state(_takes_records)),
-    Action.CHANGE: (_perm, _who(_entering_side), _state(_open)),
+    Action.CHANGE: (_perm, _who(_entering_side), _who(_sees_the_records), _state(_open)),
     Action.END: (_perm, _who(_entering_side), _state(_open), _state(_not_finished)),
     Action.RESUME: (_perm, _who(_entering_side), _state(_open), _state(_ended_at_time)),
     Action.CONFIRM: (_actor(_identified), _perm, _state(_confirmable), _who(_may_confirm)),

@@ -77,13 +77,13 @@ from scoring.results.disputes import (
 )
 from scoring.results.lifecycle import Preview, add_record, delete_record, edit_record, end_at_time, preview, resume_play
 from scoring.results.refusals import Action, Code, Refusal
-from scoring.results.restore import RESTORABLE, restore
+from scoring.results.restore import RESTORABLE, entry_refusal, restore
 from scoring.results.result import ResultSheet
 from scoring.results.retry import SUBMISSION_LENGTH, stored_submission
 
 __all__ = [
     "NOTE_LENGTH", "RESTORABLE", "SUBMISSION_LENGTH", "Action", "Code", "Preview", "Refusal", "ResultSheet",
-    "add_record", "check_disputable", "confirm", "confirmation_history", "delete_record", "dispute", "edit_record", "end_at_time", "load",
+    "add_record", "check_disputable", "confirm", "confirmation_history", "delete_record", "dispute", "edit_record", "end_at_time", "entry_refusal", "load",
     "next_number", "open_disputes", "parse_totals", "preview", "rebuild", "recompute", "refusal", "reopen", "restore",
     "resume_play", "stored_submission", "totals_hidden",
 ]

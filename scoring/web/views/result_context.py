@@ -80,10 +80,13 @@ def record_rows(kind: ResultKind, tournament: Tournament, container: ResultConta
     return rows
 
 
-def audit_rows(kind: ResultKind, tournament: Tournament, container: ResultContainer, entries) -> list[dict]:
+def audit_rows(kind: ResultKind, tournament: Tournament, container: ResultContainer, entries, actor=None) -> list[dict]:
     """Display rows of the audit trail: one translated sentence per entry, readable old and new
-    values (no raw JSON, :mod:`scoring.results.presenter`), and whether and how it can be restored."""
+    values (no raw JSON, :mod:`scoring.results.presenter`), and whether and how ``actor`` can
+    restore it now (:func:`scoring.results.sheet.entry_refusal`: a button only where the restore
+    would go through)."""
     adapter = tournament.adapter
+    rs = sheet.load(container)
     number = kind.number(container)
     container_sentences = {
         AuditEntry.Action.END: _t("Ended at the time limit (table %(table)s)"),
@@ -108,7 +111,7 @@ def audit_rows(kind: ResultKind, tournament: Tournament, container: ResultContai
             old_text, new_text = presenter.result_text(kind, adapter, e.old), presenter.result_text(kind, adapter, e.new)
         rows.append({
             "entry": e, "what": what, "old_text": old_text, "new_text": new_text,
-            "restorable": e.action in sheet.RESTORABLE,
+            "restorable": actor is not None and sheet.entry_refusal(rs, e, actor) is None,
             "restore_label": _t("Restore the version before this change") if e.action == AuditEntry.Action.DELETE
             else _t("Restore this version"),
             "restore_url": record_url(kind, "restore", tournament, container, e.pk),
@@ -209,7 +212,7 @@ def _page_state(rs: sheet.ResultSheet) -> dict:
     }
 
 
-def _member_context(rs: sheet.ResultSheet, tournament: Tournament, member: bool) -> dict:
+def _member_context(rs: sheet.ResultSheet, tournament: Tournament, member: bool, actor) -> dict:
     """The confirmation history and the audit trail (members only)."""
     if not member:
         return {"confirmation": None, "confirmations": [], "audit": []}
@@ -217,7 +220,7 @@ def _member_context(rs: sheet.ResultSheet, tournament: Tournament, member: bool)
     confirmations = sheet.confirmation_history(c)
     entries = list(AuditEntry.objects.filter(**kind.audit_link(c)).select_related("user").order_by("-created_at", "-id"))
     return {"confirmation": next((x for x in confirmations if x.active), None), "confirmations": confirmations,
-            "audit": audit_rows(kind, tournament, c, entries)}
+            "audit": audit_rows(kind, tournament, c, entries, actor)}
 
 
 def result_context(request, tournament: Tournament, container: ResultContainer, kind: ResultKind, **extra) -> dict:
@@ -244,7 +247,7 @@ def result_context(request, tournament: Tournament, container: ResultContainer, 
         "rows": record_rows(kind, tournament, container, rs.records),
         **state, **can,
         "can_organise": policy.can_organise(actor, tournament), "can_referee": can["referee"],
-        **_member_context(rs, tournament, can["member"]),
+        **_member_context(rs, tournament, can["member"], actor),
         "blind": tournament.blind_confirmation,
         "urls": urls_of(kind, tournament, container),
         "limit": adapter.record_limit(tournament),

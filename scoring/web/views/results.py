@@ -33,7 +33,7 @@ from scoring.models import ResultContainer, Tournament
 from scoring.params import whole_number
 from scoring.policy import Perm
 from scoring.results import sheet
-from scoring.results.sheet import Action
+from scoring.results.sheet import Action, Code
 from scoring.web.conditional import conditional, render_live, result_state
 from scoring.web.decorators import actor_of, tournament_view, visible_result
 from scoring.web.forms.results import ReasonForm
@@ -207,6 +207,16 @@ def preview(request, pk, *, tournament, kind):
     return render(request, "results/_preview.html", ctx)
 
 
+def _changing(request, tournament, kind, pk) -> ResultContainer:
+    """The result for a view that edits or deletes a record: :func:`_entering`, and 403 for a side
+    from which blind confirmation hides the records (``Code.RECORDS_HIDDEN``): the page would show them."""
+    container = _entering(request, tournament, kind, pk)
+    refused = sheet.refusal(container, Action.CHANGE, actor_of(request))
+    if refused is not None and refused.code == Code.RECORDS_HIDDEN:
+        raise PermissionDenied
+    return container
+
+
 def _record_or_conflict(request, tournament, container, kind, number):
     """``(record, None)``, or ``(None, the 409 conflict page)`` when record ``number`` is gone and the
     POST was built from an older version of the result: a colleague deleted it (or renumbered the
@@ -233,7 +243,7 @@ def _record_or_conflict(request, tournament, container, kind, number):
 @tournament_view(Perm.ENTER_RESULTS, entrants=True)
 def edit(request, pk, number, *, tournament, kind):
     """Edit record ``number`` with a reason; later records, totals and state follow."""
-    container = _entering(request, tournament, kind, pk)
+    container = _changing(request, tournament, kind, pk)
     rec, conflict = _record_or_conflict(request, tournament, container, kind, number)
     if conflict is not None:
         return conflict
@@ -267,7 +277,7 @@ def edit(request, pk, number, *, tournament, kind):
 @tournament_view(Perm.ENTER_RESULTS, entrants=True)
 def delete(request, pk, number, *, tournament, kind):
     """Delete record ``number`` with a reason (GET asks for the reason)."""
-    container = _entering(request, tournament, kind, pk)
+    container = _changing(request, tournament, kind, pk)
     rec, conflict = _record_or_conflict(request, tournament, container, kind, number)
     if conflict is not None:
         return conflict
