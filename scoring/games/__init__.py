@@ -1,6 +1,6 @@
 """Games registry and adapters (see :mod:`scoring.games.registry` and :mod:`scoring.games.base`).
 
-The four games of the rule texts are registered here; :func:`get` finds a tournament's adapter.
+Every game is registered here (import its adapter and add it to the loop below); :func:`get` finds a tournament's adapter.
 """
 from scoring.games.registry import UnknownGame, all_games, choices, get, register, registered, unregister
 from scoring.games.sichuan.adapter import Sichuan

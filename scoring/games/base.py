@@ -207,6 +207,12 @@ class GameAdapter:
             return int(settings.hands_per_round)
         return None
 
+    def bye_points(self, settings: TournamentSettings) -> int:
+        """The ranking points a team takes from a bye (a match without an opponent: team games
+        only, :class:`~scoring.models.Match`). Every team game says it; raises
+        ``NotImplementedError`` otherwise."""
+        raise NotImplementedError(f"{type(self).__name__} is a team game: give bye_points(settings)")
+
     def evaluate_record(self, record: Any, state: dict[str, Any], settings: TournamentSettings) -> RecordOutcome:
         """Check and score one record with the carried ``state`` before it. Violations name the
         record's own fields (``card_points.NS``). Raises :class:`RuleViolation`."""

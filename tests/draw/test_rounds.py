@@ -44,7 +44,7 @@ def _english():
 def draft(game: str, *, tables: int = 2) -> Round:
     """Round 1 of a new tournament of ``game`` as a draft with ``tables`` matches or tables."""
     if registry.get(game).entrants == "teams":
-        rnd, _ = taipan_round(tables=tables, status=Round.Status.DRAFT)
+        rnd, _ = taipan_round(tables=tables, status=Round.Status.DRAFT, game=game)
     else:
         rnd, _ = table_round(game, tables=tables, status=Round.Status.DRAFT)
     return rnd

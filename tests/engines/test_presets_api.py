@@ -58,10 +58,12 @@ def test_overrides_and_violations(game):
     with pytest.raises(RuleViolation) as exc:
         engines.resolve_rules(game, 42)
     assert all(v.field == "rules" or v.field.startswith("rules.") for v in exc.value.violations)
-    # a bool option given a number is the wrong type
-    name = next(k for k, v in engines.presets(game)[default].items() if isinstance(v, bool))
+    # a bool option given a number is the wrong type (a game without one: a number option given text)
+    options = engines.presets(game)[default].items()
+    name, wrong = next(((k, 3) for k, v in options if isinstance(v, bool)), None) or next(
+        (k, "3") for k, v in options if isinstance(v, int))
     with pytest.raises(RuleViolation) as exc:
-        engines.resolve_rules(game, {name: 3})
+        engines.resolve_rules(game, {name: wrong})
     assert [v.field for v in exc.value.violations] == [f"rules.{name}"]
 
 

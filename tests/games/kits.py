@@ -30,7 +30,9 @@ class GameKit:
     ``(record, cells, scores or None)`` entered in order with the cells and scores the sheet prints;
     ``blank_rows``: the record rows of an empty sheet. ``docs_page``: the engine's docs page
     (default ``docs/engines/<key>.md``); ``cases``: its acceptance cases (default
-    ``tests/cases/<key>.json``). ``cli``: ``python -m engines`` knows the game (``False`` for a game
+    ``tests/cases/<key>.json``). ``export``: the tournament export of its played tournament
+    (``tests/io/played.py``; default ``tests/games/<key>/export.json``, written by
+    ``REFRESH_EXPORTS=1`` on ``tests/io/test_tournament_json.py``). ``cli``: ``python -m engines`` knows the game (``False`` for a game
     registered inside a test only). ``entry``: for an end-to-end test through the entry page, the
     POST fields that enter :attr:`record` (or ``None``)."""
 
@@ -46,6 +48,7 @@ class GameKit:
     finishing: list[dict[str, Any]] = field(default_factory=list)
     docs_page: Path | None = None
     cases: Path | None = None
+    export: Path | None = None
     cli: bool = True
     entry: dict[str, Any] | None = None
 
@@ -56,6 +59,8 @@ class GameKit:
             object.__setattr__(self, "docs_page", ROOT / "docs" / "engines" / f"{self.key}.md")
         if self.cases is None:
             object.__setattr__(self, "cases", ROOT / "tests" / "cases" / f"{self.key}.json")
+        if self.export is None:
+            object.__setattr__(self, "export", ROOT / "tests" / "games" / self.key / "export.json")
 
 
 def kit(key: str) -> GameKit:

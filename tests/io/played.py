@@ -14,8 +14,6 @@ from scoring.games import registry
 from scoring.models import Membership, Round, Team, Tournament
 from scoring.results import sheet
 from tests.factories import (
-    GRAND_DOUBLE_VICTORY_NS,
-    TAI_PAN_HAND,
     MatchFactory,
     MembershipFactory,
     PlayerFactory,
@@ -39,22 +37,25 @@ def _staff(t: Tournament):
     return boss, ref, conf
 
 
-def played_taipan(slug: str = "cup-taipan") -> Tournament:
-    """Three teams (one withdrawn after round 2): round 1 closed (800 : 0 confirmed, a bye), round 2
-    in progress (a match ended at the time limit after one hand: 175 : 25)."""
-    t = TournamentFactory(name="Tai Pan Cup", slug=slug, tiebreaks=["buchholz", "wins"], venue="Utrecht")
+def played_teams(game: str = "taipan", slug: str | None = None) -> Tournament:
+    """Three teams (one withdrawn after round 2): round 1 closed (its test kit's ``finishing``
+    records confirmed, Tai Pan 800 : 0; a bye), round 2 in progress (a match ended at the time
+    limit after the kit's ``record``, Tai Pan 175 : 25)."""
+    adapter = registry.get(game)
+    t = TournamentFactory(name=f"{adapter.label} Cup", slug=slug or f"cup-{game}", game=game,
+                          tiebreaks=["buchholz", "wins"], venue="Utrecht")
     boss, ref, conf = _staff(t)
     teams = [TeamFactory(tournament=t, name=f"Team {i}", first_player=PlayerFactory(tournament=t, name=f"P{i}a"),
                          second_player=PlayerFactory(tournament=t, name=f"P{i}b")) for i in range(3)]
     Team.objects.filter(pk=teams[2].pk).update(affiliation="Asopos", seed=3, withdrawn_after_round=2)
     r1 = RoundFactory(tournament=t, number=1)
     m1 = MatchFactory(round=r1, table=1, team_ns=teams[0], team_ew=teams[1], pairing_note="Round 1")
-    play(m1, [GRAND_DOUBLE_VICTORY_NS] * 2, ref, confirmer=conf)
+    play(m1, kit(game).finishing, ref, confirmer=conf)
     sheet.recompute(MatchFactory(round=r1, table=2, team_ns=teams[2], team_ew=None))
     rounds.close_round(r1, boss)
     r2 = RoundFactory(tournament=t, number=2)
     m2 = MatchFactory(round=r2, table=1, team_ns=teams[2], team_ew=teams[0])
-    play(m2, [TAI_PAN_HAND], ref, end_reason="time limit")
+    play(m2, [kit(game).record], ref, end_reason="time limit")
     return t
 
 
@@ -88,5 +89,5 @@ def played_four(game: str, slug: str | None = None) -> Tournament:
 def played(game: str, slug: str | None = None) -> Tournament:
     """A played tournament of ``game`` (see the module)."""
     if registry.get(game).entrants == "teams":
-        return played_taipan(slug or f"cup-{game}")
+        return played_teams(game, slug)
     return played_four(game, slug)

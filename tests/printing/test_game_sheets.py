@@ -35,7 +35,7 @@ def expect(game: str):
 
 def round_of(game: str, tables: int = 2):
     if registry.get(game).entrants == "teams":
-        return taipan_round(tables=tables)
+        return taipan_round(tables=tables, game=game)
     return table_round(game, tables=tables)
 
 

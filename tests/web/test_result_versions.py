@@ -74,9 +74,10 @@ def records(container):
 
 
 def refused(response):
-    """409 with the message, and its "Reload" link leads to a page that answers a GET."""
+    """409 with the message (and no "correct what is marked" banner: nothing is marked), and its
+    "Reload" link leads to a page that answers a GET."""
     html = response.content.decode()
-    if response.status_code != 409 or STALE not in html:
+    if response.status_code != 409 or STALE not in html or 'id="entry-errors"' in html:
         return False
     reload_url = html.split('<div class="stale"', 1)[1].split('href="', 1)[1].split('"', 1)[0]
     return response.client.get(reload_url).status_code == 200
@@ -151,8 +152,15 @@ def test_restore_without_a_valid_version_is_refused(client, result, version):
 def test_pages_carry_the_version(client, result):
     c = result["container"]
     hidden = f'name="version" value="{c.version}"'
-    for name, args in [(result["enter"], []), (result["edit"], [1]), (result["delete"], [1]), (result["detail"], [])]:
+    for name, args in [(result["enter"], []), (result["edit"], [1]), (result["delete"], [1])]:
         assert hidden in client.get(url(name, c, *args)).content.decode(), name
+    # The result page's forms: restoring the deleted record 1 (a restore that goes through).
+    client.post(url(result["delete"], c, 1), {"version": c.version, "reason": "entered twice"})
+    c.refresh_from_db()
+    assert f'name="version" value="{c.version}"' in client.get(url(result["detail"], c)).content.decode()
+    entry = AuditEntry.objects.get(action="delete", **kind_of(c).audit_link(c))
+    assert client.post(url(result["restore"], c, entry.pk), {"version": c.version, "restore-reason": "back"}).status_code == 302
+    c.refresh_from_db()
     sheet.end_at_time(c, result["people"]["referee"], reason="time")
     c.refresh_from_db()
     client.force_login(result["people"]["organiser"])

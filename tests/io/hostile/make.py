@@ -1,6 +1,7 @@
 """Writes the hostile tournament files of this folder (issue 12 item 3), each derived from a real
-export (``base-<game>.json``, written by ``tests/io/test_tournament_json.py::test_base_files_are_real_exports``
-from the played tournaments of ``tests/io/played.py``). Every file must be refused by
+export (each game's ``tests/games/<game>/export.json``, checked and, with ``REFRESH_EXPORTS=1``, written by
+``tests/io/test_tournament_json.py::test_base_files_are_real_exports`` from the played tournaments of
+``tests/io/played.py``). Every file must be refused by
 ``manage.py import_tournament``: exit status 1, every problem with its JSON path, no traceback,
 nothing created. Run ``python tests/io/hostile/make.py`` after changing a base file; the test
 ``test_hostile_files_are_up_to_date`` checks the folder matches.
@@ -16,10 +17,12 @@ from collections.abc import Callable
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+GAMES = HERE.parents[1] / "games"
 
 
 def base(game: str = "taipan") -> dict:
-    return json.loads((HERE / f"base-{game}.json").read_text(encoding="utf-8"))
+    """The export of ``game``'s played tournament (its test kit's ``export.json``)."""
+    return json.loads((GAMES / game / "export.json").read_text(encoding="utf-8"))
 
 
 def text(data) -> str:
