@@ -8,6 +8,8 @@ the repository itself; its catalogues are then compared with the repository's. N
 """
 from __future__ import annotations
 
+import difflib
+import json
 import os
 import re
 import shutil
@@ -80,6 +82,14 @@ def test_make_messages_changes_nothing_but_the_creation_date(tmp_path):
     assert proc.returncode == 0, proc.stdout + proc.stderr
     probe = polib.pofile(str(tree / "locale/nl/LC_MESSAGES/django.po")).find(new)
     assert probe is not None and probe.msgstr == "" and "fuzzy" not in probe.flags, probe
+    # ... and the run changes that message's lines only (and the date): nothing else is re-laid out.
+    for name in CATALOGUES:
+        if name.endswith(".po"):
+            before = _without_date((ROOT / name).read_text(encoding="utf-8")).splitlines()
+            after = _without_date((tree / name).read_text(encoding="utf-8")).splitlines()
+            added = [line for line in difflib.ndiff(before, after) if line[:2] in ("+ ", "- ")]
+            assert all(line.startswith("+ ") for line in added) and len(added) <= 5, (name, added)
+            assert f"+ msgid {json.dumps(new, ensure_ascii=False)}" in added and "+ #: scoring/zz_messages_probe.py" in added
 
 
 def test_no_dutch_message_is_fuzzy():
