@@ -107,6 +107,11 @@ class ResultKind:
         """True for a bye (no opponent, no records, no confirmation needed)."""
         return False
 
+    def bye_q(self, prefix: str = "") -> Q | None:
+        """A filter for the byes among these containers (``prefix``: the path that reaches them,
+        ending in ``__``), or ``None`` when the kind has no byes."""
+        return None
+
     def number(self, container: ResultContainer) -> int:
         """The container's table number in its round."""
         return getattr(container, self.number_field)
@@ -278,6 +283,9 @@ class MatchKind(ResultKind):
 
     def is_bye(self, container):
         return container.team_ew_id is None
+
+    def bye_q(self, prefix=""):
+        return Q(**{f"{prefix}team_ew__isnull": True})
 
     def title(self, container):
         return " – ".join(side.name if side else _("bye") for side in (container.team_ns, container.team_ew))

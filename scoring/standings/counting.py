@@ -18,6 +18,7 @@ from __future__ import annotations
 from django.db.models import Q
 
 from scoring.games.base import EntrantKind
+from scoring.kinds import kind_for, kind_of
 from scoring.models import ResultContainer, Tournament
 
 S = ResultContainer.Status
@@ -42,8 +43,9 @@ def counted_q(tournament: Tournament, path: str = "") -> Q:
     if not tournament.blind_confirmation:
         return Q(**{f"{prefix}status__in": FINISHED})
     counted = Q(**{f"{prefix}status": S.CONFIRMED})
-    if tournament.adapter.entrants == EntrantKind.TEAMS:  # matches: a bye has no team EW
-        counted |= Q(**{f"{prefix}status": S.FINISHED, f"{prefix}team_ew__isnull": True})
+    byes = kind_for(tournament.adapter).bye_q(prefix)  # a bye needs no confirmation
+    if byes is not None:
+        counted |= Q(**{f"{prefix}status": S.FINISHED}) & byes
     return counted
 
 
@@ -55,4 +57,4 @@ def counts(container: ResultContainer) -> bool:
     if container.status != S.FINISHED:
         return False
     tournament = container.round.tournament
-    return not tournament.blind_confirmation or getattr(container, "team_ew_id", True) is None
+    return not tournament.blind_confirmation or kind_of(container).is_bye(container)
