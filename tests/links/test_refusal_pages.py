@@ -38,7 +38,7 @@ def test_blind_a_side_that_did_not_enter_sees_no_record_on_the_entry_page(client
     open_link(client, world.token("Bravo"))
     html = client.get(u("match_enter", "tp", m.pk)).content.decode()
     assert "Hands entered: 1." in html
-    assert "75" not in html.split('id="entry-form"')[0]  # no score or total above the form
+    assert 'id="record-1"' not in html  # no record row with its scores and running totals
     # Nor may it edit the referee's hand (the edit page would show it).
     assert sheet.refusal(m, Action.CHANGE, world.actor("Bravo")).error is NotAllowed
     assert client.get(u("hand_edit", "tp", m.pk, 1)).status_code == 403
