@@ -312,11 +312,21 @@ def _parse_phoenix_as(raw: Any, field: str, errors: Collector) -> float | None:
     return raw
 
 
+#: The fields of the ``play`` command's input and of its ``current``: any other is refused (a
+#: misspelt ``hand``, ``wish`` or ``phoenix_as`` would otherwise judge the play without it).
+PLAY_FIELDS = frozenset({"rules", "current", "play", "hand", "wish", "in_turn", "phoenix_as"})
+CURRENT_FIELDS = frozenset({"cards", "phoenix_as"})
+
+
 def play(data: dict[str, Any]) -> dict[str, Any]:
     """Command ``play`` (see the module docstring for input and output). Raises RuleViolation for
-    malformed input, each problem with its field (``current.cards[2]``, ``play``, ``hand``, ``wish``)."""
+    malformed input, each problem with its field (``current.cards[2]``, ``play``, ``hand``, ``wish``),
+    and for a field the input does not have (:data:`PLAY_FIELDS`, :data:`CURRENT_FIELDS`)."""
     rules = get_rules(data.get("rules"))
     errors = Collector()
+    errors.refuse_unknown(data, PLAY_FIELDS)
+    errors.refuse_unknown(data.get("current"), CURRENT_FIELDS, "current.")
+    errors.raise_if_any()
     current_raw = data.get("current")
     current_cards: list[Card] | None = None
     current_ph = None

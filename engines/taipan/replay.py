@@ -50,6 +50,27 @@ from engines.taipan.scoring import compute_score, validate_calls
 from engines.taipan.seats import OPPONENTS, PARTNER, PLAY_ORDER, SEATS, TEAM_OF, TEAMS
 
 ACTIONS = ("play", "pass", "bomb", "call", "gift")
+#: The fields of each kind of event (docs/engines/taipan.md): any other field is refused, so a
+#: misspelt ``wish`` or ``phoenix_as`` never lets a play be judged without it.
+EVENT_FIELDS: dict[str, frozenset[str]] = {
+    "play": frozenset({"seat", "action", "cards", "wish", "phoenix_as"}),
+    "bomb": frozenset({"seat", "action", "cards"}),
+    "pass": frozenset({"seat", "action"}),
+    "call": frozenset({"seat", "action", "call"}),
+    "gift": frozenset({"seat", "action", "to"}),
+}
+#: The fields of the command's input.
+INPUT_FIELDS = frozenset({"rules", "deal", "exchange", "calls", "events"})
+
+
+def refuse_unknown_fields(event: dict[str, Any], action: str) -> None:
+    """Raise :class:`IllegalEvent` for a field an event of ``action`` does not have
+    (:data:`EVENT_FIELDS`): a pass carrying cards, a misspelt ``wish``."""
+    extra = event.keys() - EVENT_FIELDS[action]
+    if extra:
+        if action == "pass" and "cards" in extra:
+            raise IllegalEvent(_("A pass carries no cards: play them, or pass without them."))
+        raise IllegalEvent(_("Unknown field {name!r} in a {action} event."), name=sorted(extra, key=str)[0], action=action)
 _DOG = CombinationType.DOG
 _SINGLE = CombinationType.SINGLE
 _CARD_OF = BY_CODE.__getitem__  # code -> card (KeyError: unknown code, TypeError: unhashable)
@@ -149,6 +170,8 @@ class HandState:
         if not isinstance(event, dict):
             raise IllegalEvent(_("An event must be an object with a seat and an action."))
         seat, action = event.get("seat"), event.get("action")
+        if action in EVENT_FIELDS and len(event) > 2:
+            refuse_unknown_fields(event, action)
         if seat == self.to_move and seat is not None:
             # The player on turn (so a known seat still holding cards, no gift due, the hand not
             # over): every check below holds, go straight to the action.
@@ -272,6 +295,8 @@ class HandState:
                         play_(seat, event, action)
                         continue
                     if action == "pass":
+                        if len(event) > 2:
+                            refuse_unknown_fields(event, action)
                         pass_(seat)
                         continue
                     if action == "bomb":
@@ -337,6 +362,8 @@ class HandState:
         self._lead_after_trick(winner)
 
     def _play(self, seat: str, event: dict[str, Any], action: str) -> None:
+        if len(event) > 3:
+            refuse_unknown_fields(event, action)
         raw = event.get("cards")
         cards = _known_cards(raw)
         phoenix_as = event.get("phoenix_as")
@@ -608,7 +635,11 @@ def _deal_hands_checked(data: dict[str, Any], rules: dict[str, Any]) -> tuple[di
 
 
 def replay(data: dict[str, Any]) -> dict[str, Any]:
-    """Command ``replay`` (see the module docstring). Raises RuleViolation."""
+    """Command ``replay`` (see the module docstring). Raises RuleViolation; a field the input
+    (:data:`INPUT_FIELDS`) or an event (:data:`EVENT_FIELDS`) does not have is refused."""
+    unknown = Collector()
+    unknown.refuse_unknown(data, INPUT_FIELDS)
+    unknown.raise_if_any()
     rules = get_rules(data.get("rules"))
     hands, calls = deal_hands(data, rules)
     events = data.get("events")
@@ -628,4 +659,5 @@ def replay(data: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-__all__ = ["HandState", "IllegalEvent", "deal_hands", "rank_name", "replay"]
+__all__ = ["EVENT_FIELDS", "INPUT_FIELDS", "HandState", "IllegalEvent", "deal_hands", "rank_name", "refuse_unknown_fields",
+           "replay"]
