@@ -324,10 +324,11 @@ def play(data: dict[str, Any]) -> dict[str, Any]:
     and for a field the input does not have (:data:`PLAY_FIELDS`, :data:`CURRENT_FIELDS`)."""
     rules = get_rules(data.get("rules"))
     errors = Collector()
-    errors.refuse_unknown(data, PLAY_FIELDS)
-    errors.refuse_unknown(data.get("current"), CURRENT_FIELDS, "current.")
-    errors.raise_if_any()
     current_raw = data.get("current")
+    if not data.keys() <= PLAY_FIELDS or (isinstance(current_raw, dict) and not current_raw.keys() <= CURRENT_FIELDS):
+        errors.refuse_unknown(data, PLAY_FIELDS)
+        errors.refuse_unknown(current_raw, CURRENT_FIELDS, "current.")
+        errors.raise_if_any()
     current_cards: list[Card] | None = None
     current_ph = None
     if current_raw is not None:
