@@ -62,6 +62,8 @@ class ResultSheet(Protocol):
 
     def resolves_dispute(self, actor) -> bool: ...
 
+    def holds(self, actor, perm: Perm) -> bool: ...
+
 
 class Action(StrEnum):
     """What an actor may want to do to a result."""
@@ -146,7 +148,7 @@ def permission_refusal(sheet: ResultSheet, action: Action, actor) -> Refusal | N
     if action is Action.RESTORE and (refused := _tournament_perm(sheet.tournament, Perm.VIEW_AUDIT, actor, action)):
         # Restoring works from the audit trail, which only members see (never through a link).
         return refused
-    if perm is None or policy.has_perm(actor, perm, sheet.tournament, result=sheet.container):
+    if perm is None or sheet.holds(actor, perm):
         return None
     if policy.is_entrant(actor) and perm is Perm.ENTER_RESULTS:
         if not sheet.tournament.player_entry:

@@ -22,6 +22,7 @@ from scoring.games.base import Evaluation, RecordOutcome
 from scoring.kinds import ResultKind, kind_of
 from scoring.locking import lock
 from scoring.models import AuditEntry, Dispute, ResultContainer, ResultRecord, Round
+from scoring.policy import Perm
 from scoring.results import audit
 from scoring.results.refusals import Action, Refusal, permission_refusal, refusal
 
@@ -45,6 +46,7 @@ class ResultSheet:
         self.adapter = self.tournament.adapter
         self.locked = locked
         self._changed: dict[tuple, bool] = {}
+        self._held: list[tuple[object, Perm, bool]] = []
 
     @classmethod
     def load(cls, container: ResultContainer) -> ResultSheet:
@@ -94,6 +96,17 @@ class ResultSheet:
         if who not in self._changed:
             self._changed[who] = who[1] in (self.entering_links if who[0] == "link" else self._entering_users)
         return self._changed[who]
+
+    def holds(self, actor, perm: Perm) -> bool:
+        """:func:`scoring.policy.has_perm` of ``actor`` for ``perm`` on this result, asked once per
+        actor and permission (an entrant's answer reads its seat at a table; a page asks for many
+        actions)."""
+        for who, held, answer in self._held:
+            if who is actor and held is perm:
+                return answer
+        answer = policy.has_perm(actor, perm, self.tournament, result=self.container)
+        self._held.append((actor, perm, answer))
+        return answer
 
     @cached_property
     def open_disputes(self) -> list[Dispute]:

@@ -44,14 +44,19 @@ def _files(skip: tuple[str, ...] = ()):
             yield path
 
 
-def branching_lines() -> list[str]:
-    """Every line outside the registry that branches on the game or its kind of entrants."""
+def _matching_lines(pattern: re.Pattern, skip: tuple[str, ...] = ()) -> list[str]:
+    """Every line of the scanned files (:func:`_files`, less ``skip``) that ``pattern`` finds."""
     found = []
-    for path in _files():
+    for path in _files(skip):
         for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-            if BRANCH.search(line):
+            if pattern.search(line):
                 found.append(f"{path.relative_to(ROOT)}:{number}: {line.strip()}")
     return found
+
+
+def branching_lines() -> list[str]:
+    """Every line outside the registry that branches on the game or its kind of entrants."""
+    return _matching_lines(BRANCH)
 
 
 def test_at_most_eight_lines_outside_the_registry_branch_on_the_game():
@@ -61,12 +66,7 @@ def test_at_most_eight_lines_outside_the_registry_branch_on_the_game():
 
 def kind_branching_lines() -> list[str]:
     """Every line outside the registry and :mod:`scoring.kinds` that branches on the kind of result."""
-    found = []
-    for path in _files(skip=("scoring/kinds.py",)):
-        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-            if KIND_BRANCH.search(line):
-                found.append(f"{path.relative_to(ROOT)}:{number}: {line.strip()}")
-    return found
+    return _matching_lines(KIND_BRANCH, skip=("scoring/kinds.py",))
 
 
 def test_at_most_two_lines_outside_the_kinds_branch_on_the_kind_of_result():

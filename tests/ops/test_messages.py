@@ -19,27 +19,16 @@ from pathlib import Path
 import polib
 import pytest
 
+from tests.ops.tree import copy_tree
+
 ROOT = Path(__file__).resolve().parents[2]
 CATALOGUES = [f"locale/{lang}/LC_MESSAGES/django.{ext}" for lang in ("nl", "en") for ext in ("po", "mo")]
 #: Files of a fresh clone are what git knows; these never come along.
-LEFT_OUT = re.compile(r"^(\.env$|\.venv|var/|media/|staticfiles/|db\.sqlite3)")
 CREATION_DATE = re.compile(r'^"POT-Creation-Date: [^"]*"\n', re.M)
 
 gettext_missing = pytest.mark.skipif(
     any(shutil.which(tool) is None for tool in ("msgmerge", "xgettext", "msguniq", "msgattrib", "msgfmt", "make")),
     reason="needs GNU gettext (msgmerge, xgettext, msgfmt) and make")
-
-
-def _copy_tree(dest: Path) -> None:
-    listed = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"], cwd=ROOT,
-                            capture_output=True, check=True).stdout.decode().split("\0")
-    for name in filter(None, listed):
-        src = ROOT / name
-        if LEFT_OUT.match(name) or not src.is_file():
-            continue
-        (dest / name).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy2(src, dest / name)
-    (dest / ".venv").symlink_to((ROOT / ".venv").resolve())
 
 
 def _make_messages(tree: Path) -> subprocess.CompletedProcess:
@@ -58,7 +47,7 @@ def _without_date(text: str) -> str:
 def test_make_messages_changes_nothing_but_the_creation_date(tmp_path):
     tree = tmp_path / "tree"
     tree.mkdir()
-    _copy_tree(tree)
+    copy_tree(tree)
     proc = _make_messages(tree)
     assert proc.returncode == 0, proc.stdout + proc.stderr
 

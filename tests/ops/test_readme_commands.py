@@ -23,11 +23,12 @@ from pathlib import Path
 
 import pytest
 
+from tests.ops.tree import copy_tree
+
 ROOT = Path(__file__).resolve().parents[2]
 README = ROOT / "README.md"
 DEMO_SLUG = "nskt-demo"
 #: Files of a fresh clone are what git knows; these never come along.
-LEFT_OUT = re.compile(r"^(\.env$|\.venv|var/|media/|staticfiles/|db\.sqlite3)")
 
 pytestmark = pytest.mark.skipif(shutil.which("make") is None or shutil.which("bash") is None,
                                 reason="needs make and bash, as the README does")
@@ -51,18 +52,6 @@ def readme_commands(text: str) -> list[str]:
         if re.match(r"^\.venv/bin/python manage\.py ", line):
             commands.append(line)
     return commands
-
-
-def _clone(dest: Path) -> None:
-    listed = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"], cwd=ROOT,
-                            capture_output=True, check=True).stdout.decode().split("\0")
-    for name in filter(None, listed):
-        src = ROOT / name
-        if LEFT_OUT.match(name) or not src.is_file():
-            continue
-        (dest / name).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy2(src, dest / name)
-    (dest / ".venv").symlink_to((ROOT / ".venv").resolve())
 
 
 def _env(home: Path, **extra: str) -> dict[str, str]:
@@ -93,7 +82,7 @@ def test_every_readme_command_runs_as_written(tmp_path):
     clone, home = tmp_path / "clone", tmp_path / "home"
     clone.mkdir()
     home.mkdir()
-    _clone(clone)
+    copy_tree(clone)
     env = _env(home)
 
     # The set-up part of `make run` (everything before it serves). `-o .venv/.installed`: the
@@ -127,7 +116,7 @@ def test_port_and_host_reach_runserver(tmp_path):
     clone, home = tmp_path / "clone", tmp_path / "home"
     clone.mkdir()
     home.mkdir()
-    _clone(clone)
+    copy_tree(clone)
     for env_extra, args, expected in (({}, "", "runserver 127.0.0.1:8000"),
                                       ({"PORT": "8001"}, "", "runserver 127.0.0.1:8001"),
                                       ({}, " PORT=8002 HOST=0.0.0.0", "runserver 0.0.0.0:8002")):
