@@ -34,6 +34,7 @@ Variables (all optional for the embedded default):
 """
 import os
 import sys
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -110,7 +111,7 @@ INSTALLED_APPS = [
     "axes",
     "csp",
     "rest_framework",
-    "rest_framework.authtoken",
+    "knox",
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "scoring",
@@ -368,6 +369,20 @@ REST_FRAMEWORK = {
     # X-Forwarded-For (as for the login throttling), otherwise the connection's own.
     "NUM_PROXIES": 1 if BEHIND_PROXY else 0,
     "TEST_REQUEST_DEFAULT_FORMAT": "json",
+}
+# API tokens (django-rest-knox; scoring/participants/api_tokens.py, docs/api.md): only a SHA-512
+# of each token is stored, in the app's own model (with a name and when it was last used). A token
+# reads "nskt_" + 64 hex digits; it lives 30 days unless its user chooses otherwise (1 to 90 days
+# on the account page, up to 365 with manage.py api_token); at most 10 unexpired tokens per user.
+KNOX_TOKEN_MODEL = "scoring.ApiToken"
+# knox's own migrations would create its unused default table (knox_authtoken) even though the
+# model is swapped out; without migrations no table is made for it.
+MIGRATION_MODULES = {"knox": None}
+REST_KNOX = {
+    "TOKEN_TTL": timedelta(days=30),
+    "TOKEN_PREFIX": "nskt_",
+    "TOKEN_LIMIT_PER_USER": 10,
+    "AUTH_HEADER_PREFIX": "Token",
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "NSKT tournaments API",

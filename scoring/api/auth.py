@@ -7,9 +7,10 @@ policy (:mod:`scoring.policy`) asks about (``policy.has_perm(actor, perm, tourna
 :func:`actor` to the services and let the policy and the result sheet decide everything:
 
 - :class:`TokenAuthentication` (``Authorization: Token <key>``): the Django user owning the API
-  token (``rest_framework.authtoken``; a user manages their own token on the account page or
-  with ``manage.py api_token USERNAME``). The actor is that user, with exactly the roles the user
-  has on the pages.
+  token (django-rest-knox, stored as a hash: :mod:`scoring.participants.api_tokens`; a user
+  manages their own tokens on the account page or with ``manage.py api_token USERNAME``). The
+  actor is that user, with exactly the roles the user has on the pages. An unknown, revoked or
+  expired token, or one of a deactivated user, is refused (401).
 - :class:`SessionAuthentication`: the logged-in user of the site (the browsable docs), with
   Django's CSRF check on every write, as on the pages. Token requests carry no cookie and need
   no CSRF token.
@@ -27,17 +28,37 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.utils.translation import gettext_lazy as _
+from knox.auth import TokenAuthentication as KnoxTokenAuthentication
 from rest_framework import authentication, exceptions
 from rest_framework.throttling import BaseThrottle
 
-from scoring.participants import links
+from scoring.participants import api_tokens, links
 from scoring.policy import EntrantActor
 
 
-class TokenAuthentication(authentication.TokenAuthentication):
-    """``Authorization: Token <key>``: the user owning the API token is the actor."""
+class TokenAuthentication(KnoxTokenAuthentication):
+    """``Authorization: Token <key>``: the user owning the API token is the actor (knox's header
+    parsing; the lookup is :func:`scoring.participants.api_tokens.find`, which tells an expired
+    token from an unknown one, keeps expired tokens listed, and records the token's last use)."""
 
     keyword = "Token"
+
+    def authenticate_credentials(self, token: bytes):
+        try:
+            key = token.decode("ascii")
+        except UnicodeDecodeError:
+            key = ""
+        found = api_tokens.find(key)
+        if found is None:
+            raise exceptions.AuthenticationFailed(_("Invalid token."))
+        if found.is_expired():
+            raise exceptions.AuthenticationFailed(_("This API token has expired: issue a new one on your account page."))
+        user, found = self.validate_user(found)
+        api_tokens.touch(found)
+        return user, found
+
+    def authenticate_header(self, request) -> str:
+        return self.keyword
 
 
 class LinkAuthentication(authentication.BaseAuthentication):

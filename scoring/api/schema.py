@@ -30,3 +30,19 @@ class LinkAuthenticationScheme(OpenApiAuthenticationExtension):
 
     def get_security_definition(self, auto_schema):
         return build_bearer_security_scheme_object(header_name="Authorization", token_prefix="Link")
+
+
+class TokenAuthenticationScheme(OpenApiAuthenticationExtension):
+    """``tokenAuth``: a user's API token (``Authorization: Token <key>``), with how to get one and
+    that it expires."""
+
+    target_class = "scoring.api.auth.TokenAuthentication"
+    name = "tokenAuth"
+
+    def get_security_definition(self, auto_schema):
+        scheme = build_bearer_security_scheme_object(header_name="Authorization", token_prefix="Token")
+        scheme["description"] = (
+            'A user\'s API token, sent as "Token <key>" (the key starts with nskt_): it acts as that user. Issued '
+            "on the account page (/account/api-token/) or with manage.py api_token; it expires (after 30 days "
+            "unless chosen otherwise) and can be revoked there.")
+        return scheme

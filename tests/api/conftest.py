@@ -11,10 +11,10 @@ from django.contrib.auth import get_user_model
 from django.core.cache import cache
 from django.urls import reverse
 from django.utils import translation
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from scoring.models import Match, Membership, Round, Table, Tournament
+from scoring.participants import api_tokens
 from tests.factories import (
     MatchFactory,
     MembershipFactory,
@@ -38,13 +38,14 @@ def _english_and_fresh_cache(settings):
 
 
 def db_state() -> dict[str, list[dict]]:
-    """Every row of every model of the app, every user (without ``last_login``) and every API
-    token: equal before and after a request that changed nothing."""
+    """Every row of every model of the app (API tokens without ``last_used``) and every user
+    (without ``last_login``): equal before and after a request that changed nothing."""
     out = {}
-    for model in [*apps.get_app_config("scoring").get_models(), get_user_model(), Token]:
+    for model in [*apps.get_app_config("scoring").get_models(), get_user_model()]:
         rows = list(model.objects.order_by("pk").values())
         for row in rows:
             row.pop("last_login", None)
+            row.pop("last_used", None)
         out[model._meta.label] = rows
     return out
 
@@ -53,8 +54,13 @@ def api_url(name: str, *args) -> str:
     return reverse(f"api:{name}", args=list(args))
 
 
-def client_for(token: Token | None) -> APIClient:
-    """An API client sending ``token`` (``None``: anonymous)."""
+def issue_token(user, name: str = "test") -> api_tokens.Issued:
+    """A new API token of ``user`` (30 days); its ``key`` is the secret to send."""
+    return api_tokens.issue(user, name)
+
+
+def client_for(token: api_tokens.Issued | None) -> APIClient:
+    """An API client sending ``token`` (anything with the secret as ``key``; ``None``: anonymous)."""
     client = APIClient()
     if token is not None:
         client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
@@ -123,6 +129,6 @@ def api_world(db) -> ApiWorld:
     draft_table = TableFactory(round=sc2, number=1, players=[s.player for s in table.seats.order_by("seat")])
     e1 = RoundFactory(tournament=elsewhere, number=1)
     other_match = MatchFactory(round=e1, table=1)
-    tokens = {name: Token.objects.create(user=user) for name, user in users.items()}
+    tokens = {name: issue_token(user) for name, user in users.items()}
     return ApiWorld(tp=tp, sc=sc, elsewhere=elsewhere, match=match, match2=match2, draft_match=draft_match,
                     table=table, draft_table=draft_table, other_match=other_match, users=users, tokens=tokens)

@@ -8,9 +8,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from rest_framework.authtoken.models import Token
 
 from scoring.models import Hand, Membership
+from tests.api.conftest import issue_token
 from tests.factories import (
     GRAND_DOUBLE_VICTORY_NS,
     MatchFactory,
@@ -44,7 +44,7 @@ def run(base: str, token: str) -> subprocess.CompletedProcess:
 
 
 def test_the_example_reads_the_standings_and_enters_a_hand(live_server, cup):
-    token = Token.objects.create(user=cup["referee"])
+    token = issue_token(cup["referee"])
     proc = run(live_server.url, token.key)
     assert proc.returncode == 0, proc.stderr
     lines = proc.stdout.splitlines()
@@ -57,7 +57,7 @@ def test_the_example_reads_the_standings_and_enters_a_hand(live_server, cup):
 
 
 def test_the_example_reports_a_refusal(live_server, cup):
-    token = Token.objects.create(user=UserFactory())
+    token = issue_token(UserFactory())
     proc = run(live_server.url, token.key)
     assert proc.returncode == 1
     assert "Refused (403 permission_denied):" in proc.stdout

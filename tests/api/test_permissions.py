@@ -5,16 +5,20 @@ organiser (both allowed), always with valid data: a refused request changes noth
 row of the app and every token compared), the same request by an allowed role does the write.
 
 And: a token never reads or writes a result of an unpublished (draft) round (404, organisers
-excepted for reading), never writes a result of another tournament, and a revoked token or one of
-an inactive user is refused (401)."""
+excepted for reading), never writes a result of another tournament, and a revoked or expired
+token or one of an inactive user is refused (401). The tokens are the app's own (stored as hashes,
+``scoring/participants/api_tokens.py``), issued as the account page and ``manage.py api_token`` do."""
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import timedelta
 
 import pytest
+from django.utils import timezone
 
-from scoring.models import Deal, Hand, Match, Table
+from scoring.models import ApiToken, Deal, Hand, Match, Table
+from scoring.participants import api_tokens
 from scoring.policy import SYSTEM
 from scoring.results import audit
 from tests.api.conftest import api_url, db_state
@@ -193,14 +197,25 @@ def test_no_token_writes_a_result_of_another_tournament(api_world):
     assert r.status_code == 201
 
 
-def test_a_revoked_or_inactive_users_token_is_refused(api_world):
+def test_a_revoked_expired_or_inactive_users_token_is_refused(api_world):
     w = api_world
     client = w.client("referee")
-    w.tokens["referee"].delete()
+    assert client.get(api_url("tournament-list")).status_code == 200
+    assert api_tokens.revoke(w.referee, w.tokens["referee"].token.token_key) == 1
     state = db_state()
     r = client.post(api_url("match-records", "tp", w.match.pk), {"version": 0, "record": PLAIN_HAND}, format="json")
     assert r.status_code == 401 and r.json()["code"] == "authentication_failed"
+    assert client.get(api_url("tournament-list")).status_code == 401  # reads too
     assert db_state() == state
+    # expired a second ago: refused, and told so; the token stays listed (as expired)
+    ApiToken.objects.filter(user=w.confirmer).update(expiry=timezone.now() - timedelta(seconds=1))
+    state = db_state()
+    r = w.client("confirmer").post(api_url("match-records", "tp", w.match.pk), {"version": 0, "record": PLAIN_HAND},
+                                   format="json")
+    assert r.status_code == 401 and r.json()["code"] == "authentication_failed"
+    assert "expired" in r.json()["errors"][0]["message"]
+    assert w.client("confirmer").get(api_url("tournament-list")).status_code == 401
+    assert db_state() == state and ApiToken.objects.filter(user=w.confirmer).count() == 1
     organiser = w.organiser
     organiser.is_active = False
     organiser.save()

@@ -9,13 +9,13 @@ import pytest
 from django.core.cache import cache
 from django.urls import reverse
 from django.utils import translation
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from scoring.models import EntrantLink, Match, Membership, Round, Table, Team, Tournament
 from scoring.participants import links
 from scoring.policy import EntrantActor
 from tests.api.conftest import db_state as api_db_state
+from tests.api.conftest import issue_token
 from tests.factories import (
     MatchFactory,
     MembershipFactory,
@@ -127,7 +127,7 @@ def build_link_world(*, player_entry: bool = True, **tournament_kwargs) -> LinkW
     s2 = RoundFactory(tournament=sc, number=2, status=Round.Status.DRAFT)
     draft_table = TableFactory(round=s2, number=1, players=[players[n] for n in ("Ann", "Ben", "Cas", "Dee")])
     all_links = {str(link.entrant): link for t in (tp, sc) for link in links.ensure_links(t)}
-    tokens = {name: Token.objects.create(user=user) for name, user in users.items()}
+    tokens = {name: issue_token(user) for name, user in users.items()}
     return LinkWorld(tp=tp, sc=sc, match=match, match2=match2, draft_match=draft_match, table=table, table2=table2,
                      draft_table=draft_table, teams={t.name: t for t in (alpha, bravo, charlie, delta)},
                      links=all_links, users=users, tokens=tokens)

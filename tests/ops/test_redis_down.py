@@ -21,14 +21,13 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 from django.utils import timezone, translation
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from nskt.celery import app
 from nskt.settings import redis_cache
 from scoring import ratecache, tasks
 from scoring.models import Match, Round, TaskState, Team
-from scoring.participants import links
+from scoring.participants import api_tokens, links
 from tests.factories import (
     GRAND_DOUBLE_VICTORY_NS,
     TAI_PAN_HAND,
@@ -231,7 +230,7 @@ def test_the_api_and_the_private_links_answer_with_redis_down(client, redis_down
     t = match.round.tournament
     referee = staff(t)["referee"]
     api, staff_api, link_api = APIClient(), APIClient(), APIClient()
-    staff_api.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=referee).key}")
+    staff_api.credentials(HTTP_AUTHORIZATION=f"Token {api_tokens.issue(referee, 'test').key}")
     link = links.link_for(match.team_ns)
     link_api.credentials(HTTP_AUTHORIZATION=f"Link {links.token_of(link)}")
     calls = [
