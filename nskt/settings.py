@@ -121,6 +121,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "scoring.proxies.ForwardedHeadersMiddleware",  # first: forwarded headers only from TRUSTED_PROXIES
+    "scoring.web.unavailable.DatabaseUnavailableMiddleware",  # a lost database: one more try or 503, never 500
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",

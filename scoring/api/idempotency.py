@@ -25,10 +25,11 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
+import logging
 from datetime import timedelta
 
 from django.conf import settings
-from django.db import IntegrityError, transaction
+from django.db import DatabaseError, IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from rest_framework import exceptions, status
@@ -37,6 +38,8 @@ from rest_framework.response import Response
 
 from scoring.models import IdempotentAnswer
 from scoring.policy import is_entrant
+
+log = logging.getLogger(__name__)
 
 #: The request header (as in the IETF draft "The Idempotency-Key HTTP Header Field").
 HEADER = "Idempotency-Key"
@@ -122,21 +125,28 @@ def _store(row: IdempotentAnswer, response) -> None:
 
 
 def _purge() -> None:
-    """Delete every expired key (one indexed statement, after the write committed)."""
-    IdempotentAnswer.objects.filter(created_at__lt=timezone.now() - timedelta(hours=keep_hours())).delete()
+    """Delete every expired key (one indexed statement, after the write committed). Best effort:
+    the write is stored and its answer ready, so a database failure here is only logged (the
+    next write purges)."""
+    try:
+        IdempotentAnswer.objects.filter(created_at__lt=timezone.now() - timedelta(hours=keep_hours())).delete()
+    except DatabaseError:
+        log.warning("expired idempotency keys not purged", exc_info=True)
 
 
 def idempotent(handler):
-    """Wrap a view's write ``handler(request, *args, **kwargs)``: with an ``Idempotency-Key``
-    (and an actor) the handler runs in one transaction with the key's claim, and its successful
-    answer is stored with it; a retry gets that answer (see the module docstring)."""
+    """Wrap a view's write ``handler(request, *args, **kwargs)`` in one transaction, the answer
+    it reads included (a failure before the end stores nothing); with an ``Idempotency-Key``
+    (and an actor) the key's claim is in that transaction too, and the successful answer is
+    stored with it; a retry gets that answer (see the module docstring)."""
 
     @functools.wraps(handler)
     def run(request, *args, **kwargs):
         key = key_of(request)
         actor = actor_key(request.user) if key is not None else None
         if actor is None:
-            return handler(request, *args, **kwargs)
+            with transaction.atomic():  # the answer is read in the write's transaction too
+                return handler(request, *args, **kwargs)
         print_ = fingerprint(request)
         with transaction.atomic():
             claimed = _claim(actor, key, print_)
