@@ -268,9 +268,13 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
 }
 CELERY_REDIS_SOCKET_CONNECT_TIMEOUT = 1
 CELERY_REDIS_SOCKET_TIMEOUT = 2
-# A pending or running job without progress for this long is shown as failed and can be started
-# again (scoring.tasks.settle); longer than the visibility timeout.
+# A pending job no worker took for this long is shown as failed and can be started again
+# (scoring.tasks.settle); longer than the visibility timeout.
 TASK_STALE_SECONDS = int(os.environ.get("TASK_STALE_SECONDS", "360"))
+# A running job beats every TASK_HEARTBEAT_SECONDS; without a beat for TASK_HEARTBEAT_TIMEOUT its
+# worker counts as dead and the job as failed (issue 22 item 6, scoring.tasks.Heartbeat).
+TASK_HEARTBEAT_SECONDS = float(os.environ.get("TASK_HEARTBEAT_SECONDS", "10"))
+TASK_HEARTBEAT_TIMEOUT = int(os.environ.get("TASK_HEARTBEAT_TIMEOUT", "60"))
 # A CSV import of more rows than this runs as a background job with progress.
 IMPORT_INLINE_ROWS = int(os.environ.get("IMPORT_INLINE_ROWS", "500"))
 CELERY_TASK_SERIALIZER = "json"
