@@ -137,20 +137,21 @@ class Heartbeat:
 
     def run(self) -> None:
         """Beat every ``every`` seconds until :attr:`stop` is set."""
-        used = False
+        while not self.stop.wait(self.every):
+            try:
+                self.beat()
+            except DatabaseError as exc:
+                log.warning("job %s: heartbeat not written: %s", self.state_id, exc)
+
+    def _thread_main(self) -> None:
         try:
-            while not self.stop.wait(self.every):
-                used = True
-                try:
-                    self.beat()
-                except DatabaseError as exc:
-                    log.warning("job %s: heartbeat not written: %s", self.state_id, exc)
+            self.run()
         finally:
-            if used:
-                connections.close_all()
+            if self.beats:
+                connections.close_all()  # this thread's own connection
 
     def __enter__(self) -> Heartbeat:
-        self._thread = threading.Thread(target=self.run, name=f"heartbeat-{self.state_id}", daemon=True)
+        self._thread = threading.Thread(target=self._thread_main, name=f"heartbeat-{self.state_id}", daemon=True)
         self._thread.start()
         return self
 
