@@ -23,8 +23,10 @@ Variables (all optional for the embedded default):
   and not under tests).
 - ``SECURE_COOKIES``: ``0`` sends session and CSRF cookies over plain http in production mode (only
   for loopback benchmarks; default on).
-- ``BEHIND_PROXY``: ``1`` when a reverse proxy terminates TLS in front of the app (the production
-  default): only then are its ``X-Forwarded-Proto`` and ``X-Forwarded-For`` headers trusted.
+- ``TRUSTED_PROXIES``: comma-separated addresses or networks of the reverse proxies
+  (``127.0.0.1,::1`` for nginx on the same machine). Forwarded headers (``X-Forwarded-For``,
+  ``X-Forwarded-Proto``) are read only from them (``scoring.proxies``). Default: none.
+  ``BEHIND_PROXY=1`` (deprecated) without it means ``127.0.0.1,::1``.
 - ``LINK_RATE``: requests through one private link on the pages, per link, and failed link
   attempts (pages and API) per client address, per period (``"120/minute"``); ``API_RATE_LINK``:
   API requests through one private link, per link.
@@ -32,6 +34,7 @@ Variables (all optional for the embedded default):
   ``EMAIL_USE_TLS``, ``DEFAULT_FROM_EMAIL``): the SMTP server for password reset mails. Without it
   password reset is not offered (in development, ``DEBUG=1``, mails go to the console).
 """
+import ipaddress
 import os
 import sys
 from datetime import timedelta
@@ -118,6 +121,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "scoring.proxies.ForwardedHeadersMiddleware",  # first: forwarded headers only from TRUSTED_PROXIES
+    "scoring.web.unavailable.DatabaseUnavailableMiddleware",  # a lost database: one more try or 503, never 500
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -264,9 +269,13 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
 }
 CELERY_REDIS_SOCKET_CONNECT_TIMEOUT = 1
 CELERY_REDIS_SOCKET_TIMEOUT = 2
-# A pending or running job without progress for this long is shown as failed and can be started
-# again (scoring.tasks.settle); longer than the visibility timeout.
+# A pending job no worker took for this long is shown as failed and can be started again
+# (scoring.tasks.settle); longer than the visibility timeout.
 TASK_STALE_SECONDS = int(os.environ.get("TASK_STALE_SECONDS", "360"))
+# A running job beats every TASK_HEARTBEAT_SECONDS; without a beat for TASK_HEARTBEAT_TIMEOUT its
+# worker counts as dead and the job as failed (issue 22 item 6, scoring.tasks.Heartbeat).
+TASK_HEARTBEAT_SECONDS = float(os.environ.get("TASK_HEARTBEAT_SECONDS", "10"))
+TASK_HEARTBEAT_TIMEOUT = int(os.environ.get("TASK_HEARTBEAT_TIMEOUT", "60"))
 # A CSV import of more rows than this runs as a background job with progress.
 IMPORT_INLINE_ROWS = int(os.environ.get("IMPORT_INLINE_ROWS", "500"))
 CELERY_TASK_SERIALIZER = "json"
@@ -296,15 +305,21 @@ AXES_FAILURE_LIMIT = int(os.environ.get("AXES_FAILURE_LIMIT", "5"))
 AXES_COOLOFF_TIME = float(os.environ.get("AXES_COOLOFF_HOURS", "0.25"))  # hours
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
-# Client address for throttling (django-ipware): behind the reverse proxy (BEHIND_PROXY=1, the
-# production default) the address the proxy appended last to X-Forwarded-For, which a client
-# cannot forge; otherwise the connection's own address.
-BEHIND_PROXY = env_bool("BEHIND_PROXY", PRODUCTION)
-AXES_IPWARE_PROXY_ORDER = "right-most"
-AXES_IPWARE_META_PRECEDENCE_ORDER = ["HTTP_X_FORWARDED_FOR", "REMOTE_ADDR"] if BEHIND_PROXY else ["REMOTE_ADDR"]
-# The proxy's X-Forwarded-Proto says whether the client used https; without a proxy anyone could
-# send it, so it is trusted only behind one.
-if BEHIND_PROXY:
+# Proxy trust (issue 22 item 5, scoring.proxies): forwarded headers count only from TRUSTED_PROXIES
+# (addresses or networks). One client-address function serves the login throttling (axes), the
+# API's rate limits and the private links' guessing limit; X-Forwarded-Proto (and so https) is
+# believed only from a trusted proxy (ForwardedHeadersMiddleware drops it from anyone else).
+# BEHIND_PROXY=1 is the deprecated way of saying "the proxy runs on this machine".
+TRUSTED_PROXIES = env_list("TRUSTED_PROXIES")
+if not TRUSTED_PROXIES and env_bool("BEHIND_PROXY", False):
+    TRUSTED_PROXIES = ["127.0.0.1", "::1"]
+for _entry in TRUSTED_PROXIES:
+    try:
+        ipaddress.ip_network(_entry, strict=False)
+    except ValueError:
+        raise ImproperlyConfigured(f"TRUSTED_PROXIES: {_entry!r} is not an address or a network") from None
+AXES_CLIENT_IP_CALLABLE = "scoring.proxies.client_address"
+if TRUSTED_PROXIES:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 
 # Mail (password reset). SMTP when EMAIL_HOST is set; the console in development; otherwise no
@@ -365,9 +380,6 @@ REST_FRAMEWORK = {
     "DEFAULT_THROTTLE_CLASSES": ["scoring.api.throttling.AnonThrottle", "scoring.api.throttling.ActorThrottle"],
     "DEFAULT_THROTTLE_RATES": API_THROTTLE_RATES,
     "EXCEPTION_HANDLER": "scoring.api.errors.exception_handler",
-    # The client address for rate limits: behind the proxy the one it appended last to
-    # X-Forwarded-For (as for the login throttling), otherwise the connection's own.
-    "NUM_PROXIES": 1 if BEHIND_PROXY else 0,
     "TEST_REQUEST_DEFAULT_FORMAT": "json",
 }
 # API tokens (django-rest-knox; scoring/participants/api_tokens.py, docs/api.md): only a SHA-512

@@ -9,3 +9,7 @@ class ScoringConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "scoring"
     verbose_name = _("Tournament scoring")
+
+    def ready(self):
+        """Register the app's system checks (``check --deploy``: proxy trust)."""
+        from scoring import proxies  # noqa: F401

@@ -20,9 +20,11 @@ Failing services (issue 12 item 4):
 - Tasks acknowledge late and are rejected when their worker is lost (``acks_late``,
   ``reject_on_worker_lost``): a worker killed mid-task leaves the message in the broker, which
   hands it to another worker after the visibility timeout (``CELERY_BROKER_TRANSPORT_OPTIONS``).
-- A job whose :class:`TaskState` has not moved for :func:`stale_after` seconds while pending or
-  running is treated as failed (:func:`settle`): its page stops polling and says so, and building
-  again starts it anew.
+- A running job beats: its :class:`TaskState`'s ``updated_at`` is written at every step of
+  progress and, between steps, every :data:`HEARTBEAT_SECONDS` by a :class:`Heartbeat` thread
+  (issue 22 item 6). A running job without a beat for :func:`heartbeat_timeout` (60 s), and a
+  pending one that no worker took for :func:`stale_after`, is treated as failed (:func:`settle`):
+  its page stops polling and says the worker stopped, and building again starts it anew.
 - When the broker cannot be reached the job is not queued: its state is marked failed with a
   message the page shows (:func:`dispatch`), after a short connection timeout (settings).
 """
@@ -38,7 +40,7 @@ from pathlib import Path
 
 from celery import shared_task
 from django.conf import settings
-from django.db import DatabaseError, transaction
+from django.db import DatabaseError, connections, transaction
 from django.db.models import Count, Max, Q, Sum
 from django.utils import timezone, translation
 from django.utils.translation import gettext_noop
@@ -60,7 +62,7 @@ ACTIVE = ("pending", "running")
 
 #: Shown when the broker cannot be reached (the job is not queued).
 QUEUE_DOWN = gettext_noop("The background worker cannot be reached right now, so the job was not started. Try again in a minute.")
-#: Shown when a job stopped moving (its worker died and nobody took it over).
+#: Shown when a job stopped moving (its worker died: no heartbeat for a minute).
 STOPPED = gettext_noop("The background job stopped without finishing (its worker was lost). Start it again.")
 
 try:  # the cache is Redis in production: its connection errors are worth a retry too
@@ -98,14 +100,75 @@ def stale_after() -> timedelta:
     return timedelta(seconds=int(getattr(settings, "TASK_STALE_SECONDS", 360)))
 
 
+#: Seconds between two beats of a running job when it makes no progress (``TASK_HEARTBEAT_SECONDS``).
+HEARTBEAT_SECONDS = 10
+
+
+def heartbeat_timeout() -> timedelta:
+    """How long a running job may go without a beat before it counts as failed (its worker
+    stopped): ``settings.TASK_HEARTBEAT_TIMEOUT``, default 60 seconds (six missed beats)."""
+    return timedelta(seconds=int(getattr(settings, "TASK_HEARTBEAT_TIMEOUT", 60)))
+
+
 def update_state(state_id: int, **fields) -> None:
     """Update a :class:`TaskState` row (``updated_at`` too: it is the job's heartbeat)."""
     TaskState.objects.filter(pk=state_id).update(updated_at=timezone.now(), **fields)
 
 
+class Heartbeat:
+    """While a job runs (``with Heartbeat(state_id):``), a daemon thread writes its
+    :class:`TaskState`'s ``updated_at`` every ``every`` seconds (default
+    ``settings.TASK_HEARTBEAT_SECONDS`` or :data:`HEARTBEAT_SECONDS`), as long as the state is
+    ``running``: a job busy on one long step is not taken for dead, and a worker that is killed
+    stops beating. The thread uses (and closes) its own database connection; a failed beat is
+    logged and the next one tried."""
+
+    def __init__(self, state_id: int, every: float | None = None, stop: threading.Event | None = None):
+        self.state_id = state_id
+        self.every = every if every is not None else float(getattr(settings, "TASK_HEARTBEAT_SECONDS", HEARTBEAT_SECONDS))
+        self.stop = stop or threading.Event()
+        self.beats = 0
+        self._thread: threading.Thread | None = None
+
+    def beat(self) -> bool:
+        """One beat: ``updated_at`` = now if the job is still running. Returns whether it was."""
+        self.beats += 1
+        return bool(TaskState.objects.filter(pk=self.state_id, status="running").update(updated_at=timezone.now()))
+
+    def run(self) -> None:
+        """Beat every ``every`` seconds until :attr:`stop` is set."""
+        while not self.stop.wait(self.every):
+            try:
+                self.beat()
+            except DatabaseError as exc:
+                log.warning("job %s: heartbeat not written: %s", self.state_id, exc)
+
+    def _thread_main(self) -> None:
+        try:
+            self.run()
+        finally:
+            if self.beats:
+                connections.close_all()  # this thread's own connection
+
+    def __enter__(self) -> Heartbeat:
+        self._thread = threading.Thread(target=self._thread_main, name=f"heartbeat-{self.state_id}", daemon=True)
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout=self.every + 5)
+
+
 def is_stale(state: TaskState) -> bool:
-    """True for a pending or running job that has not moved for :func:`stale_after`."""
-    return state.status in ACTIVE and state.updated_at is not None and state.updated_at < timezone.now() - stale_after()
+    """True for a running job without a beat for :func:`heartbeat_timeout` (its worker stopped),
+    and for a pending job no worker took for :func:`stale_after` (re-delivery gets its chance
+    first)."""
+    if state.updated_at is None or state.status not in ACTIVE:
+        return False
+    limit = heartbeat_timeout() if state.status == "running" else stale_after()
+    return state.updated_at < timezone.now() - limit
 
 
 def settle(state: TaskState) -> TaskState:
@@ -261,7 +324,8 @@ def _build_round_pack(task, round_id: int, base_url: str) -> str:
         update_state(state.pk, progress=done, total=count)
 
     try:
-        data = sheets.round_pack_pdf(rnd, base_url=base_url, progress=progress)
+        with Heartbeat(state.pk):
+            data = sheets.round_pack_pdf(rnd, base_url=base_url, progress=progress)
         relative = _pack_path(key)
         target = Path(settings.MEDIA_ROOT) / relative
         target.parent.mkdir(parents=True, exist_ok=True)
@@ -338,8 +402,9 @@ def import_entrants(self, state_id: int) -> str:
         update_state(state.pk, status="done", result_path=relative, error="")
 
     try:
-        report = entrants_csv.import_entrants(entrants_csv.KINDS[kind], tournament, source.read_bytes(),
-                                              progress=progress, on_saved=saved)
+        with Heartbeat(state.pk):
+            report = entrants_csv.import_entrants(entrants_csv.KINDS[kind], tournament, source.read_bytes(),
+                                                  progress=progress, on_saved=saved)
         if not report.ok:
             with transaction.atomic():
                 saved(report)

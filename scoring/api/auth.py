@@ -30,8 +30,8 @@ from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 from knox.auth import TokenAuthentication as KnoxTokenAuthentication
 from rest_framework import authentication, exceptions
-from rest_framework.throttling import BaseThrottle
 
+from scoring import proxies
 from scoring.participants import api_tokens, links
 from scoring.policy import EntrantActor
 
@@ -75,7 +75,7 @@ class LinkAuthentication(authentication.BaseAuthentication):
             return None
         if len(parts) != 2:
             raise exceptions.AuthenticationFailed(_("Invalid link header: send 'Link <token>'."))
-        address = BaseThrottle().get_ident(request)
+        address = proxies.client_address(request)
         try:
             link = links.resolve_attempt(parts[1].decode("latin-1"), address, getattr(settings, "LINK_RATE", "120/minute"))
         except links.RateExceeded as exc:

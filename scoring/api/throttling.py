@@ -10,9 +10,9 @@ import as DRF's own classes do), so a deployment or a test can change them in th
   hash) only: the phones of a whole venue share one address, so a working link is not counted
   per address (failed link attempts are, in :class:`scoring.api.auth.LinkAuthentication`).
 
-The client address is the one the reverse proxy appended last to ``X-Forwarded-For`` behind
-the proxy (``NUM_PROXIES`` = 1, the same rule as the login throttling) and the connection's own
-address otherwise.
+The client address is :func:`scoring.proxies.client_address` (``X-Forwarded-For`` read only from
+a trusted proxy, ``TRUSTED_PROXIES``), the same one the login throttling and the private links'
+guessing limit count.
 
 The counters fail open (:mod:`scoring.ratecache`, shared with the private links' limits): a cache
 that does not answer (Redis down) means the request is not throttled, logged as one warning per
@@ -23,7 +23,7 @@ from __future__ import annotations
 from rest_framework.settings import api_settings
 from rest_framework.throttling import AnonRateThrottle, SimpleRateThrottle, UserRateThrottle
 
-from scoring import ratecache
+from scoring import proxies, ratecache
 from scoring.policy import is_entrant
 
 
@@ -35,6 +35,11 @@ class _LiveRate:
 
     def get_rate(self):
         return api_settings.DEFAULT_THROTTLE_RATES.get(self.scope)
+
+    def get_ident(self, request):
+        """The client address (:func:`scoring.proxies.client_address`), not DRF's own reading of
+        ``X-Forwarded-For``."""
+        return proxies.client_address(request)
 
 
 class AnonThrottle(_LiveRate, AnonRateThrottle):

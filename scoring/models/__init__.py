@@ -13,6 +13,7 @@ The models live in one module per concern and are re-exported here, so the app l
 ``scoring`` and every model keeps its name (no migration churn).
 """
 from scoring.models.api_tokens import ApiToken
+from scoring.models.idempotency import IdempotentAnswer
 from scoring.models.links import EntrantLink
 from scoring.models.participants import Player, Team
 from scoring.models.results import (
@@ -34,7 +35,7 @@ from scoring.models.tournaments import Membership, RoundFormat, Tournament
 
 __all__ = [
     "ApiToken",
-    "AuditEntry", "Confirmation", "Deal", "Dispute", "EntrantLink", "Hand", "Match", "MatchQuerySet", "Membership",
+    "AuditEntry", "Confirmation", "Deal", "Dispute", "EntrantLink", "Hand", "IdempotentAnswer", "Match", "MatchQuerySet", "Membership",
     "ResultContainer", "ResultRecord", "Player", "Round", "RoundFormat", "Table", "TableSeat", "TaskState",
     "Team", "Tournament",
 ]

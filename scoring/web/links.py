@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from django.conf import settings
 
-from scoring import policy
+from scoring import policy, proxies
 from scoring.models import Tournament
 from scoring.participants import links
 
@@ -33,14 +33,9 @@ SESSION_KEY = "nskt_links"
 TooManyRequests = links.RateExceeded
 
 
-def client_address(request) -> str:
-    """The client's address: behind the reverse proxy (``BEHIND_PROXY``) the one it appended last
-    to ``X-Forwarded-For`` (a client cannot forge it), otherwise the connection's own."""
-    if getattr(settings, "BEHIND_PROXY", False):
-        forwarded = [part.strip() for part in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",") if part.strip()]
-        if forwarded:
-            return forwarded[-1]
-    return request.META.get("REMOTE_ADDR", "") or "unknown"
+#: The client's address (:func:`scoring.proxies.client_address`: forwarded headers only from
+#: ``TRUSTED_PROXIES``), the same one the login throttling and the API's rate limits count.
+client_address = proxies.client_address
 
 
 def _held(request) -> dict:

@@ -1,5 +1,6 @@
-"""Configuration (issue 12 item 6): ``X-Forwarded-Proto`` is trusted only behind the reverse proxy
-(``BEHIND_PROXY=1``), and password reset is offered only when mail is configured (SMTP with
+"""Configuration (issue 12 item 6, issue 22 item 5): ``X-Forwarded-Proto`` is trusted only when
+proxies are trusted (``TRUSTED_PROXIES``; ``BEHIND_PROXY=1`` is the deprecated way of saying "on
+this machine"), and password reset is offered only when mail is configured (SMTP with
 ``EMAIL_HOST``; the console in development); production settings still pass ``check --deploy``."""
 from __future__ import annotations
 
@@ -24,7 +25,7 @@ PRINT = (
 
 def _env(**extra) -> dict:
     env = {k: v for k, v in os.environ.items()
-           if k not in {"DJANGO_ALLOW_ASYNC_UNSAFE", "DEBUG", "DJANGO_SETTINGS_MODULE", "REDIS_URL", "BEHIND_PROXY", "EMAIL_HOST"}}
+           if k not in {"DJANGO_ALLOW_ASYNC_UNSAFE", "DEBUG", "DJANGO_SETTINGS_MODULE", "REDIS_URL", "BEHIND_PROXY", "TRUSTED_PROXIES", "EMAIL_HOST"}}
     env.update(DEBUG="0", SECRET_KEY=secrets.token_urlsafe(64), ALLOWED_HOSTS="nskt.example.org",
                DATABASE_URL="sqlite:////tmp/nskt-proxy-check.sqlite3")
     env.update(extra)
@@ -39,9 +40,16 @@ def _settings(**extra) -> list[str]:
 
 def test_proxy_header_is_trusted_only_behind_the_proxy():
     assert _settings(BEHIND_PROXY="0")[0] == "None"
-    assert _settings(BEHIND_PROXY="1")[0] == "('HTTP_X_FORWARDED_PROTO',"
-    assert _settings()[0] == "('HTTP_X_FORWARDED_PROTO',"  # production default: behind the proxy
+    assert _settings(BEHIND_PROXY="1")[0] == "('HTTP_X_FORWARDED_PROTO',"  # deprecated: 127.0.0.1 and ::1
+    assert _settings(TRUSTED_PROXIES="10.0.0.0/8")[0] == "('HTTP_X_FORWARDED_PROTO',"
+    assert _settings()[0] == "None"  # production default: no proxy trusted until named
     assert _settings(DEBUG="1")[0] == "None"  # development: no proxy unless said so
+
+
+def test_a_misspelt_trusted_proxy_stops_the_start():
+    proc = subprocess.run([sys.executable, "-c", PRINT], cwd=ROOT, env=_env(TRUSTED_PROXIES="10.0.0.300"),
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode != 0 and "TRUSTED_PROXIES: '10.0.0.300'" in proc.stderr
 
 
 def test_mail_settings():
@@ -50,11 +58,17 @@ def test_mail_settings():
     assert _settings(DEBUG="1")[-2:] == ["True", "console"]
 
 
-@pytest.mark.parametrize("behind_proxy", ["0", "1"])
-def test_check_deploy_is_clean_either_way(behind_proxy):
+@pytest.mark.parametrize("proxies", [{"TRUSTED_PROXIES": "127.0.0.1,::1"}, {"BEHIND_PROXY": "1"}])
+def test_check_deploy_is_clean_behind_a_trusted_proxy(proxies):
     proc = subprocess.run([sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"], cwd=ROOT,
-                          env=_env(BEHIND_PROXY=behind_proxy), capture_output=True, text=True, timeout=120)
+                          env=_env(**proxies), capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+def test_check_deploy_warns_without_a_trusted_proxy():
+    proc = subprocess.run([sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"], cwd=ROOT,
+                          env=_env(), capture_output=True, text=True, timeout=120)
+    assert proc.returncode != 0 and "nskt.W001" in proc.stderr
 
 
 @pytest.mark.django_db
@@ -63,6 +77,9 @@ def test_forwarded_proto_is_ignored_without_the_proxy(client, settings):
     response = client.get("/", HTTP_X_FORWARDED_PROTO="https")
     assert response.wsgi_request.is_secure() is False
     settings.SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    response = client.get("/", HTTP_X_FORWARDED_PROTO="https")
+    assert response.wsgi_request.is_secure() is False  # the test client (127.0.0.1) is no trusted proxy
+    settings.TRUSTED_PROXIES = ["127.0.0.1"]
     response = client.get("/", HTTP_X_FORWARDED_PROTO="https")
     assert response.wsgi_request.is_secure() is True
 

@@ -13,7 +13,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from scoring import policy
-from scoring.api import etags
+from scoring.api import etags, idempotency
 from scoring.api.auth import AUTHENTICATION_CLASSES, actor
 from scoring.api.parsers import JSONParser
 from scoring.api.schema import ApiSchema
@@ -51,7 +51,8 @@ class ApiView(APIView):
     """Base of every API endpoint: JSON in (size- and depth-limited) and out, the API's
     authentication (an actor, :mod:`scoring.api.auth`), throttling, and on reads an ``ETag``
     with ``304 Not Modified`` for a matching ``If-None-Match`` (:mod:`scoring.api.etags`; a view
-    may set its own cheaper ``ETag`` header first)."""
+    may set its own cheaper ``ETag`` header first). Writes take an ``Idempotency-Key``
+    (:mod:`scoring.api.idempotency`) unless the view sets :attr:`idempotent_writes` to False."""
 
     authentication_classes = AUTHENTICATION_CLASSES
     permission_classes = [WritesNeedCredentials]
@@ -59,9 +60,19 @@ class ApiView(APIView):
     renderer_classes = [JSONRenderer]
     throttle_classes = [AnonThrottle, ActorThrottle, LinkThrottle]
     schema = ApiSchema()
+    #: Whether this view's writes take an ``Idempotency-Key`` (False for views that store nothing).
+    idempotent_writes = True
 
     def actor(self):
         return actor(self.request)
+
+    def initial(self, request, *args, **kwargs):
+        """DRF's checks (authentication, permissions, throttling); then, for a write, the handler
+        is wrapped by :func:`scoring.api.idempotency.idempotent` (DRF looks it up afterwards)."""
+        super().initial(request, *args, **kwargs)
+        name = request.method.lower()
+        if self.idempotent_writes and request.method not in SAFE_METHODS and hasattr(self, name):
+            setattr(self, name, idempotency.idempotent(getattr(self, name)))
 
     def finalize_response(self, request, response, *args, **kwargs):
         return conditional(request, response, lambda r: super(ApiView, self).finalize_response(request, r, *args, **kwargs))

@@ -51,6 +51,8 @@ class EngineListView(ApiView):
 class EngineCommandView(ApiView):
     """``POST /api/v1/engines/{game}/{command}``."""
 
+    idempotent_writes = False  # a computation: nothing is stored, a retry computes again
+
     authentication_classes = []
     permission_classes = []
     throttle_classes = [EngineThrottle]

@@ -47,6 +47,11 @@ WRITE_ERRORS = {
     409: OpenApiResponse(ErrorSerializer, description="`stale_version`: the result changed since the client read it; "
                                                       "`conflict`: not possible in the result's state."),
     413: OpenApiResponse(ErrorSerializer, description="The request body is over 64 KiB."),
+    422: OpenApiResponse(ErrorSerializer, description="`idempotency_key_reused`: the `Idempotency-Key` was used "
+                                                      "before for a different request."),
+    503: OpenApiResponse(ErrorSerializer, description="`service_unavailable`: the database could not be reached; "
+                                                      "nothing was stored. Retry after `Retry-After` seconds, "
+                                                      "with the same `Idempotency-Key`."),
 }
 
 
