@@ -25,7 +25,6 @@ policy (:mod:`scoring.policy`) asks about (``policy.has_perm(actor, perm, tourna
 """
 from __future__ import annotations
 
-from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 from rest_framework import authentication, exceptions
 from rest_framework.throttling import BaseThrottle
@@ -43,8 +42,9 @@ class TokenAuthentication(authentication.TokenAuthentication):
 class LinkAuthentication(authentication.BaseAuthentication):
     """``Authorization: Link <token>``: the entrant of an active private link is the actor
     (:class:`scoring.policy.EntrantActor`). An unknown, revoked or regenerated token is refused
-    (401); too many failed attempts from one address are refused with 429 before the token is
-    looked at (:func:`scoring.participants.links.resolve_attempt`)."""
+    (401); a right token always authenticates, and failed attempts from one address beyond a few
+    are refused with 429 and a growing ``Retry-After``
+    (:func:`scoring.participants.links.resolve_attempt`)."""
 
     keyword = "Link"
 
@@ -56,7 +56,7 @@ class LinkAuthentication(authentication.BaseAuthentication):
             raise exceptions.AuthenticationFailed(_("Invalid link header: send 'Link <token>'."))
         address = BaseThrottle().get_ident(request)
         try:
-            link = links.resolve_attempt(parts[1].decode("latin-1"), address, getattr(settings, "LINK_RATE", "120/minute"))
+            link = links.resolve_attempt(parts[1].decode("latin-1"), address)
         except links.RateExceeded as exc:
             raise exceptions.Throttled(wait=exc.retry_after) from None
         if link is None:
