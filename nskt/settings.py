@@ -25,8 +25,8 @@ Variables (all optional for the embedded default):
   for loopback benchmarks; default on).
 - ``BEHIND_PROXY``: ``1`` when a reverse proxy terminates TLS in front of the app (the production
   default): only then are its ``X-Forwarded-Proto`` and ``X-Forwarded-For`` headers trusted.
-- ``LINK_RATE``: requests through one private link on the pages, per link, and failed link
-  attempts (pages and API) per client address, per period (``"120/minute"``); ``API_RATE_LINK``:
+- ``LINK_RATE``: requests through one private link on the pages, per link, per period
+  (``"120/minute"``; failed attempts have their own growing delays per address); ``API_RATE_LINK``:
   API requests through one private link, per link.
 - ``EMAIL_HOST`` (with ``EMAIL_PORT``, ``EMAIL_HOST_USER``, ``EMAIL_HOST_PASSWORD``,
   ``EMAIL_USE_TLS``, ``DEFAULT_FROM_EMAIL``): the SMTP server for password reset mails. Without it

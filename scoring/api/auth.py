@@ -18,9 +18,9 @@ policy (:mod:`scoring.policy`) asks about (``policy.has_perm(actor, perm, tourna
   use for a phone that opened the link: with the tournament's player entry on, it enters and
   confirms the results of its own table only (the policy's per-result check); it reads what the
   public reads. Requests through a link are limited per link (``API_RATE_LINK``,
-  :class:`scoring.api.throttling.LinkThrottle`), not per client address; failed link attempts
-  are counted per client address (``LINK_RATE``, shared with the pages), and an address over
-  that limit is refused (429) whatever token it sends.
+  :class:`scoring.api.throttling.LinkThrottle`), not per client address; a right token always
+  authenticates, and failed link attempts are counted per client address (shared with the
+  pages), answered 429 with a growing delay beyond a few an hour.
 - no credentials: the anonymous user (reads only: the policy grants it nothing else).
 """
 from __future__ import annotations

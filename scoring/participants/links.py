@@ -261,6 +261,11 @@ class RateExceeded(Exception):
         self.retry_after = retry_after
 
 
+class TooManyFailures(RateExceeded):
+    """Too many failed attempts (wrong codes) from one client address: ``retry_after`` grows with
+    every further failure (:func:`failure_delay`). A right code still opens."""
+
+
 def failure_delay(failures: int) -> int:
     """Seconds a client address is asked to wait (``Retry-After``) after its ``failures``-th
     failed attempt in the window: none for the first :data:`FREE_FAILURES`, then 2, 4, 8 ...
@@ -278,11 +283,11 @@ def resolve_attempt(raw: str, address: str) -> EntrantLink | None:
     however many wrong codes other phones behind the same address (a venue's Wi-Fi behind one
     proxy address) sent before. A failed attempt (an unknown, revoked or replaced token) counts
     against ``address``; after :data:`FREE_FAILURES` of them in the hour each further one raises
-    :class:`RateExceeded` with a growing ``retry_after`` (:func:`failure_delay`) instead of
+    :class:`TooManyFailures` with a growing ``retry_after`` (:func:`failure_delay`) instead of
     returning ``None``.
 
-    What this limits: a client that honours ``Retry-After`` gets about 22 wrong answers in its
-    first hour, then one an hour. A client that ignores it still has each guess looked at (a right
+    What this limits: a client that honours ``Retry-After`` gets about 21 wrong answers an hour
+    (ten, then eleven more after delays of 2 ... 1024 seconds, until the hour's window ends). A client that ignores it still has each guess looked at (a right
     token must open), so guessing is bounded by the server's speed and made hopeless by the
     token's 120 bits (``docs/private-links.md``, "Rate limits", gives the figure)."""
     link = resolve(raw)
@@ -291,5 +296,5 @@ def resolve_attempt(raw: str, address: str) -> EntrantLink | None:
     failures = count(FAILED_SCOPE, address, FAILED_WINDOW)
     delay = failure_delay(failures)
     if delay:
-        raise RateExceeded(delay)
+        raise TooManyFailures(delay)
     return None
