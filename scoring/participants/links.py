@@ -6,8 +6,9 @@ regenerating, revoking and resolving them, and the small rate limiter of link re
   random ``nonce``), written in Crockford's base32 (digits and capitals without I, L, O and U:
   24 characters, printed in groups of four for typing). Typed codes are decoded as Crockford
   decodes (:func:`normalise`): case, spaces and dashes do not matter, and O reads as 0, I and L
-  as 1, so no look-alike makes a typed code fail. Unguessable (the nonce comes from :mod:`secrets`, the key never leaves the
-  server) and reproducible, so cards and score sheets can be printed again at any time.
+  as 1, so no look-alike makes a typed code fail. Unguessable (the nonce comes from
+  :mod:`secrets`, the key never leaves the server) and reproducible, so a card can be printed
+  again at any time (no score sheet carries a link: issue 22).
 - **Stored**: the nonce and ``SHA-256(token)`` (lookup). The database alone gives no token;
   changing ``SECRET_KEY`` makes every printed link invalid (:func:`ensure_links` then re-hashes,
   and printing again gives the new ones).
@@ -287,9 +288,10 @@ def resolve_attempt(raw: str, address: str) -> EntrantLink | None:
     returning ``None``.
 
     What this limits: a client that honours ``Retry-After`` gets about 21 wrong answers an hour
-    (ten, then eleven more after delays of 2 ... 1024 seconds, until the hour's window ends). A client that ignores it still has each guess looked at (a right
-    token must open), so guessing is bounded by the server's speed and made hopeless by the
-    token's 120 bits (``docs/private-links.md``, "Rate limits", gives the figure)."""
+    (ten, then eleven more after delays of 2 ... 1024 seconds, until the hour's window ends). A
+    client that ignores it still has each guess looked at (a right token must open), so guessing
+    is bounded by the server's speed and made hopeless by the token's 120 bits
+    (``docs/private-links.md``, "Rate limits", gives the figure)."""
     link = resolve(raw)
     if link is not None:
         return link
