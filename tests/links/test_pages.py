@@ -58,8 +58,11 @@ def test_opening_a_link_moves_it_into_the_session_and_redirects_to_a_token_free_
     assert "Table 1" in html and "Bravo (Bravo A &amp; Bravo B)" in html  # the next table with the opponents
 
 
-def test_the_code_from_the_card_may_be_typed_in_groups_and_capitals(client, world):
-    r = open_link(client, links.grouped(world.token("Ann")).upper())
+def test_the_code_from_the_card_may_be_typed_in_groups_small_letters_and_look_alikes(client, world):
+    """Issue 22: typed in small letters, with spaces for dashes, and "l" or "o" for the digits 1
+    and 0 (Crockford's decoding), the code on the card opens the link."""
+    typed = links.grouped(world.token("Ann")).lower().replace("-", " ").replace("1", "l").replace("0", "o")
+    r = open_link(client, typed)
     assert r.status_code == 302 and r["Location"] == u("entrant_home", "sc")
 
 
