@@ -77,7 +77,7 @@ def _header(container: ResultContainer, st: dict, base_url: str) -> Table:
     lines = [f"{scheme}://{host}", slash + path] if sep else [url]
     url_style = ParagraphStyle("url", parent=st["small"], alignment=TA_LEFT, spaceBefore=0, spaceAfter=0)
     address = Paragraph("<br/>".join(escape(line) for line in lines), url_style)
-    label = Paragraph(f"<b>{escape(_('Referee: enter result'))}</b>", url_style)
+    label = Paragraph("<b>" + escape(_("Referee: enter result")) + "</b>", url_style)
     right = [label, qr(url), address] if base_url else [label, address]
     header = Table([[left, right]], colWidths=[FRAME_WIDTH - 44 * mm, 44 * mm])
     header.setStyle(TableStyle([("VALIGN", (0, 0), (-1, -1), "TOP"), ("ALIGN", (1, 0), (1, 0), "LEFT")]))
