@@ -5,7 +5,7 @@ The round pack of round 9 of the benchmark tournament (:mod:`build_tournament`: 
 matches, a score sheet each with its QR code, teams, every hand and the signature lines), built by
 :func:`scoring.printing.sheets.round_pack_pdf`, against the floor: a plain reportlab platypus
 document built here with the same reads, the same pages and tables (the same rows, columns, cell
-texts, spans, grid and shading, in the same font) and a QR image on each page (the ``qrcode``
+texts, spans, grid and shading, in the same font; the match code and the referee's label) and a QR image on each page (the ``qrcode``
 package's PNG of the same address as the sheet's code, embedded as an image), without anything else. Interleaved,
 best of ``--repeat`` CPU times; target <= 1.5x. Both documents must have 500 pages.
 ``--pages PREFIX`` also writes the first page of each as PNG (``pdftoppm -r 70``) to look at.
@@ -33,6 +33,7 @@ def plain_pack(rnd) -> bytes:
     from reportlab.lib.units import mm
     from reportlab.platypus import Image, PageBreak, Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 
+    from scoring.draw.match_codes import code_of
     from scoring.kinds import kind_for
     from scoring.printing.common import FONT, FONT_BOLD, register_fonts
     from scoring.printing.sheets import result_url
@@ -64,8 +65,10 @@ def plain_pack(rnd) -> bytes:
         png = io.BytesIO()
         qrcode.make(url, border=4, box_size=4).save(png)
         png.seek(0)
-        header = Table([[[Paragraph(tournament.name, title), Paragraph(f"Round {rnd.number} · Table {m.table} · Tai Pan score sheet", body)],
-                         [Image(png, 24 * mm, 24 * mm), Paragraph(url, small)]]],
+        code = f'Match code: <font face="Courier-Bold" size="12">{code_of(m)}</font>'
+        header = Table([[[Paragraph(tournament.name, title), Paragraph(f"Round {rnd.number} · Table {m.table} · Tai Pan score sheet", body),
+                          Paragraph(code, body)],
+                         [Paragraph("<b>Referee: enter result</b>", small), Image(png, 24 * mm, 24 * mm), Paragraph(url, small)]]],
                        colWidths=[width - 44 * mm, 44 * mm])
         sides = [["Seat", "Team", "Player", "Affiliation"]]
         for team, seats in ((m.team_ns, "NS"), (m.team_ew, "EW")):

@@ -27,8 +27,8 @@ Variables (all optional for the embedded default):
   (``127.0.0.1,::1`` for nginx on the same machine). Forwarded headers (``X-Forwarded-For``,
   ``X-Forwarded-Proto``) are read only from them (``scoring.proxies``). Default: none.
   ``BEHIND_PROXY=1`` (deprecated) without it means ``127.0.0.1,::1``.
-- ``LINK_RATE``: requests through one private link on the pages, per link, and failed link
-  attempts (pages and API) per client address, per period (``"120/minute"``); ``API_RATE_LINK``:
+- ``LINK_RATE``: requests through one private link on the pages, per link, per period
+  (``"120/minute"``; failed attempts have their own growing delays per client address); ``API_RATE_LINK``:
   API requests through one private link, per link.
 - ``EMAIL_HOST`` (with ``EMAIL_PORT``, ``EMAIL_HOST_USER``, ``EMAIL_HOST_PASSWORD``,
   ``EMAIL_USE_TLS``, ``DEFAULT_FROM_EMAIL``): the SMTP server for password reset mails. Without it

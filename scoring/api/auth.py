@@ -19,14 +19,13 @@ policy (:mod:`scoring.policy`) asks about (``policy.has_perm(actor, perm, tourna
   use for a phone that opened the link: with the tournament's player entry on, it enters and
   confirms the results of its own table only (the policy's per-result check); it reads what the
   public reads. Requests through a link are limited per link (``API_RATE_LINK``,
-  :class:`scoring.api.throttling.LinkThrottle`), not per client address; failed link attempts
-  are counted per client address (``LINK_RATE``, shared with the pages), and an address over
-  that limit is refused (429) whatever token it sends.
+  :class:`scoring.api.throttling.LinkThrottle`), not per client address; a right token always
+  authenticates, and failed link attempts are counted per client address (shared with the
+  pages), answered 429 with a growing delay beyond a few an hour.
 - no credentials: the anonymous user (reads only: the policy grants it nothing else).
 """
 from __future__ import annotations
 
-from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 from knox.auth import TokenAuthentication as KnoxTokenAuthentication
 from rest_framework import authentication, exceptions
@@ -64,8 +63,9 @@ class TokenAuthentication(KnoxTokenAuthentication):
 class LinkAuthentication(authentication.BaseAuthentication):
     """``Authorization: Link <token>``: the entrant of an active private link is the actor
     (:class:`scoring.policy.EntrantActor`). An unknown, revoked or regenerated token is refused
-    (401); too many failed attempts from one address are refused with 429 before the token is
-    looked at (:func:`scoring.participants.links.resolve_attempt`)."""
+    (401); a right token always authenticates, and failed attempts from one address beyond a few
+    are refused with 429 and a growing ``Retry-After``
+    (:func:`scoring.participants.links.resolve_attempt`)."""
 
     keyword = "Link"
 
@@ -77,7 +77,7 @@ class LinkAuthentication(authentication.BaseAuthentication):
             raise exceptions.AuthenticationFailed(_("Invalid link header: send 'Link <token>'."))
         address = proxies.client_address(request)
         try:
-            link = links.resolve_attempt(parts[1].decode("latin-1"), address, getattr(settings, "LINK_RATE", "120/minute"))
+            link = links.resolve_attempt(parts[1].decode("latin-1"), address)
         except links.RateExceeded as exc:
             raise exceptions.Throttled(wait=exc.retry_after) from None
         if link is None:

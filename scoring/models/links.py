@@ -3,7 +3,7 @@
 
 The token itself is never stored. A link keeps a random ``nonce``; the token is an HMAC of the
 nonce with the site's ``SECRET_KEY`` (:func:`scoring.participants.links.token_of`), so the
-organiser can print the same link again on cards and score sheets, while the database alone
+organiser can print the same link again on its card (never on a score sheet), while the database alone
 (a backup, a dump) gives no working token. For lookup only a SHA-256 of the token is kept
 (``token_hash``). Regenerating gives a new nonce (the old token stops working at once); revoking
 sets ``revoked``.

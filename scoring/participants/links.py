@@ -1,11 +1,14 @@
 """Private links of entrants (issue 15; ``docs/private-links.md``): making, printing again,
 regenerating, revoking and resolving them, and the small rate limiter of link requests
-(:func:`allow`, :func:`exceeded`).
+(:func:`allow`, :func:`count`, :func:`resolve_attempt`).
 
 - **Token**: ``token_of(link)`` = the first 120 bits of HMAC-SHA256(``SECRET_KEY``, the link's
-  random ``nonce``), written in lower-case base32 (24 characters, no padding; printed in groups
-  of four for typing). Unguessable (the nonce comes from :mod:`secrets`, the key never leaves the
-  server) and reproducible, so cards and score sheets can be printed again at any time.
+  random ``nonce``), written in Crockford's base32 (digits and capitals without I, L, O and U:
+  24 characters, printed in groups of four for typing). Typed codes are decoded as Crockford
+  decodes (:func:`normalise`): case, spaces and dashes do not matter, and O reads as 0, I and L
+  as 1, so no look-alike makes a typed code fail. Unguessable (the nonce comes from
+  :mod:`secrets`, the key never leaves the server) and reproducible, so a card can be printed
+  again at any time (no score sheet carries a link: issue 22).
 - **Stored**: the nonce and ``SHA-256(token)`` (lookup). The database alone gives no token;
   changing ``SECRET_KEY`` makes every printed link invalid (:func:`ensure_links` then re-hashes,
   and printing again gives the new ones).
@@ -18,7 +21,6 @@ regenerating, revoking and resolving them, and the small rate limiter of link re
 """
 from __future__ import annotations
 
-import base64
 import hashlib
 import hmac
 import re
@@ -39,7 +41,11 @@ KEY_SALT = "scoring.participants.links.token"
 #: Bytes of the HMAC kept in a token (120 bits: 24 base32 characters).
 TOKEN_BYTES = 15
 TOKEN_LENGTH = 24
-_TOKEN_CHARS = re.compile(r"[a-z2-7]{24}")
+#: Crockford's base32 alphabet (https://www.crockford.com/base32.html): no I, L, O or U.
+ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
+_TOKEN_CHARS = re.compile(f"[{ALPHABET}]{{{TOKEN_LENGTH}}}")
+#: Crockford decoding of the look-alikes: O reads as 0, I and L as 1.
+_LOOK_ALIKES = str.maketrans({"O": "0", "I": "1", "L": "1"})
 
 #: The link's foreign key per kind of entrant, and the tournament's entrants of that kind.
 ENTRANT_FIELD = {EntrantKind.TEAMS: "team", EntrantKind.PLAYERS: "player"}
@@ -56,10 +62,20 @@ def _nonce() -> str:
     return secrets.token_hex(16)
 
 
+def crockford(data: bytes) -> str:
+    """``data`` in Crockford's base32 (upper case, no padding; 5 bits a character, the last one
+    padded with zero bits): 15 bytes give 24 characters."""
+    number, bits = int.from_bytes(data, "big"), len(data) * 8
+    count = -(-bits // 5)
+    number <<= count * 5 - bits
+    return "".join(ALPHABET[(number >> (5 * i)) & 31] for i in reversed(range(count)))
+
+
 def token_of(link: EntrantLink) -> str:
-    """The link's token (computed from its nonce and ``SECRET_KEY``; never stored)."""
+    """The link's token (computed from its nonce and ``SECRET_KEY``; never stored): 24 characters
+    of Crockford's base32 (:data:`ALPHABET`), 120 bits."""
     digest = salted_hmac(KEY_SALT, link.nonce, algorithm="sha256").digest()[:TOKEN_BYTES]
-    return base64.b32encode(digest).decode("ascii").lower()
+    return crockford(digest)
 
 
 def hash_of(token: str) -> str:
@@ -69,13 +85,15 @@ def hash_of(token: str) -> str:
 
 
 def normalise(raw: str) -> str:
-    """A token as typed or scanned: case, spaces and the dashes of the printed groups do not matter
-    (``"ABCD-efgh ..."`` -> ``"abcdefgh..."``); anything else is kept (and will not match)."""
-    return re.sub(r"[\s\-]", "", (raw or "")).lower()[:200]
+    """A token as typed or scanned, decoded as Crockford decodes: case, spaces and dashes (the
+    printed groups) do not matter, and the look-alikes read as the digits they resemble (O as 0,
+    I and L as 1): ``"abcd-efgh-ijkl ..."`` -> ``"ABCDEFGH1JK1..."``. Anything else is kept (and
+    will not match)."""
+    return re.sub(r"[\s\-\u2010-\u2015]", "", (raw or "")[:200]).upper().translate(_LOOK_ALIKES)
 
 
 def grouped(token: str) -> str:
-    """The token in groups of four for printing and typing: ``abcd-efgh-...``."""
+    """The token in groups of four for printing and typing: ``ABCD-EFGH-...``."""
     return "-".join(token[i:i + 4] for i in range(0, len(token), 4))
 
 
@@ -201,18 +219,15 @@ def parse_rate(rate: str) -> tuple[int, int]:
 #: Scope of failed link attempts (an unknown, revoked or replaced token, on the pages or the API),
 #: counted per client address: guessing protection.
 FAILED_SCOPE = "link-failed"
+#: Failed attempts per client address and hour answered plainly ("this link does not work");
+#: each one after these is answered 429 with a delay that doubles (2, 4, 8 ... seconds).
+FREE_FAILURES = 10
+#: The window failed attempts are counted in, and the longest delay asked (seconds).
+FAILED_WINDOW = 3600
 
 
 def _key(scope: str, ident: str, period: int) -> str:
     return f"nskt:rate:{scope}:{ident}:{int(time.time() // period)}"
-
-
-def exceeded(scope: str, ident: str, rate: str) -> bool:
-    """Whether ``ident`` already used up ``rate`` in ``scope`` in the current window, without
-    counting a request (a cache that fails says no: :mod:`scoring.ratecache`)."""
-    limit, period = parse_rate(rate)
-    count = ratecache.call("get", _key(scope, ident, period), default=0) or 0
-    return count >= limit
 
 
 def allow(scope: str, ident: str, rate: str) -> bool:
@@ -229,6 +244,16 @@ def allow(scope: str, ident: str, rate: str) -> bool:
     return count is None or count <= limit
 
 
+def count(scope: str, ident: str, period: int) -> int:
+    """Count one event of ``ident`` in ``scope`` in the current fixed window of ``period`` seconds
+    and return how many there were in it (0 when the cache fails: nothing is refused)."""
+    key = _key(scope, ident, period)
+    added = ratecache.call("add", key, 1, period + 1)
+    if added is None:
+        return 0
+    return 1 if added else (ratecache.call("incr", key) or 0)
+
+
 class RateExceeded(Exception):
     """Too many requests in a scope; ``retry_after``: seconds until the window ends (at most)."""
 
@@ -237,18 +262,41 @@ class RateExceeded(Exception):
         self.retry_after = retry_after
 
 
-def resolve_attempt(raw: str, address: str, rate: str) -> EntrantLink | None:
+class TooManyFailures(RateExceeded):
+    """Too many failed attempts (wrong codes) from one client address: ``retry_after`` grows with
+    every further failure (:func:`failure_delay`). A right code still opens."""
+
+
+def failure_delay(failures: int) -> int:
+    """Seconds a client address is asked to wait (``Retry-After``) after its ``failures``-th
+    failed attempt in the window: none for the first :data:`FREE_FAILURES`, then 2, 4, 8 ...
+    seconds, at most :data:`FAILED_WINDOW`."""
+    over = failures - FREE_FAILURES
+    return 0 if over <= 0 else min(2 ** min(over, 20), FAILED_WINDOW)
+
+
+def resolve_attempt(raw: str, address: str) -> EntrantLink | None:
     """:func:`resolve` a token presented from the client ``address``, with the guessing
-    protection shared by the pages and the API: failed attempts (an unknown, revoked or replaced
-    token) are counted per address, and an address that used up ``rate`` of them in the current
-    window is refused (:class:`RateExceeded`) *before the token is looked at*, whatever it is, so
-    a right guess cannot be told from a wrong one. A working token is not counted here: requests
-    through a link are limited per link by the caller, so many phones behind one address (a
-    venue's Wi-Fi) do not share one limit."""
-    period = parse_rate(rate)[1]
-    if exceeded(FAILED_SCOPE, address, rate):
-        raise RateExceeded(period)
+    protection shared by the pages and the API.
+
+    **A right token always opens** its link: it is looked at first and never counted here (the
+    caller limits requests through a link per link), so a phone with its card opens its link
+    however many wrong codes other phones behind the same address (a venue's Wi-Fi behind one
+    proxy address) sent before. A failed attempt (an unknown, revoked or replaced token) counts
+    against ``address``; after :data:`FREE_FAILURES` of them in the hour each further one raises
+    :class:`TooManyFailures` with a growing ``retry_after`` (:func:`failure_delay`) instead of
+    returning ``None``.
+
+    What this limits: a client that honours ``Retry-After`` gets about 21 wrong answers an hour
+    (ten, then eleven more after delays of 2 ... 1024 seconds, until the hour's window ends). A
+    client that ignores it still has each guess looked at (a right token must open), so guessing
+    is bounded by the server's speed and made hopeless by the token's 120 bits
+    (``docs/private-links.md``, "Rate limits", gives the figure)."""
     link = resolve(raw)
-    if link is None and not allow(FAILED_SCOPE, address, rate):
-        raise RateExceeded(period)
-    return link
+    if link is not None:
+        return link
+    failures = count(FAILED_SCOPE, address, FAILED_WINDOW)
+    delay = failure_delay(failures)
+    if delay:
+        raise TooManyFailures(delay)
+    return None

@@ -32,7 +32,7 @@ DETAIL: dict[EntrantKind, Callable[[Team | Player], str]] = {
 
 
 def _code_lines(token: str) -> list[str]:
-    """``"abcd-efgh-ijkl"``, ``"mnop-qrst-uvwx"``: the code as printed (typed with or without the
+    """``"ABCD-EFGH-JKMN"``, ``"PQRS-TVWX-YZ01"``: the code as printed (typed with or without the
     dashes and the line break)."""
     groups = links.grouped(token).split("-")
     return ["-".join(groups[:3]), "-".join(groups[3:])]

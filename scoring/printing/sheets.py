@@ -1,18 +1,19 @@
 """Score sheets (reportlab platypus), one layout for every game: a sheet per match or table and a
 round pack (every sheet of a round in one PDF).
 
-A sheet shows the tournament, round and table, a QR code to the result's entry page (a referee
-scanning it enters the records at once, through the login if needed; the public is sent on to
-the result page), the sides (Tai
+A sheet shows the tournament, round and table, the match code (:mod:`scoring.draw.match_codes`,
+said or typed to find the match), a QR code labelled for the referee to the result's entry page (a
+referee scanning it enters the records at once, through the login if needed; the public is sent on
+to the result page; it grants nothing by itself), the sides (Tai
 Pan: both teams with their players by seat; four-player: the four seated players), one row per
 record with the game's own columns (:meth:`~scoring.games.base.GameAdapter.sheet_columns`) and the
 scores and running totals per side, empty rows to write in, and the final totals and signature
 lines. Printed scores come from the derived columns (computed by the engine); nothing is scored
 here. A sheet with room for every record is exactly one page (long names shrink it).
 
-With ``links=True`` (organisers only: the sheets then hold private links) each side's block gets
-the QR code of that side's private link (issue 15): with player entry on, the side enters or
-confirms the result on its phone. The public sheets and round packs never carry them.
+No sheet carries a side's private link (issue 22): the sheet lies on the table for both sides,
+and a side that scanned the other's link could confirm its own entry. A side's link reaches that
+side only, on its own card (:mod:`scoring.printing.cards`) or on its own phone.
 
 Blind confirmation: a sheet is printed for someone (``viewer``, default the public). When the
 result's totals are hidden from them (:func:`scoring.results.sheet.totals_hidden`: with blind
@@ -35,9 +36,9 @@ from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
 from reportlab.platypus import KeepInFrame, KeepTogether, PageBreak, Paragraph, Spacer, Table, TableStyle
 
+from scoring.draw.match_codes import code_of
 from scoring.kinds import kind_for, kind_of
-from scoring.models import ResultContainer, Round, Tournament
-from scoring.participants import links as entrant_links
+from scoring.models import ResultContainer, Round
 from scoring.printing.common import FONT, FONT_BOLD, FRAME_HEIGHT, FRAME_WIDTH, build, para, qr, styles
 from scoring.results.presenter import record_rows
 from scoring.results.sheet import totals_hidden
@@ -59,11 +60,16 @@ def result_url(container: ResultContainer, base_url: str = "") -> str:
 def _header(container: ResultContainer, st: dict, base_url: str) -> Table:
     tournament = container.round.tournament
     kind = kind_of(container)
+    code = code_of(container)
     left = [para(tournament.name, st["title"]),
             para(_("Round %(round)s · Table %(table)s · %(game)s score sheet") % {
-                "round": container.round.number, "table": kind.number(container), "game": tournament.adapter.label}, st["body"])]
+                "round": container.round.number, "table": kind.number(container), "game": tournament.adapter.label}, st["body"]),
+            Paragraph(escape(_("Match code")) + f': <font face="Courier-Bold" size="12">{escape(code)}</font>', st["body"])]
     if tournament.venue or tournament.starts_on:
         left.append(para(" · ".join(str(x) for x in (tournament.venue, tournament.starts_on) if x), st["small"]))
+    if tournament.player_entry:
+        left.append(para(_("Teams and players enter and confirm on their own phone with their own card; this sheet "
+                           "holds no private link."), st["small"]))
     url = result_url(container, base_url)
     # The address under the QR code breaks after the host, never inside it.
     scheme, sep, rest = url.partition("://")
@@ -71,7 +77,8 @@ def _header(container: ResultContainer, st: dict, base_url: str) -> Table:
     lines = [f"{scheme}://{host}", slash + path] if sep else [url]
     url_style = ParagraphStyle("url", parent=st["small"], alignment=TA_LEFT, spaceBefore=0, spaceAfter=0)
     address = Paragraph("<br/>".join(escape(line) for line in lines), url_style)
-    right = [qr(url), address] if base_url else [address]
+    label = Paragraph("<b>" + escape(_("Referee: enter result")) + "</b>", url_style)
+    right = [label, qr(url), address] if base_url else [label, address]
     header = Table([[left, right]], colWidths=[FRAME_WIDTH - 44 * mm, 44 * mm])
     header.setStyle(TableStyle([("VALIGN", (0, 0), (-1, -1), "TOP"), ("ALIGN", (1, 0), (1, 0), "LEFT")]))
     return header
@@ -95,33 +102,6 @@ def _sides_table(sides: list[dict], st: dict) -> Table:
         ("BACKGROUND", (0, 0), (-1, 0), HEAD_BG), ("GRID", (0, 0), (-1, -1), 0.4, colors.grey),
         ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
     ]))
-    return table
-
-
-def side_link_urls(tournament: Tournament, base_url: str) -> dict[int, str]:
-    """Entrant id -> the absolute address of its private link, for every entrant of
-    ``tournament`` (links are made where missing)."""
-    field = entrant_links.entrant_field(tournament)
-    return {getattr(link, f"{field}_id"): entrant_links.url_of(link, base_url) for link in entrant_links.ensure_links(tournament)}
-
-
-def _links_table(sides: list[dict], urls: dict[int, str], st: dict) -> Table | None:
-    """One block per side with the QR code of its private link (a bye's empty side has none)."""
-    cells = []
-    for side in sides:
-        entrant = side.get("team") or side.get("player")
-        url = urls.get(entrant.pk) if entrant is not None else None
-        if url is None:
-            cells.append("")
-            continue
-        cells.append([qr(url, 20 * mm), para(f"{side['label']} · {side['name']}", st["small"]),
-                      para(_("Private link of %(side)s: scan to enter or confirm on your phone.") % {"side": side["label"]},
-                           st["small"])])
-    if not any(cells):
-        return None
-    table = Table([cells], colWidths=[FRAME_WIDTH / len(cells)] * len(cells))
-    table.setStyle(TableStyle([("VALIGN", (0, 0), (-1, -1), "TOP"), ("BOX", (0, 0), (-1, -1), 0.4, colors.grey),
-                               ("INNERGRID", (0, 0), (-1, -1), 0.4, colors.grey)]))
     return table
 
 
@@ -203,20 +183,16 @@ def _signatures(sides: list[dict]) -> Table:
     return table
 
 
-def sheet_flowables(container: ResultContainer, records: list, st: dict, base_url: str = "",
-                    link_urls: dict[int, str] | None = None, *, blank: bool = False) -> list:
-    """The flowables of one sheet (``records``: the container's records in order; ``link_urls``:
-    entrant id -> private link, printed in each side's block, :func:`side_link_urls`; ``blank``:
-    the empty sheet, no record printed, for someone the totals are hidden from)."""
+def sheet_flowables(container: ResultContainer, records: list, st: dict, base_url: str = "", *,
+                    blank: bool = False) -> list:
+    """The flowables of one sheet (``records``: the container's records in order; ``blank``: the
+    empty sheet, no record printed, for someone the totals are hidden from)."""
     if blank:
         records = []
     tournament = container.round.tournament
     adapter, kind = tournament.adapter, kind_of(container)
     sides = kind.sides(container, adapter)
     header = [_header(container, st, base_url), Spacer(1, 2 * mm), _sides_table(sides, st), Spacer(1, 3 * mm)]
-    links_block = _links_table(sides, link_urls, st) if link_urls else None
-    if links_block is not None:
-        header += [links_block, Spacer(1, 3 * mm)]
     if kind.is_bye(container):
         return [KeepTogether(header + [para(_("Bye: this team has no opponent this round."), st["body"])])]
     table = _records_table(container, records, st, blank=blank)
@@ -229,10 +205,9 @@ def sheet_flowables(container: ResultContainer, records: list, st: dict, base_ur
     return [KeepTogether(header), *body]
 
 
-def score_sheet_pdf(container: ResultContainer, *, base_url: str = "", links: bool = False, viewer=None) -> bytes:
+def score_sheet_pdf(container: ResultContainer, *, base_url: str = "", viewer=None) -> bytes:
     """The score sheet of one match or table as PDF bytes (A4); a QR code to its entry page when
-    ``base_url`` (``"https://host/"``) is given (Tai Pan and four-player sheets alike); with
-    ``links`` (and ``base_url``) each side's private link too (organisers only). Printed for
+    ``base_url`` (``"https://host/"``) is given (Tai Pan and four-player sheets alike). Printed for
     ``viewer`` (a user or entrant; default the public): the empty sheet when the result's totals
     are hidden from them (:func:`scoring.results.sheet.totals_hidden`)."""
     kind = kind_of(container)
@@ -241,20 +216,17 @@ def score_sheet_pdf(container: ResultContainer, *, base_url: str = "", links: bo
     records = [] if blank else kind.records(container)
     tournament = container.round.tournament
     title = f"{tournament.name} - {_('round')} {container.round.number} - {_('table')} {kind.number(container)}"
-    urls = side_link_urls(tournament, base_url) if links and base_url else None
-    return build(sheet_flowables(container, records, styles(), base_url, urls, blank=blank), title)
+    return build(sheet_flowables(container, records, styles(), base_url, blank=blank), title)
 
 
 def round_pack_pdf(rnd: Round, *, base_url: str = "", progress: Callable[[int, int], None] | None = None,
-                   links: bool = False, viewer=None) -> bytes:
+                   viewer=None) -> bytes:
     """Every score sheet of round ``rnd`` in one PDF, one sheet per page by table number (byes get a
     short page). ``progress(done, total)`` is called after each table. A fixed number of queries
-    for the public. ``links``: each side's private link on its sheet (organisers only, never the
-    public pack). Printed for ``viewer`` (default the public, as the stored pack is): a result
+    for the public. Printed for ``viewer`` (default the public, as the stored pack is): a result
     whose totals are hidden from them gets the empty sheet (:func:`score_sheet_pdf`)."""
     viewer = AnonymousUser() if viewer is None else viewer
     kind = kind_for(rnd.tournament.adapter)
-    urls = side_link_urls(rnd.tournament, base_url) if links and base_url else None
     containers = list(kind.in_round(rnd))
     by_container = kind.records_of_round(rnd)
     st = styles()
@@ -263,7 +235,7 @@ def round_pack_pdf(rnd: Round, *, base_url: str = "", progress: Callable[[int, i
         container.round = rnd
         if i:
             flow.append(PageBreak())
-        flow.extend(sheet_flowables(container, by_container.get(container.pk, []), st, base_url, urls,
+        flow.extend(sheet_flowables(container, by_container.get(container.pk, []), st, base_url,
                                     blank=totals_hidden(container, viewer)))
         if progress:
             progress(i + 1, len(containers))

@@ -11,10 +11,10 @@ the link once it was opened, and every page asks :func:`actor_for` who is acting
   (anonymous or logged-in) user.
 - Requests through a link are rate-limited per link (its token's hash, ``settings.LINK_RATE``;
   :func:`check_link_rate`), never per client address: the phones of a whole venue share one
-  address. Attempts to open a link that fail (unknown, revoked or replaced token) are counted
-  per client address, and an address over ``LINK_RATE`` failures may open no link for the rest
-  of the window (:func:`open_attempt`, guessing protection). Over a limit the page answers 429
-  (:class:`TooManyRequests`).
+  address. A right token always opens its link; attempts that fail (unknown, revoked or replaced
+  token) are counted per client address, and beyond a few an hour each is answered 429 with a
+  growing delay (:func:`open_attempt`, guessing protection), which never keeps a phone with the
+  right code out. Over a limit the page answers 429 (:class:`TooManyRequests`).
 """
 from __future__ import annotations
 
@@ -92,12 +92,12 @@ def check_link_rate(link) -> None:
 
 
 def open_attempt(request, raw: str):
-    """The active link whose token was typed or scanned (``raw``), else ``None``; a failed attempt
-    counts against the client's address, and an address over ``settings.LINK_RATE`` failures is
-    refused whatever it sends (:func:`scoring.participants.links.resolve_attempt`); a working
-    link counts as a request through that link (:func:`check_link_rate`). Raises
-    :class:`TooManyRequests`."""
-    link = links.resolve_attempt(raw, client_address(request), _rate())
+    """The active link whose token was typed or scanned (``raw``), else ``None``. A right token
+    always opens (it counts as a request through that link, :func:`check_link_rate`); a failed
+    attempt counts against the client's address, and beyond a few an hour raises
+    :class:`TooManyRequests` with a growing delay
+    (:func:`scoring.participants.links.resolve_attempt`)."""
+    link = links.resolve_attempt(raw, client_address(request))
     if link is not None:
         check_link_rate(link)
     return link

@@ -34,5 +34,4 @@ urlpatterns = [
     path("t/<slug:slug>/links/cards.pdf", links.link_cards, name="link_cards"),
     path("t/<slug:slug>/links/<int:pk>/", links.link_detail, name="link_detail"),
     path("t/<slug:slug>/links/<int:pk>/<slug:action>/", links.link_action, name="link_action"),
-    path("t/<slug:slug>/round/<int:number>/sheets-with-links.pdf", links.link_sheets, name="link_sheets"),
 ]

@@ -30,5 +30,6 @@ urlpatterns = [
     path("handleiding-scheidsrechter/", referee.guide, name="referee_guide"),
     path("handleiding-scheidsrechter.pdf", referee.guide_pdf, name="referee_guide_pdf"),
     *(url for kind in KINDS.values() for url in _result_urls(kind)),
+    path("t/<slug:slug>/code/", referee.find_match, name="find_match"),
     path("t/<slug:slug>/round/<int:number>/pack/build/", printing.round_pack_build, name="round_pack_build"),
 ]

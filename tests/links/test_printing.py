@@ -1,7 +1,6 @@
-"""Printed private links (issue 15): the organiser's cards (one per entrant: name, QR code and the
-code to type) and a round's score sheets with each side's QR code in its block. The public score
-sheets and round packs never carry a link. PDFs are read back with pypdf; a QR code's content is
-checked by the code printed next to it on the cards and by the link blocks on the sheets."""
+"""Printed private links (issues 15 and 22): the organiser's cards (one per entrant: name, QR code
+and the code to type) carry the links; no score sheet does. PDFs are read back with pypdf; every QR
+code of a round's papers is decoded in ``test_qr_codes.py``."""
 from __future__ import annotations
 
 import io
@@ -12,7 +11,7 @@ from django.urls import reverse
 from pypdf import PdfReader
 
 from scoring.printing import cards, sheets
-from tests.factories import TeamFactory, TournamentFactory
+from tests.factories import TournamentFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -51,39 +50,34 @@ def test_cards_of_a_tournament_without_entrants(db):
     assert pages == 1 and "no entrants yet" in text
 
 
-def test_round_sheets_with_links_have_a_qr_block_per_side_the_public_ones_none(world):
-    with_links, pages = text_of(sheets.round_pack_pdf(world.match.round, base_url="https://nskt.example.org/", links=True))
-    assert pages == 2  # one sheet per table, still one page each
-    assert with_links.count("Private link of NS") == 2 and with_links.count("Private link of EW") == 2
-    assert "NS · Alpha" in with_links and "EW · Bravo" in with_links
-    public, _ = text_of(sheets.round_pack_pdf(world.match.round, base_url="https://nskt.example.org/"))
-    assert "Private link" not in public
-    one, _ = text_of(sheets.score_sheet_pdf(world.table, base_url="https://nskt.example.org/", links=True))
-    for label, name in (("East", "Ann"), ("South", "Ben"), ("West", "Cas"), ("North", "Dee")):
-        assert f"{label} · {name}" in one
-    assert one.count("Private link of") == 4
+def test_no_score_sheet_carries_a_private_link(world):
+    """Issue 22: a sheet lies on the table for both sides, so it carries the referee's QR code
+    (labelled) and the match code, never a side's private link (Tai Pan teams and four-player
+    players alike)."""
+    from scoring.draw.match_codes import code_of
+    from scoring.participants import links
+
+    pack, pages = text_of(sheets.round_pack_pdf(world.match.round, base_url="https://nskt.example.org/"))
+    one, _ = text_of(sheets.score_sheet_pdf(world.table, base_url="https://nskt.example.org/"))
+    assert pages == 2  # one sheet per table, one page each
+    for text in (pack, one):
+        assert "Private link" not in text and "/p/" not in text
+        assert text.count("Referee: enter result") == (2 if text is pack else 1)
+        for name in world.links:
+            token = world.token(name)
+            assert token not in text and links.grouped(token)[:9] not in text, name
+    assert f"Match code: {code_of(world.match)}" in pack and f"Match code: {code_of(world.match2)}" in pack
+    assert f"Match code: {code_of(world.table)}" in one
 
 
-def test_a_bye_has_no_link_block_for_its_empty_side(db):
-    from scoring.models import Round
-    from tests.factories import MatchFactory, RoundFactory
-
-    t = TournamentFactory(player_entry=True)
-    rnd = RoundFactory(tournament=t, number=1, status=Round.Status.PUBLISHED)
-    bye = MatchFactory(round=rnd, table=1, team_ns=TeamFactory(tournament=t, name="Lonely"), team_ew=None)
-    text, _ = text_of(sheets.score_sheet_pdf(bye, base_url="https://x.example/", links=True))
-    assert text.count("Private link of") == 1
-
-
-def test_the_organiser_downloads_the_cards_and_the_sheets(client, world):
+def test_the_organiser_downloads_the_cards_and_the_sheets_with_links_are_gone(client, world):
     client.force_login(world.organiser)
     r = client.get(reverse("scoring:link_cards", args=["tp"]))
     assert r.status_code == 200 and r["Content-Type"] == "application/pdf" and "no-store" in r["Cache-Control"]
-    r = client.get(reverse("scoring:link_sheets", args=["sc", 1]))
-    assert r.status_code == 200 and "Private link of" in text_of(r.content)[0]
-    # The organiser's draft round too (organisers see drafts); a round that does not exist: 404.
-    assert client.get(reverse("scoring:link_sheets", args=["tp", 2])).status_code == 200
-    assert client.get(reverse("scoring:link_sheets", args=["tp", 9])).status_code == 404
+    assert client.get("/t/tp/round/1/sheets-with-links.pdf").status_code == 404
+    page = client.get(reverse("scoring:links", args=["tp"])).content.decode()
+    assert "Which paper carries what" in page and "never lies on a table" in page
+    assert "/t/tp/round/" in page and "/pack.pdf" in page  # the current round's sheets
 
 
 def test_blind_the_confirming_side_downloads_the_empty_sheet_the_entering_side_its_hands(client, world):

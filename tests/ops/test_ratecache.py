@@ -58,13 +58,13 @@ def test_a_failing_cache_gives_the_default_once_logged_and_is_then_left_alone(br
 def test_link_limits_let_requests_through_while_the_cache_fails(broken):
     for _ in range(3):
         assert links.allow("link", "hash", "1/minute")
-        assert not links.exceeded(links.FAILED_SCOPE, "10.0.0.1", "1/minute")
+        assert links.count(links.FAILED_SCOPE, "10.0.0.1", 60) == 0
 
 
 def test_a_working_cache_enforces_the_limits(working):
     assert links.allow("link", "hash", "2/minute") and links.allow("link", "hash", "2/minute")
     assert not links.allow("link", "hash", "2/minute")
-    assert links.exceeded("link", "hash", "2/minute")
+    assert [links.count("failed", "10.0.0.1", 60) for _ in range(3)] == [1, 2, 3]
 
 
 def test_the_api_throttles_count_in_the_failing_open_cache():

@@ -81,14 +81,14 @@ def test_a_four_player_table_sheet_is_empty_for_the_public_until_confirmed(clien
 
 def test_the_stored_round_pack_never_carries_a_hidden_total(client, blind_match, pdf_text):
     """The pack is built once per state for the public and served to everyone, members too; the
-    organiser's sheets with the private links are built for the organiser; the confirmation
+    organiser's own sheet of the match is built for the organiser; the confirmation
     changes the pack's key, and the new pack prints the match."""
     m, people = blind_match
     url = reverse("scoring:round_pack_pdf", args=["blind", 1])
     assert not filled(pdf_text(client.get(url).content)[0])
     client.force_login(people["organiser"])
     assert not filled(pdf_text(client.get(url).content)[0])  # the stored (public) pack
-    assert filled(pdf_text(client.get(reverse("scoring:link_sheets", args=["blind", 1])).content)[0])
+    assert filled(pdf_text(client.get(reverse("scoring:score_sheet_pdf", args=["blind", m.pk])).content)[0])
     assert filled(pdf_text(sheets.round_pack_pdf(m.round, viewer=people["organiser"]))[0])
     key = tasks.round_pack_key(m.round)
     m.refresh_from_db()

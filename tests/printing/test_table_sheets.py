@@ -81,6 +81,6 @@ def test_four_player_sheets_carry_the_qr_code_to_the_entry_page(client):
     text = PdfReader(io.BytesIO(r.content)).pages[0].extract_text().replace("\n", "")
     assert reverse("scoring:table_enter", args=[t.slug, table.pk]) in text
     header = sheets._header(kind_of(table).queryset().get(pk=table.pk), common.styles(), "https://nskt.example.org/")
-    code = header._cellvalues[0][1][0]
-    assert isinstance(code, common.QrCode)
+    label, code = header._cellvalues[0][1][:2]
+    assert isinstance(code, common.QrCode) and label.text == "<b>Referee: enter result</b>"
     assert code.value == "https://nskt.example.org" + reverse("scoring:table_enter", args=[t.slug, table.pk])

@@ -2,7 +2,7 @@
 
 Entrants:
 
-- ``/p/#<token>`` (:func:`open_link`): the address printed on team cards and score sheets. The
+- ``/p/#<token>`` (:func:`open_link`): the address printed on the entrants' cards. The
   token is in the URL's *fragment*, which browsers never send to the server: it appears in no
   access log, proxy log or ``Referer``. The page's script (``static/js/link.js``) reads it,
   removes it from the address bar and posts it (a POST body is never logged); without a script,
@@ -16,19 +16,20 @@ Entrants:
 
 Organisers (``/t/<slug>/links/...``): every entrant with its link's state; show a link (address
 and QR code, to be scanned from the organiser's screen), regenerate, revoke; print every card
-(:mod:`scoring.printing.cards`) and a round's score sheets with each side's link.
+(:mod:`scoring.printing.cards`). The score sheets carry no private link (issue 22): a sheet lies
+on the table for both sides.
 """
 from __future__ import annotations
 
 import qrcode
 import qrcode.image.svg
 from django.contrib import messages
-from django.core.exceptions import PermissionDenied
 from django.db.models import Q
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _t
+from django.utils.translation import ngettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
@@ -38,11 +39,11 @@ from scoring.games.base import EntrantKind
 from scoring.kinds import kind_for
 from scoring.models import EntrantLink, Match, Round, Tournament
 from scoring.participants import links
-from scoring.printing import cards, sheets
+from scoring.printing import cards
 from scoring.results import sheet
 from scoring.results.sheet import Action
 from scoring.web.context import tournament_context
-from scoring.web.decorators import too_many_requests, tournament_view, visible_round
+from scoring.web.decorators import too_many_requests, tournament_view
 from scoring.web.links import TooManyRequests, forget, held_links, open_attempt, remember
 from scoring.web.views.players import player_tables, team_matches
 from scoring.web.views.printing import pdf_response
@@ -86,13 +87,25 @@ def _no_store(response):
 def open_link(request):
     """The address of a private link (``/p/#<token>``): GET is the page whose script posts the
     token from the fragment (or where the code is typed); POST resolves it, keeps the link in the
-    session and redirects to the entrant's page. Failed attempts are rate-limited per client
-    address, a working link per link (``settings.LINK_RATE``, :func:`scoring.web.links.open_attempt`)."""
+    session and redirects to the entrant's page. A right code always opens (limited per link,
+    ``settings.LINK_RATE``); wrong codes from one client address beyond a few an hour are answered
+    429 with a growing delay, the form shown again (:func:`scoring.web.links.open_attempt`)."""
     error = ""
     status = 200
     if request.method == "POST":
         try:
             link = open_attempt(request, request.POST.get("code", ""))
+        except links.TooManyFailures as exc:
+            # A wrong code after many from this network: the form again, to type the right one
+            # (which opens at once), with how long a wrong one is refused.
+            error = ngettext("Too many wrong codes from this network. Check the code on your card and type it again: "
+                             "the right code opens at once. Otherwise wait %(n)s second.",
+                             "Too many wrong codes from this network. Check the code on your card and type it again: "
+                             "the right code opens at once. Otherwise wait %(n)s seconds.", exc.retry_after) % {
+                "n": exc.retry_after}
+            response = render(request, "links/open.html", {"error": error, "held": held_links(request)}, status=429)
+            response["Retry-After"] = str(exc.retry_after)
+            return _no_store(response)
         except TooManyRequests as exc:
             return too_many_requests(request, exc)
         if link is not None:
@@ -166,7 +179,7 @@ def forget_link(request, *, tournament):
 @tournament_view(policy.Perm.MANAGE)
 def links_page(request, *, tournament):
     """Every entrant with its private link's state (active or revoked, since when) and the
-    actions: show, regenerate, revoke; the cards and the score sheets with the links."""
+    actions: show, regenerate, revoke; the cards; which paper carries what."""
     rows = links.ensure_links(tournament)
     rnd = current_round(list(tournament.rounds.order_by("number")))
     context = tournament_context(request, tournament, rows=rows, round=rnd)
@@ -213,16 +226,3 @@ def link_cards(request, *, tournament):
     """Every entrant's card (name, QR code and code of its private link) as a PDF."""
     data = cards.entrant_cards_pdf(tournament, base_url=_base_url(request))
     return _no_store(pdf_response(data, f"{tournament.slug}-cards.pdf"))
-
-
-@never_cache
-@require_safe
-@tournament_view(policy.Perm.MANAGE)
-def link_sheets(request, number, *, tournament):
-    """The score sheets of a round with each side's private link in its block (organisers only;
-    the public pack has none)."""
-    rnd = visible_round(request, tournament, number)
-    if not policy.has_perm(request.user, policy.Perm.MANAGE, tournament):
-        raise PermissionDenied
-    data = sheets.round_pack_pdf(rnd, base_url=_base_url(request), links=True, viewer=request.user)
-    return _no_store(pdf_response(data, f"{tournament.slug}-round-{rnd.number}-links.pdf"))

@@ -1,21 +1,26 @@
 """The referee's home, "My tables": the tables of the current round of every tournament where the
 user is a referee or organiser, each with its state and a direct link to its entry page (issue 11
 item 3). Read-only; every action is on the result pages (:mod:`scoring.web.views.results`). Also
-the referee guide, as a page and as a PDF."""
+the referee guide, as a page and as a PDF, and "Find a match by its code" (the match code printed
+on a table's score sheet, :mod:`scoring.draw.match_codes`)."""
 from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
 from django.db.models import Count, Exists, OuterRef
-from django.shortcuts import render
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _t
 from django.views.decorators.http import require_safe
 
 from scoring import policy
-from scoring.kinds import kind_for
+from scoring.draw import match_codes
+from scoring.kinds import kind_for, kind_of
 from scoring.models import Dispute, Membership, Round, Tournament
 from scoring.policy import Perm
 from scoring.printing import referee_guide
 from scoring.results import sheet
 from scoring.results.sheet import Action
+from scoring.web.context import tournament_context
+from scoring.web.decorators import tournament_view
 from scoring.web.views.printing import pdf_response
 from scoring.web.views.result_context import urls_of
 
@@ -84,3 +89,22 @@ def guide(request):
 def guide_pdf(request):
     """The referee guide as a PDF: Dutch on page 1, English on page 2."""
     return pdf_response(referee_guide.referee_guide_pdf(), "handleiding-scheidsrechter.pdf")
+
+
+@require_safe
+@tournament_view()
+def find_match(request, *, tournament):
+    """Find a match or table by the match code printed on its score sheet (``?code=3-12-XK``, typed
+    with any case, spaces or dashes): a referee or organiser goes to its entry page, anyone else to
+    its result page. The code grants nothing (it lies on the table): the pages decide as for anyone.
+    An unknown code, or one of a round the visitor may not see, is answered 404 with the form
+    again."""
+    code = request.GET.get("code", "").strip()
+    container = match_codes.find(tournament, code) if code else None
+    if container is not None and policy.round_visible(request.actor, container.round):
+        urls = urls_of(kind_of(container), tournament, container)
+        member = policy.has_perm(request.actor, Perm.ENTER_RESULTS, tournament)
+        return redirect(urls["enter"] if member else urls["detail"])
+    error = _t("No match has this code in this tournament: check the round, the table and the two letters.") if code else ""
+    context = tournament_context(request, tournament, code=code, error=error)
+    return render(request, "referee/find_match.html", context, status=404 if code else 200)
