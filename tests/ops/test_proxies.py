@@ -78,9 +78,9 @@ def test_rotating_forwarded_guesses_all_count_against_the_real_address(db, setti
     seen: list[str] = []
     original = links.resolve_attempt
 
-    def spy(raw, address, rate):
+    def spy(raw, address):
         seen.append(address)
-        return original(raw, address, "100000/minute")
+        return original(raw, address)
 
     monkeypatch.setattr(links, "resolve_attempt", spy)
     page = Client(REMOTE_ADDR=VENUE)
