@@ -602,6 +602,9 @@ def _deal_hands_checked(data: dict[str, Any], rules: dict[str, Any]) -> tuple[di
             errors.add("exchange", _("The exchange must be an object: each seat gives one card to each other seat."))
         else:
             given: dict[str, dict[str, Card]] = {}
+            for key in exchange:
+                if key not in SEATS:
+                    errors.add(f"exchange.{key}", _("Unknown seat {seat!r}; seats are N, E, S and W."), seat=key)
             for seat in SEATS:
                 row = exchange.get(seat)
                 if not isinstance(row, dict):
