@@ -47,6 +47,17 @@ def test_a_misspelt_field_is_refused_in_dutch_with_its_name():
     assert not item["message"].startswith("Unknown field")
 
 
+@pytest.mark.parametrize(("game", "command", "data", "english", "dutch"), [
+    ("taipan", "play", {"current": {"cards": ["4j"]}, "play": ["3s"]},
+     "A single of rank 3 does not beat a single of rank 4.", "Een single met rang 3 overbiedt geen single met rang 4."),
+    ("tiengow", "check", {"current": ["6-6"], "play": ["1-1"]},
+     "The group ranks lower than the current high group.", "De groep is lager dan de huidige hoogste groep."),
+])
+def test_an_answers_reason_is_in_the_requests_language(game, command, data, english, dutch):
+    assert post(game, command, data, "en").json()["reason"] == english
+    assert post(game, command, data, "nl").json()["reason"] == dutch
+
+
 def test_the_api_caps_the_errors_as_the_command_line_does():
     r = post("tiengow", "check", {"current": None, "play": ["9-9"] * 5000}, "en")
     assert r.status_code == 400

@@ -3,7 +3,8 @@ object as ``python -m engines GAME COMMAND`` reads and answers with the same JSO
 200 with the output; 400 ``invalid`` with the CLI's ``"errors": [{"field", "message"}]`` where
 the CLI exits 1 (the input breaks the rules), in the API's error shape (``code`` added), each
 message in the request's language (``Accept-Language``: Dutch or English; the CLI prints
-English), at most the first 50 with ``"more_errors": N`` for the rest as the CLI prints it; 404
+English), at most the first 50 with ``"more_errors": N`` for the rest as the CLI prints it; an
+answer's ``reason`` (Tai Pan ``play``, Tien Gow ``check``) is in that language too; 404
 ``not_found`` where it exits 2 for an unknown game or command; 400 ``parse_error`` for a body
 that is not a JSON object (empty, not JSON, an array or a scalar); 415
 ``unsupported_media_type`` for a body that is not ``application/json``, as on every other
@@ -14,6 +15,7 @@ most 64 KiB nested at most 32 levels deep (:mod:`scoring.api.parsers`), and a ra
 address (:class:`scoring.api.throttling.EngineThrottle`)."""
 from __future__ import annotations
 
+from django.utils.translation import gettext
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema
@@ -29,6 +31,7 @@ from scoring.api.views.base import ApiView
 from scoring.api.views.reads import read_schema
 from scoring.games import all_games
 from scoring.games import commands as engine_commands
+from scoring.games.base import Violation
 from scoring.games.entry import violation_message
 
 
@@ -96,7 +99,7 @@ class EngineCommandView(ApiView):
             return Response(body("not_found", [error("", str(exc))]), status=status.HTTP_404_NOT_FOUND)
         except engine_commands.RuleViolation as exc:
             return Response(invalid(exc), status=status.HTTP_400_BAD_REQUEST)
-        return Response(output)
+        return Response(translated(output))
 
 
 
@@ -107,3 +110,18 @@ def invalid(exc: engine_commands.RuleViolation) -> dict:
     if exc.more:
         answer["more_errors"] = exc.more
     return answer
+
+
+def translated(output: dict) -> dict:
+    """``output`` with its ``reason`` in the active language: rendered from ``reason_template``
+    and ``reason_params`` when the engine gives them (Tai Pan ``play``), else the reason text
+    looked up as a message (Tien Gow ``check``); the English text when the catalogue has none."""
+    reason = output.get("reason")
+    if not isinstance(reason, str):
+        return output
+    template = output.get("reason_template")
+    if isinstance(template, str):
+        text = violation_message(Violation("reason", template, output.get("reason_params") or {}))
+    else:
+        text = gettext(reason)
+    return {**output, "reason": text}
