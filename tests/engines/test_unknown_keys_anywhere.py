@@ -3,7 +3,7 @@ is put in a valid input (top level, any nested object, any event, trick or recor
 overrides), on that key's own path (``events[3].wsh``, ``rules.tiles_per_hand``); a misspelling
 must never change a score silently (docs/engines/index.md, "What stays stable").
 
-Valid inputs: every acceptance case of ``../shared/cases`` that the engine accepts (each command
+Valid inputs: every acceptance case of ``tests/cases`` that the engine accepts (each command
 of each game has some), random whole Tai Pan hands (``replay``) and Tien Gow deals (``deal``) from
 the engines' simulators, and each game's kit record (tests/games/<game>/kit.py) through its
 adapter, the way a page or the API scores it."""
@@ -12,7 +12,6 @@ from __future__ import annotations
 import copy
 import json
 import random
-from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
@@ -25,9 +24,9 @@ from engines.errors import RuleViolation
 from engines.taipan.simulate import random_hand
 from engines.tiengow.simulate import random_deal
 from scoring.games import registry
+from tests.conftest import CASES_DIR
 from tests.games import kits
 
-CASES_DIR = Path(__file__).resolve().parents[3] / "shared" / "cases"
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 #: Names no input has: misspellings of real fields among them (a near miss gets a "did you mean").
 strangers = st.sampled_from(["evil", "wsh", "hnd", "call", "rule", "Cards", "playr", "tile ", "x", "1", "ruless"])
