@@ -108,3 +108,17 @@ def test_every_engine_template_has_a_dutch_translation():
     for template in templates:
         wanted = {name for _, name, _, _ in names.parse(template) if name}
         assert {name for _, name, _, _ in names.parse(catalogue[template]) if name} == wanted, template
+
+
+@pytest.mark.every_game
+def test_an_entry_form_shows_the_count_after_the_violations(game):
+    """A referee's entry page: the 50 violations next to their fields, then the count of the rest."""
+    from scoring.games import registry
+
+    entry = registry.get(game).entry({})
+    entry.is_valid()
+    exc = RuleViolation([Violation("card_points.NS", "Card points must be a multiple of 5, not {value}.", {"value": i})
+                         for i in range(61)])
+    with translation.override("en"):
+        entry.add_violations(exc)
+        assert entry.non_field_errors()[-1] == "… and 11 more errors."
