@@ -122,3 +122,17 @@ def test_an_entry_form_shows_the_count_after_the_violations(game):
     with translation.override("en"):
         entry.add_violations(exc)
         assert entry.non_field_errors()[-1] == "… and 11 more errors."
+
+
+def test_the_rules_check_page_shows_the_count_in_dutch(client, monkeypatch):
+    """The rules check page (/rules/taipan/) lists the engine's violations and, when the engine
+    left some out, how many, in the visitor's language."""
+    import engines as engines_package
+
+    def refuse(game, command, data):
+        raise RuleViolation([Violation("play", "Unknown card {code!r}.", {"code": f"Z{i}"}) for i in range(57)])
+
+    monkeypatch.setattr(engines_package, "run", refuse)
+    client.cookies["django_language"] = "nl"
+    page = client.get("/rules/taipan/", {"play": ["5s"], "turn": "in_turn", "preset": "nskt"}).content.decode()
+    assert "… en nog 7 fouten." in page
