@@ -27,6 +27,7 @@ from types import ModuleType
 from typing import Any
 
 from engines.errors import RuleViolation, Violation
+from engines.i18n import _
 
 #: The registered game keys, in registration order (kept equal to :func:`games` by :func:`register`
 #: and :func:`unregister`; read it as ``engines.GAMES``, not ``from engines import GAMES``, to see
@@ -148,7 +149,7 @@ def run(game: str, command: str, data: Any) -> dict[str, Any]:
     if command not in table:
         raise UnknownCommand(f"unknown command {command!r} for {game}; known: {', '.join(sorted(table))}")
     if not isinstance(data, dict):
-        raise RuleViolation([Violation("", "The input must be a JSON object.")])
+        raise RuleViolation([Violation("", _("The input must be a JSON object."))])
     return table[command](data)
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from engines.errors import Collector
+from engines.errors import Collector, suggestion
 from engines.i18n import _
 
 
@@ -40,7 +40,12 @@ def resolve_rules(
         if key == "preset":
             continue
         if key not in options:
-            errors.add(f"rules.{key}", _("Unknown rules option {name!r}."), name=key)
+            close = suggestion(key, options)
+            if close is None:
+                errors.add(f"rules.{key}", _("Unknown rules option {name!r}."), name=key)
+            else:
+                errors.add(f"rules.{key}", _("Unknown rules option {name!r}; did you mean {suggestion!r}?"), name=key,
+                           suggestion=close)
             continue
         expected = options[key]
         if not _same_kind(expected, value):

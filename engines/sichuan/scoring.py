@@ -161,7 +161,8 @@ def parse_hand(data: Any, prefix: str, *, winning: bool = True, allow_void: bool
                 errors.add(violation.field, _("A declared kong is never two pairs, so seven pairs has no melds: with {melds} meld(s) the concealed part must be {sets} sets and a pair ({expected} tiles)."),
                            melds=len(melds), sets=4 - len(melds), expected=3 * (4 - len(melds)) + 2)
                 continue
-        errors.violations.append(violation)
+        errors.append(violation)
+    errors.more += counted.more
     assert void is not None
     if allow_void:
         for i, meld in enumerate(melds):

@@ -40,7 +40,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engines.errors import Collector, RuleViolation, Violation
+from engines.errors import Collector, RuleViolation, Violation, suggestion
 from engines.i18n import _
 from engines.taipan.cards import BY_CODE, DECK, DRAGON, MAHJONG, Card, parse_cards, rank_name
 from engines.taipan.combinations import Combination, CombinationType, beats, readings
@@ -70,7 +70,12 @@ def refuse_unknown_fields(event: dict[str, Any], action: str) -> None:
     if extra:
         if action == "pass" and "cards" in extra:
             raise IllegalEvent(_("A pass carries no cards: play them, or pass without them."))
-        raise IllegalEvent(_("Unknown field {name!r} in a {action} event."), name=sorted(extra, key=str)[0], action=action)
+        name = sorted(extra, key=str)[0]
+        close = suggestion(name, EVENT_FIELDS[action])
+        if close is not None:
+            raise IllegalEvent(_("Unknown field {name!r} in a {action} event; did you mean {suggestion!r}?"), name=name,
+                               action=action, suggestion=close)
+        raise IllegalEvent(_("Unknown field {name!r} in a {action} event."), name=name, action=action)
 _DOG = CombinationType.DOG
 _SINGLE = CombinationType.SINGLE
 _CARD_OF = BY_CODE.__getitem__  # code -> card (KeyError: unknown code, TypeError: unhashable)
@@ -597,6 +602,9 @@ def _deal_hands_checked(data: dict[str, Any], rules: dict[str, Any]) -> tuple[di
             errors.add("exchange", _("The exchange must be an object: each seat gives one card to each other seat."))
         else:
             given: dict[str, dict[str, Card]] = {}
+            for key in exchange:
+                if key not in SEATS:
+                    errors.add(f"exchange.{key}", _("Unknown seat {seat!r}; seats are N, E, S and W."), seat=key)
             for seat in SEATS:
                 row = exchange.get(seat)
                 if not isinstance(row, dict):

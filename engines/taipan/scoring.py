@@ -62,6 +62,9 @@ def validate_calls(raw: Any, rules: dict[str, Any], errors: Collector, prefix: s
 
 #: The fields of a hand summary (the ``score`` input also takes ``rules``); any other is refused.
 HAND_KEYS = frozenset({"calls", "first_out", "double_victory", "card_points"})
+#: The fields of the ``check-totals`` and ``match`` inputs; any other is refused.
+CHECK_TOTALS_KEYS = frozenset({"calls", "totals", "rules"})
+MATCH_KEYS = frozenset({"hands", "rules"})
 
 
 def validate_hand(data: Any, rules: dict[str, Any], prefix: str = "") -> tuple[Collector, dict[str, Any]]:
@@ -183,6 +186,7 @@ def check_totals(data: dict[str, Any]) -> dict[str, Any]:
     """
     rules = get_rules(data.get("rules"))
     errors = Collector()
+    errors.refuse_unknown(data, CHECK_TOTALS_KEYS)
     calls = validate_calls(data.get("calls"), rules, errors)
     totals = data.get("totals")
     if not isinstance(totals, dict):
@@ -240,6 +244,7 @@ def match(data: dict[str, Any]) -> dict[str, Any]:
     """
     rules = get_rules(data.get("rules"))
     errors = Collector()
+    errors.refuse_unknown(data, MATCH_KEYS)
     hands = data.get("hands")
     if not isinstance(hands, list):
         errors.add("hands", _("Hands must be a list of hand records."))
@@ -255,7 +260,7 @@ def match(data: dict[str, Any]) -> dict[str, Any]:
                        number=finished_after + 1)
         hand_errors, summary = validate_hand(hand, rules, prefix)
         if hand_errors:
-            errors.violations.extend(hand_errors.violations)
+            errors.extend(hand_errors)
             continue
         result = compute_score(summary, rules)
         if errors:

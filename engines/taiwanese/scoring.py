@@ -264,8 +264,7 @@ def parse_input(data: dict[str, Any], opts: dict[str, Any]) -> ScoreInput:
     robbed player is another seat; the win flags fit the way of winning; flags are known and fit.
     """
     errors = Collector()
-    for key in sorted(set(data) - INPUT_KEYS):
-        errors.add(key, _("Unknown field {name!r}."), name=key)
+    errors.refuse_unknown(data, INPUT_KEYS)
 
     def seat_field(name: str, required: bool = True) -> str | None:
         value = data.get(name)
@@ -310,8 +309,7 @@ def parse_input(data: dict[str, Any], opts: dict[str, Any]) -> ScoreInput:
     if not isinstance(win, dict):
         errors.add("win", _("Give the win as an object such as {{\"tile\": \"5p\", \"how\": \"self\"}}."))
         errors.raise_if_any()
-    for key in sorted(set(win) - WIN_KEYS):
-        errors.add(f"win.{key}", _("Unknown field {name!r}."), name=key)
+    errors.refuse_unknown(win, WIN_KEYS, "win.")
     how = win.get("how")
     if how not in HOW:
         errors.add("win.how", _("The way of winning must be one of {allowed}, not {value!r}."), allowed=", ".join(HOW), value=how)

@@ -18,6 +18,9 @@ from engines.tiengow.settlement import (
 )
 from engines.tiengow.tiles import BIG_SIX, LITTLE_THREE, normalise, parse_tiles
 
+#: The fields of the ``check`` input; any other is refused (a misspelt ``rules`` would judge by the preset).
+CHECK_KEYS = frozenset({"current", "play", "rules"})
+
 
 def check_command(data: dict[str, Any]) -> dict[str, Any]:
     """Is ``play`` a legal play, and does it beat ``current``?
@@ -34,6 +37,7 @@ def check_command(data: dict[str, Any]) -> dict[str, Any]:
     """
     options = resolve(data.get("rules"))
     errors = Collector()
+    errors.refuse_unknown(data, CHECK_KEYS)
     raw_current = data.get("current")
     current_tiles = None
     if raw_current is not None:

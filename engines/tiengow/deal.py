@@ -206,7 +206,7 @@ def play_deal(data: dict[str, Any], options: Options = DEFAULT_OPTIONS) -> DealR
     broken = bool(errors)
     for i, raw in enumerate(raw_tricks):
         f = f"tricks[{i}]"
-        before = len(errors.violations)
+        before = errors.count
         if played >= TILES_PER_SEAT:
             errors.add(f, _("The deal is over once every player has played eight tiles; this trick is too many."))
             break
@@ -328,7 +328,7 @@ def play_deal(data: dict[str, Any], options: Options = DEFAULT_OPTIONS) -> DealR
             claimed = raw.get("winner")
             if claimed is not None and claimed != holder:
                 errors.add(f"{f}.winner", _("The record says seat {claimed} won this trick, but seat {seat} did."), claimed=claimed, seat=holder)
-            if len(errors.violations) == before and not broken:
+            if errors.count == before and not broken:
                 columns[holder] += n
                 results.append(TrickResult(i, lead.seat, holder, current, holder_index,
                                            tuple(p for p in plays if p is not None), tuple(early_dead), is_last))

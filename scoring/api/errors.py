@@ -40,7 +40,7 @@ from rest_framework.views import set_rollback
 
 from scoring.errors import Locked, NotAllowed, ServiceError, StaleVersion
 from scoring.games.base import RuleViolation
-from scoring.games.entry import split_path, violation_message
+from scoring.games.entry import more_message, split_path, violation_message
 
 
 def error(field: str, message: Any) -> dict[str, str]:
@@ -67,12 +67,15 @@ def record_field(path: str, prefix: str = "record") -> str:
 
 def violation_errors(exc: RuleViolation, prefix: str = "record") -> list[dict[str, str]]:
     """Every violation of ``exc`` as an error item, translated like on the pages
-    (:func:`scoring.games.entry.violation_message`), each once."""
+    (:func:`scoring.games.entry.violation_message`), each once; when the engine left violations
+    out (more than 50), a last item on ``prefix`` says how many."""
     out: list[dict[str, str]] = []
     for v in exc.violations:
         item = error(record_field(v.field, prefix), violation_message(v))
         if item not in out:
             out.append(item)
+    if getattr(exc, "more", 0):
+        out.append(error(prefix, more_message(exc.more)))
     return out
 
 

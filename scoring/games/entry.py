@@ -8,7 +8,9 @@ the engine's internal field path), ``add_error(field, message)`` (a service erro
 referee typed; every rule check is the engine's.
 
 Engine messages are English templates with parameters (``engines.errors.Violation``); they are
-shown translated through :func:`violation_message`.
+shown translated through :func:`violation_message`. An engine keeps at most the first 50
+violations and counts the rest (``RuleViolation.more``); :func:`more_message` says how many were
+left out ("… and 1.234 more errors."), after the 50 shown.
 """
 from __future__ import annotations
 
@@ -16,8 +18,9 @@ import re
 from typing import Any
 
 from django import forms
+from django.utils.formats import number_format
 from django.utils.text import capfirst
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 
 from engines.errors import RuleViolation
 
@@ -40,6 +43,22 @@ def violation_message(violation) -> str:
         return template.format(**violation.params)
     except (KeyError, IndexError, ValueError):
         return violation.message
+
+
+def more_message(more: int) -> str:
+    """The translated line after the violations shown when ``more`` further ones were found and
+    not kept ("… and 1,234 more errors."; the number grouped as the language groups it)."""
+    return ngettext("… and %(count)s more error.", "… and %(count)s more errors.", more) % {
+        "count": number_format(more, force_grouping=True)}
+
+
+def violation_messages(exc: RuleViolation) -> list[tuple[str, str]]:
+    """Every violation of ``exc`` as ``(field, translated message)``, in the engine's order, and
+    ``("", more_message(...))`` last when violations were left out (:attr:`RuleViolation.more`)."""
+    out = [(v.field, violation_message(v)) for v in exc.violations]
+    if getattr(exc, "more", 0):
+        out.append(("", more_message(exc.more)))
+    return out
 
 
 def split_path(path: str) -> list[str]:
@@ -100,6 +119,8 @@ class Entry:
             name = name if name in form.fields else None
             if message not in [str(e) for e in form.errors.get(name or "__all__", [])]:
                 form.add_error(name, message)
+        if getattr(exc, "more", 0):
+            self.form.add_error(None, more_message(exc.more))
 
     def add_error(self, field: str, message) -> None:
         """A service error (a field name, or ``""`` for the whole entry)."""

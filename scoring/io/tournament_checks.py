@@ -16,7 +16,7 @@ from typing import Any
 
 from scoring.games import registry
 from scoring.games.base import EntrantKind, GameAdapter, RuleViolation
-from scoring.games.entry import violation_message
+from scoring.games.entry import more_message, violation_message
 from scoring.io.schema import TournamentFile
 from scoring.participants.entrants import name_key
 from scoring.standings.tiebreaks import REGISTRY
@@ -89,6 +89,8 @@ def _violations(errors: _Errors, exc: RuleViolation, base: str, list_name: str) 
         else:
             where = f"{list_name}.{where}" if where else list_name
         errors.add(f"{base}.{where}", str(violation_message(v)))
+    if exc.more:  # the engine kept the first 50 violations and counted the rest
+        errors.add(f"{base}.{list_name}", more_message(exc.more))
 
 
 def check(data: TournamentFile) -> tuple[Plan | None, list[tuple[str, str]]]:

@@ -34,7 +34,7 @@ def test_a_misspelt_calls_is_refused_not_scored_without_it():
     sim = random_hand(random.Random(7))
     data = dict(sim.replay_input)
     data["call"] = data.pop("calls", {"S": "grand_tai_pan"})
-    assert violations("replay", data) == [("call", "Unknown field 'call'.")]
+    assert violations("replay", data) == [("call", "Unknown field 'call'; did you mean 'calls'?")]
 
 
 @SETTINGS
@@ -51,8 +51,10 @@ def test_any_unknown_field_of_any_event_is_refused_with_the_event_named(seed, pi
     assert len(found) == 1 and found[0][0] == f"events[{i}]"
     if action == "pass" and name == "cards":
         assert "A pass carries no cards" in found[0][1]
+    elif name == "wsh" and action == "play":
+        assert found[0][1] == "Unknown field 'wsh' in a play event; did you mean 'wish'?"
     else:
-        assert found[0][1] == f"Unknown field {name!r} in a {action} event."
+        assert found[0][1].startswith(f"Unknown field {name!r} in a {action} event")
 
 
 @SETTINGS
@@ -61,7 +63,10 @@ def test_any_unknown_top_level_field_of_replay_is_refused(seed, name):
     sim = random_hand(random.Random(seed))
     if name in INPUT_FIELDS:
         return
-    assert violations("replay", {**sim.replay_input, name: None}) == [(name, f"Unknown field {name!r}.")]
+    (field, message), = violations("replay", {**sim.replay_input, name: None})
+    assert field == name and message.startswith(f"Unknown field {name!r}")
+    if name == "call":
+        assert message == "Unknown field 'call'; did you mean 'calls'?"
 
 
 def test_a_pass_carrying_cards_is_refused_even_when_it_is_the_player_on_turn():
@@ -73,14 +78,15 @@ def test_a_pass_carrying_cards_is_refused_even_when_it_is_the_player_on_turn():
     assert field == f"events[{i}]" and "A pass carries no cards" in message
 
 
-@pytest.mark.parametrize(("data", "field"), [
-    ({"current": None, "play": ["5s"], "hnd": ["5s", "6s"]}, "hnd"),
-    ({"current": {"cards": ["4j"]}, "play": ["5s"], "wsh": 7}, "wsh"),
-    ({"current": None, "play": ["5s", "Phoenix"], "phoenix_az": 5}, "phoenix_az"),
-    ({"current": {"cards": ["Phoenix"], "phoenix": 4.5}, "play": ["5s"]}, "current.phoenix"),
+@pytest.mark.parametrize(("data", "field", "meant"), [
+    ({"current": None, "play": ["5s"], "hnd": ["5s", "6s"]}, "hnd", "hand"),
+    ({"current": {"cards": ["4j"]}, "play": ["5s"], "wsh": 7}, "wsh", "wish"),
+    ({"current": None, "play": ["5s", "Phoenix"], "phoenix_az": 5}, "phoenix_az", "phoenix_as"),
+    ({"current": {"cards": ["Phoenix"], "phoenix": 4.5}, "play": ["5s"]}, "current.phoenix", "phoenix_as"),
 ])
-def test_play_refuses_misspelt_fields(data, field):
-    assert violations("play", data) == [(field, f"Unknown field {field.split('.')[-1]!r}.")]
+def test_play_refuses_misspelt_fields(data, field, meant):
+    name = field.split(".")[-1]
+    assert violations("play", data) == [(field, f"Unknown field {name!r}; did you mean {meant!r}?")]
 
 
 def test_play_still_judges_well_formed_input():

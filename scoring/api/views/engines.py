@@ -1,7 +1,10 @@
 """The engine commands over HTTP: ``POST /api/v1/engines/{game}/{command}`` takes the same JSON
 object as ``python -m engines GAME COMMAND`` reads and answers with the same JSON it prints:
 200 with the output; 400 ``invalid`` with the CLI's ``"errors": [{"field", "message"}]`` where
-the CLI exits 1 (the input breaks the rules), in the API's error shape (``code`` added); 404
+the CLI exits 1 (the input breaks the rules), in the API's error shape (``code`` added), each
+message in the request's language (``Accept-Language``: Dutch or English; the CLI prints
+English), at most the first 50 with ``"more_errors": N`` for the rest as the CLI prints it; an
+answer's ``reason`` (Tai Pan ``play``, Tien Gow ``check``) is in that language too; 404
 ``not_found`` where it exits 2 for an unknown game or command; 400 ``parse_error`` for a body
 that is not a JSON object (empty, not JSON, an array or a scalar); 415
 ``unsupported_media_type`` for a body that is not ``application/json``, as on every other
@@ -12,6 +15,7 @@ most 64 KiB nested at most 32 levels deep (:mod:`scoring.api.parsers`), and a ra
 address (:class:`scoring.api.throttling.EngineThrottle`)."""
 from __future__ import annotations
 
+from django.utils.translation import gettext
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema
@@ -27,6 +31,8 @@ from scoring.api.views.base import ApiView
 from scoring.api.views.reads import read_schema
 from scoring.games import all_games
 from scoring.games import commands as engine_commands
+from scoring.games.base import Violation
+from scoring.games.entry import violation_message
 
 
 class EngineListView(ApiView):
@@ -61,7 +67,9 @@ class EngineCommandView(ApiView):
         tags=["engines"], summary="Run an engine command (the same JSON as the command line)",
         description="The body is the command's JSON input, as `python -m engines GAME COMMAND` reads it on stdin; "
                     "the answer is what the command line prints. Rule violations: 400 `invalid` with the command "
-                    "line's `errors` (English messages, the engine's field paths). A body that is not a JSON object: "
+                    "line's `errors` (the engine's field paths; messages in the request's language, "
+                    "`Accept-Language: nl` or `en`), at most 50, and `more_errors` counting the rest. Any unknown "
+                    "or misspelt field is refused on its path. A body that is not a JSON object: "
                     "400 `parse_error`; not `application/json`: 415. At most 64 KiB, 32 levels of nesting; "
                     "rate-limited per client address (429 with `Retry-After`).",
         request=OpenApiTypes.OBJECT,
@@ -92,6 +100,30 @@ class EngineCommandView(ApiView):
         except engine_commands.NoSuchCommand as exc:
             return Response(body("not_found", [error("", str(exc))]), status=status.HTTP_404_NOT_FOUND)
         except engine_commands.RuleViolation as exc:
-            return Response({"code": "invalid", **exc.to_json()}, status=status.HTTP_400_BAD_REQUEST)
-        return Response(output)
+            return Response(invalid(exc), status=status.HTTP_400_BAD_REQUEST)
+        return Response(translated(output))
 
+
+
+def invalid(exc: engine_commands.RuleViolation) -> dict:
+    """The 400 ``invalid`` answer of a rule violation: the command line's error object with each
+    message translated into the active language (:func:`scoring.games.entry.violation_message`)."""
+    answer: dict = {"code": "invalid", "errors": [{"field": v.field, "message": violation_message(v)} for v in exc.violations]}
+    if exc.more:
+        answer["more_errors"] = exc.more
+    return answer
+
+
+def translated(output: dict) -> dict:
+    """``output`` with its ``reason`` in the active language: rendered from ``reason_template``
+    and ``reason_params`` when the engine gives them (Tai Pan ``play``), else the reason text
+    looked up as a message (Tien Gow ``check``); the English text when the catalogue has none."""
+    reason = output.get("reason")
+    if not isinstance(reason, str):
+        return output
+    template = output.get("reason_template")
+    if isinstance(template, str):
+        text = violation_message(Violation("reason", template, output.get("reason_params") or {}))
+    else:
+        text = gettext(reason)
+    return {**output, "reason": text}

@@ -8,7 +8,7 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from scoring.games.entry import Entry, split_path, violation_message
+from scoring.games.entry import Entry, more_message, split_path, violation_message
 
 SEATS = ("N", "E", "S", "W")
 
@@ -164,3 +164,5 @@ class TaiPanEntry(Entry):
                     continue
                 name = "card_points_ns"
             self.form.add_error(name if name in self.form.fields else None, violation_message(v))
+        if exc.more:
+            self.form.add_error(None, more_message(exc.more))

@@ -17,6 +17,7 @@ import engines
 from engines.errors import RuleViolation
 from engines.taipan.cards import DECK, RANK_NAMES, SUITS, rank_name
 from engines.taipan.rules import PRESETS
+from scoring.games.entry import more_message
 
 CARD_CHOICES = [(c.code, c.code) for c in DECK]
 
@@ -144,6 +145,8 @@ def judge(form: RulesCheckForm) -> dict[str, Any] | None:
     except RuleViolation as exc:
         for violation in exc.violations:
             form.add_error(form.form_field_for(violation.field), translate_message(violation.template, violation.params))
+        if exc.more:
+            form.add_error(None, more_message(exc.more))
         return None
     combination = out["combination"]
     return {
