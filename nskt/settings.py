@@ -30,7 +30,9 @@ Variables (all optional for the embedded default):
   API requests through one private link, per link.
 - ``EMAIL_HOST`` (with ``EMAIL_PORT``, ``EMAIL_HOST_USER``, ``EMAIL_HOST_PASSWORD``,
   ``EMAIL_USE_TLS``, ``DEFAULT_FROM_EMAIL``): the SMTP server for password reset mails. Without it
-  password reset is not offered (in development, ``DEBUG=1``, mails go to the console).
+  password reset is not offered (in development, ``DEBUG=1``, mails go to the console, and reset
+  is not offered either); ``EMAIL_BACKEND`` chooses another Django mail backend.
+- ``INVITATION_HOURS``: how long a new login link of a referee or organiser works (24).
 """
 import os
 import sys
@@ -321,7 +323,15 @@ elif DEBUG:
 else:
     EMAIL_BACKEND = "django.core.mail.backends.dummy.EmailBackend"
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "webmaster@localhost")
-MAIL_CONFIGURED = bool(EMAIL_HOST) or DEBUG
+# Another way out (e.g. Django's file backend in a test set-up): EMAIL_BACKEND in the environment.
+if os.environ.get("EMAIL_BACKEND"):
+    EMAIL_BACKEND = os.environ["EMAIL_BACKEND"]
+# Password reset is offered only when a mail can reach the user: an SMTP server, or a backend set
+# in the environment that is not the console or dummy one. Without it the login page says to ask
+# the organiser (who can set a password or make a login link).
+MAIL_CONFIGURED = bool(EMAIL_HOST) or EMAIL_BACKEND.rsplit(".", 2)[-2] not in {"console", "dummy", "locmem"}
+# Hours a new login link (invitation) of a referee or organiser works by default.
+INVITATION_HOURS = int(os.environ.get("INVITATION_HOURS", "24"))
 
 # Content security policy (django-csp): only our own scripts (plus per-request nonces for the few
 # inline ones), no framing, forms post only to us.

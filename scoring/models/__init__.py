@@ -12,6 +12,7 @@ Taiwanese, Tien Gow): entrants are individual :class:`Player`, a round seats fou
 The models live in one module per concern and are re-exported here, so the app label stays
 ``scoring`` and every model keeps its name (no migration churn).
 """
+from scoring.models.accounts import Invitation
 from scoring.models.links import EntrantLink
 from scoring.models.participants import Player, Team
 from scoring.models.results import (
@@ -32,7 +33,7 @@ from scoring.models.tasks import TaskState
 from scoring.models.tournaments import Membership, RoundFormat, Tournament
 
 __all__ = [
-    "AuditEntry", "Confirmation", "Deal", "Dispute", "EntrantLink", "Hand", "Match", "MatchQuerySet", "Membership",
+    "AuditEntry", "Confirmation", "Deal", "Dispute", "EntrantLink", "Hand", "Invitation", "Match", "MatchQuerySet", "Membership",
     "ResultContainer", "ResultRecord", "Player", "Round", "RoundFormat", "Table", "TableSeat", "TaskState",
     "Team", "Tournament",
 ]
