@@ -9,3 +9,9 @@ class ScoringConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "scoring"
     verbose_name = _("Tournament scoring")
+
+    def ready(self):
+        """Connect the login throttling's signal receiver (:mod:`scoring.participants.logins`)."""
+        from scoring.participants import logins
+
+        logins.connect()

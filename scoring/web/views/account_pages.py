@@ -9,14 +9,18 @@
   URL's fragment, which browsers never send to the server; ``static/js/invite.js`` posts it. A
   working link logs its holder in and leads to the account page. On a phone where someone is
   logged in already the page asks first (nobody switches accounts by scanning by mistake).
+- :func:`locked_out`: django-axes' lockout answer (``AXES_LOCKOUT_CALLABLE``): the login page's
+  layout with a translated message saying how long to wait, status 429 with ``Retry-After``.
 
 Password change and reset are Django's own views (``django.contrib.auth.urls``) with this site's
 templates (``templates/registration/``); reset only when mail is configured (``nskt.urls``).
 """
 from __future__ import annotations
 
+import math
 import time
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login, update_session_auth_hash
 from django.contrib.auth.decorators import login_required
@@ -27,7 +31,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_http_methods, require_safe
 
-from scoring.participants import invitations
+from scoring.participants import invitations, logins
 
 #: Session key: until when (epoch seconds) this session may set a password without the old one.
 INVITED_UNTIL = "nskt_invited_until"
@@ -93,4 +97,14 @@ def open_invitation(request):
         status = 400
     response = render(request, "account/invitation_open.html", {"error": error}, status=status)
     response["Cache-Control"] = "no-store"
+    return response
+
+
+def locked_out(request, original_response=None, credentials=None):
+    """django-axes' answer to a login while the account is throttled (``AXES_LOCKOUT_CALLABLE``):
+    the site's page saying how long to wait (429, ``Retry-After`` in seconds)."""
+    wait = logins.seconds_left(request, credentials)
+    ctx = {"minutes": max(1, math.ceil(wait / 60)), "mail_configured": getattr(settings, "MAIL_CONFIGURED", False)}
+    response = render(request, "registration/locked_out.html", ctx, status=429)
+    response["Retry-After"] = str(max(1, math.ceil(wait)))
     return response
