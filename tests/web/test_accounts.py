@@ -253,3 +253,27 @@ def test_system_may_invite_anyone_it_is_told_to(cup):
     invitation, token = invitations.invite(cup.tournament, SYSTEM, role="organiser", user=cup.referee)
     assert invitations.accept(token).pk == invitation.pk
     assert invitations.accept(token) is None
+
+
+def test_members_page_and_api_list_read_a_fixed_number_of_queries(client, cup):
+    """The members page and ``GET .../members`` read as many queries for 12 members with 12 open
+    login links as for 2 members with none."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+    from rest_framework.test import APIClient
+
+    client.force_login(cup.organiser)
+    api = APIClient()
+    api.force_login(cup.organiser)  # a session: each request reads its user afresh, as in production
+
+    def counts():
+        with CaptureQueriesContext(connection) as page:
+            assert client.get(reverse("scoring:members", args=[cup.tournament.slug])).status_code == 200
+        with CaptureQueriesContext(connection) as listed:
+            assert api.get(reverse("api:member-list", args=[cup.tournament.slug])).status_code == 200
+        return len(page), len(listed)
+
+    few = counts()
+    for i in range(10):
+        invitations.invite(cup.tournament, cup.organiser, role="referee", username=f"ref-{i}")
+    assert counts() == few
