@@ -30,7 +30,6 @@ from datetime import timedelta
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.password_validation import validate_password
-from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
@@ -210,6 +209,3 @@ def set_password(tournament: Tournament, user_id: int, password: str, actor):
         user.save(update_fields=["password"])
     return user
 
-
-__all__ = ["ALPHABET", "TOKEN_LENGTH", "ValidationError", "accept", "check_account", "grouped", "hash_of", "invite",
-           "new_token", "normalise", "path_of", "pending", "revoke", "set_password"]
