@@ -77,6 +77,7 @@ def test_invite_shows_the_link_once_and_stores_only_its_hash(client, cup):
     # The members page lists the link as not used yet, never the token.
     page = client.get(reverse("scoring:members", args=[cup.tournament.slug])).content.decode()
     assert f'id="invitation-{invitation.pk}"' in page and token not in page
+    assert "no password yet" in page
 
 
 def test_the_link_logs_in_once_with_exactly_the_invited_role(client, cup):
