@@ -32,7 +32,11 @@ Variables (all optional for the embedded default):
   API requests through one private link, per link.
 - ``EMAIL_HOST`` (with ``EMAIL_PORT``, ``EMAIL_HOST_USER``, ``EMAIL_HOST_PASSWORD``,
   ``EMAIL_USE_TLS``, ``DEFAULT_FROM_EMAIL``): the SMTP server for password reset mails. Without it
-  password reset is not offered (in development, ``DEBUG=1``, mails go to the console).
+  password reset is not offered (in development, ``DEBUG=1``, mails go to the console, and reset
+  is not offered either); ``EMAIL_BACKEND`` chooses another Django mail backend.
+- ``AXES_FAILURE_LIMIT``, ``AXES_COOLOFF_MINUTES``, ``AXES_COOLOFF_MAX_MINUTES``: login throttling
+  per account (5 failures; a cool-off of 1 minute, doubling up to 60).
+- ``INVITATION_HOURS``: how long a new login link of a referee or organiser works (24).
 """
 import ipaddress
 import os
@@ -299,12 +303,24 @@ if PRODUCTION:
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = True
 
-# Login throttling (django-axes): lock a username+IP pair after repeated failures.
+# Login throttling (django-axes, scoring.participants.logins): failures are counted per account
+# from every address together; after AXES_FAILURE_LIMIT of them the account waits a cool-off that
+# doubles each time the limit is reached again within a day (AXES_COOLOFF_MINUTES up to
+# AXES_COOLOFF_MAX_MINUTES). Tries during a lockout are not counted; each failure expires on its
+# own; a successful login clears them. The lockout answer is the site's page (429).
 AXES_ENABLED = env_bool("AXES_ENABLED", not TESTING)
 AXES_FAILURE_LIMIT = int(os.environ.get("AXES_FAILURE_LIMIT", "5"))
-AXES_COOLOFF_TIME = float(os.environ.get("AXES_COOLOFF_HOURS", "0.25"))  # hours
-AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_COOLOFF_MINUTES = float(os.environ.get("AXES_COOLOFF_MINUTES", "1"))
+AXES_COOLOFF_MAX_MINUTES = float(os.environ.get("AXES_COOLOFF_MAX_MINUTES", "60"))
+AXES_COOLOFF_TIME = "scoring.participants.logins.cool_off"
+# Per account from every address ("username"); the pair is listed for axes' own deploy check (W006)
+# and counts nothing more (its failures are a part of the account's).
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"], "username"]
 AXES_RESET_ON_SUCCESS = True
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
+AXES_USE_ATTEMPT_EXPIRATION = True
+AXES_ENABLE_ACCESS_FAILURE_LOG = True
+AXES_LOCKOUT_CALLABLE = "scoring.web.views.account_pages.locked_out"
 # Proxy trust (issue 22 item 5, scoring.proxies): forwarded headers count only from TRUSTED_PROXIES
 # (addresses or networks). One client-address function serves the login throttling (axes), the
 # API's rate limits and the private links' guessing limit; X-Forwarded-Proto (and so https) is
@@ -337,7 +353,15 @@ elif DEBUG:
 else:
     EMAIL_BACKEND = "django.core.mail.backends.dummy.EmailBackend"
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "webmaster@localhost")
-MAIL_CONFIGURED = bool(EMAIL_HOST) or DEBUG
+# Another way out (e.g. Django's file backend in a test set-up): EMAIL_BACKEND in the environment.
+if os.environ.get("EMAIL_BACKEND"):
+    EMAIL_BACKEND = os.environ["EMAIL_BACKEND"]
+# Password reset is offered only when a mail can reach the user: an SMTP server, or a backend set
+# in the environment that is not the console or dummy one. Without it the login page says to ask
+# the organiser (who can set a password or make a login link).
+MAIL_CONFIGURED = bool(EMAIL_HOST) or EMAIL_BACKEND.rsplit(".", 2)[-2] not in {"console", "dummy", "locmem"}
+# Hours a new login link (invitation) of a referee or organiser works by default.
+INVITATION_HOURS = int(os.environ.get("INVITATION_HOURS", "24"))
 
 # Content security policy (django-csp): only our own scripts (plus per-request nonces for the few
 # inline ones), no framing, forms post only to us.

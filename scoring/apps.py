@@ -11,5 +11,9 @@ class ScoringConfig(AppConfig):
     verbose_name = _("Tournament scoring")
 
     def ready(self):
-        """Register the app's system checks (``check --deploy``: proxy trust)."""
+        """Register the app's system checks (``check --deploy``: proxy trust) and connect the login
+        throttling's signal receiver (:mod:`scoring.participants.logins`)."""
         from scoring import proxies  # noqa: F401
+        from scoring.participants import logins
+
+        logins.connect()

@@ -10,7 +10,7 @@ API's JSON 404 (:class:`scoring.api.views.base.NoSuchEndpoint`, last), never Dja
 from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularSwaggerSplitView
 
-from scoring.api.views import engines, reads, results
+from scoring.api.views import engines, members, reads, results
 from scoring.api.views.base import NoSuchEndpoint, SchemaView
 from scoring.kinds import KINDS, ResultKind
 
@@ -42,6 +42,10 @@ v1 = [
     path("tournaments/<slug:slug>/rounds/<int:number>", reads.RoundDetailView.as_view(), name="round-detail"),
     path("tournaments/<slug:slug>/standings", reads.StandingsView.as_view(), name="standings"),
     *(url for kind in KINDS.values() for url in result_urls(kind)),
+    path("tournaments/<slug:slug>/members", members.MembersView.as_view(), name="member-list"),
+    path("tournaments/<slug:slug>/members/<int:pk>/password", members.MemberPasswordView.as_view(), name="member-password"),
+    path("tournaments/<slug:slug>/invitations", members.InvitationsView.as_view(), name="invitation-list"),
+    path("tournaments/<slug:slug>/invitations/<int:pk>", members.InvitationView.as_view(), name="invitation-detail"),
     path("engines", engines.EngineListView.as_view(), name="engine-list"),
     path("engines/<slug:game>/<slug:command>", engines.EngineCommandView.as_view(), name="engine-command"),
 ]

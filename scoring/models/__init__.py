@@ -12,6 +12,7 @@ Taiwanese, Tien Gow): entrants are individual :class:`Player`, a round seats fou
 The models live in one module per concern and are re-exported here, so the app label stays
 ``scoring`` and every model keeps its name (no migration churn).
 """
+from scoring.models.accounts import Invitation
 from scoring.models.api_tokens import ApiToken
 from scoring.models.idempotency import IdempotentAnswer
 from scoring.models.links import EntrantLink
@@ -35,7 +36,7 @@ from scoring.models.tournaments import Membership, RoundFormat, Tournament
 
 __all__ = [
     "ApiToken",
-    "AuditEntry", "Confirmation", "Deal", "Dispute", "EntrantLink", "Hand", "IdempotentAnswer", "Match", "MatchQuerySet", "Membership",
+    "AuditEntry", "Confirmation", "Deal", "Dispute", "EntrantLink", "Hand", "IdempotentAnswer", "Invitation", "Match", "MatchQuerySet", "Membership",
     "ResultContainer", "ResultRecord", "Player", "Round", "RoundFormat", "Table", "TableSeat", "TaskState",
     "Team", "Tournament",
 ]

@@ -19,8 +19,9 @@ from scoring.models import Membership, Tournament
 ORGANISER = Membership.Role.ORGANISER
 
 
-def _require_organiser(actor, tournament: Tournament) -> None:
-    """Inside the tournament's lock: the actor is an organiser now (read from the database)."""
+def require_organiser(actor, tournament: Tournament) -> None:
+    """Inside the tournament's lock: the actor is an organiser now (read from the database), else
+    ``PermissionDenied``."""
     if actor is policy.SYSTEM or getattr(actor, "is_superuser", False):
         return
     if not getattr(actor, "is_authenticated", False) or not Membership.objects.filter(
@@ -36,14 +37,23 @@ def set_role(tournament: Tournament, user, role: str, actor) -> tuple[Membership
         raise NotAllowed(_("Unknown role."), field="role")
     with transaction.atomic():
         locked = lock(Tournament, tournament.pk)
-        _require_organiser(actor, locked)
-        membership, created = Membership.objects.get_or_create(tournament=locked, user=user, defaults={"role": role})
-        if not created and membership.role != role:
-            if membership.role == ORGANISER and _organisers(locked) <= 1:
-                raise NotAllowed(_("The last organiser cannot become a referee."), field="role")
-            membership.role = role
-            membership.save(update_fields=["role"])
+        require_organiser(actor, locked)
+        membership, created = set_role_locked(locked, user, role)
     policy.forget_roles(user)
+    return membership, created
+
+
+def set_role_locked(locked: Tournament, user, role: str) -> tuple[Membership, bool]:
+    """The inside of :func:`set_role`, for a caller holding the tournament's lock (and having
+    checked the actor): ``(membership, created)``; :class:`NotAllowed` for the last organiser."""
+    if role not in Membership.Role.values:
+        raise NotAllowed(_("Unknown role."), field="role")
+    membership, created = Membership.objects.get_or_create(tournament=locked, user=user, defaults={"role": role})
+    if not created and membership.role != role:
+        if membership.role == ORGANISER and _organisers(locked) <= 1:
+            raise NotAllowed(_("The last organiser cannot become a referee."), field="role")
+        membership.role = role
+        membership.save(update_fields=["role"])
     return membership, created
 
 
@@ -51,7 +61,7 @@ def create_member(tournament: Tournament, form, role: str, actor):
     """Create an account with Django's user creation ``form`` (valid) and give it ``role``."""
     with transaction.atomic():
         locked = lock(Tournament, tournament.pk)
-        _require_organiser(actor, locked)
+        require_organiser(actor, locked)
         user = form.save()
         Membership.objects.create(tournament=locked, user=user, role=role)
     return user
@@ -61,7 +71,7 @@ def remove(tournament: Tournament, membership_id: int, actor) -> Membership:
     """Remove a membership. The last organiser cannot be removed (:class:`NotAllowed`)."""
     with transaction.atomic():
         locked = lock(Tournament, tournament.pk)
-        _require_organiser(actor, locked)
+        require_organiser(actor, locked)
         membership = Membership.objects.select_related("user").filter(tournament=locked, pk=membership_id).first()
         if membership is None:
             raise NotAllowed(_("This member was removed already."))

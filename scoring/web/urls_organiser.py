@@ -1,14 +1,18 @@
 """Organiser URLs: tournament settings, members, entrants, drawing and running rounds."""
 from django.urls import path
 
-from scoring.web.views import links, organiser
+from scoring.web.views import links, members, organiser
 
 urlpatterns = [
     path("new/", organiser.tournament_create, name="tournament_create"),
     path("t/<slug:slug>/edit/", organiser.tournament_edit, name="tournament_edit"),
     path("t/<slug:slug>/state/", organiser.tournament_state, name="tournament_state"),
     path("t/<slug:slug>/export.json", organiser.tournament_export, name="tournament_export"),
-    path("t/<slug:slug>/members/", organiser.members, name="members"),
+    path("t/<slug:slug>/members/", members.members, name="members"),
+    path("t/<slug:slug>/members/invite/", members.member_invite, name="member_invite"),
+    path("t/<slug:slug>/members/<int:pk>/link/", members.member_link, name="member_link"),
+    path("t/<slug:slug>/members/<int:pk>/password/", members.member_password, name="member_password"),
+    path("t/<slug:slug>/members/invitations/<int:pk>/revoke/", members.invitation_revoke, name="invitation_revoke"),
     path("t/<slug:slug>/teams/", organiser.team_list, name="team_list"),
     path("t/<slug:slug>/teams/new/", organiser.team_create, name="team_create"),
     path("t/<slug:slug>/teams/import/", organiser.teams_import, name="teams_import"),

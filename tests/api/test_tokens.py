@@ -211,7 +211,10 @@ def test_the_page_needs_csrf(db):
 def test_members_page_and_the_header_link_to_it(client, api_world):
     client.force_login(api_world.organiser)
     html = client.get(reverse("scoring:members", args=["tp"])).content.decode()
-    assert html.count(f'href="{PAGE}"') >= 1  # the members text (and the header, unless it links the account page)
+    # Changed on purpose (issue 22 item 3): the user's name in the header opens the account page,
+    # which links to this page; the members text still does.
+    assert html.count(f'href="{PAGE}"') == 1
+    assert f'<a class="who" href="{reverse("scoring:account")}">' in html
 
 
 def test_a_new_token_acts_with_the_users_roles(client, api_world):

@@ -7,7 +7,10 @@ of another table and of another tournament, a link of a tournament without playe
 revoked link, and for the API also user tokens (referees and organisers correct rather than
 dispute). Every refused request changes nothing at all (every row of the app, every user and
 token compared), and the same request by the allowed side does the write. A link or token never
-reads or writes a result of an unpublished (draft) round."""
+reads or writes a result of an unpublished (draft) round.
+
+Login links (issue 22 item 3): a link an organiser makes gives the person who opens it exactly
+the invited role in the invited tournament, once; a second phone and a revoked link get nothing."""
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -301,3 +304,55 @@ def test_many_api_links_behind_one_address_are_limited_per_link_not_per_address(
     assert statuses == [200] * 18
     assert phones["Alpha"].get(api_url("tournament-detail", "tp")).status_code == 429  # the 4th through one link
     assert world.api(None).get(api_url("tournament-detail", "tp")).status_code == 200  # anonymous: its own count
+
+
+# --------------------------------------------------------------------------- login links (issue 22)
+
+
+@pytest.mark.parametrize("role", ["referee", "organiser"])
+def test_a_login_link_gives_exactly_the_invited_role_in_the_invited_tournament_once(world, role):
+    """An organiser of both tournaments invites someone to ``tp`` only: the phone that opens the
+    link enters results in ``tp`` (both roles), does organiser writes in ``tp`` only when invited
+    as organiser, and nothing in ``sc``; a second phone with the same link is refused and holds no
+    login; a revoked link gives nothing."""
+    from scoring.models import Membership
+    from scoring.participants import invitations
+
+    w = world
+    _invitation, token = invitations.invite(w.tp, w.organiser, role=role, username="venue-person")
+    first, second = Client(), Client()
+    assert first.post(reverse("scoring:open_invitation"), {"code": token}).status_code == 302
+    assert second.post(reverse("scoring:open_invitation"), {"code": token}).status_code == 400
+    assert list(Membership.objects.filter(user__username="venue-person").values_list("tournament__slug", "role")) == \
+        [("tp", role)]
+    link = EntrantLink.objects.filter(tournament=w.tp).first()
+    regenerate = reverse("scoring:link_action", args=["tp", link.pk, "regenerate"])
+    sc_link = EntrantLink.objects.filter(tournament=w.sc).first()
+    sc_regenerate = reverse("scoring:link_action", args=["sc", sc_link.pk, "regenerate"])
+    table_enter = case(w, "table", "enter")
+    state = db_state()
+    # Refused: the second phone (not logged in), the other tournament, and a referee's organiser write.
+    match_enter = case(w, "match", "enter")
+    _check_page(second.post(match_enter.page_url, match_enter.page_data), "login", "second phone")
+    _check_page(first.post(table_enter.page_url, table_enter.page_data), 403, "other tournament")
+    _check_page(first.post(sc_regenerate), 403, "other tournament, organiser write")
+    if role == "referee":
+        _check_page(first.post(regenerate), 403, "organiser write")
+    assert db_state() == state
+    # Allowed: a result write in tp; an organiser write in tp for an organiser.
+    r = first.post(match_enter.page_url, match_enter.page_data)
+    assert r.status_code == 302 and match_enter.done(), r.status_code
+    if role == "organiser":
+        before = EntrantLink.objects.get(pk=link.pk).token_hash
+        assert first.post(regenerate).status_code == 302
+        assert EntrantLink.objects.get(pk=link.pk).token_hash != before
+
+
+def test_a_revoked_login_link_gives_nothing(world):
+    from scoring.participants import invitations
+
+    invitation, token = invitations.invite(world.tp, world.organiser, role="organiser", username="venue-person")
+    invitations.revoke(world.tp, invitation.pk, world.organiser)
+    phone = Client()
+    assert phone.post(reverse("scoring:open_invitation"), {"code": token}).status_code == 400
+    assert "_auth_user_id" not in phone.session

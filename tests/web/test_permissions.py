@@ -26,7 +26,12 @@ time limit (``match_end``, ``table_end``) has a confirmation page on GET (issue 
 New (issue 15): regenerating and revoking a private link (``link_action``) are organiser writes;
 disputing a result's totals (``match_dispute``, ``table_dispute``) is done by a side of the table
 through its private link only, so every user is refused (referees and organisers correct the
-result instead; ``tests/links/`` covers the entrants)."""
+result instead; ``tests/links/`` covers the entrants).
+
+New (issue 22 item 3): inviting with a login link (``member_invite``, a new link for a member
+``member_link``; both answer 200 with the link shown once), revoking a link
+(``invitation_revoke``) and setting a member's password (``member_password``) are organiser
+writes. What a link itself grants: ``tests/participants/test_invitations.py``."""
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -44,6 +49,7 @@ from scoring.models import (
     Dispute,
     EntrantLink,
     Hand,
+    Invitation,
     Match,
     Membership,
     Player,
@@ -53,7 +59,7 @@ from scoring.models import (
     Team,
     Tournament,
 )
-from scoring.participants import links
+from scoring.participants import invitations, links
 from scoring.policy import SYSTEM
 from scoring.results import sheet
 from scoring.web import urls_organiser, urls_public, urls_referee
@@ -190,6 +196,34 @@ def case_member_remove(w):
     membership = Membership.objects.get(tournament=w.tp, user=w.confirmer)
     return Write("members", u("members", "tp"), {"remove": membership.pk}, ORG,
                  lambda: not Membership.objects.filter(pk=membership.pk).exists(), get=True)
+
+
+def _confirmer_membership(w) -> Membership:
+    return Membership.objects.get(tournament=w.tp, user=w.confirmer)
+
+
+def case_member_invite(w):
+    data = {"invite-username": "venue-ref", "invite-role": "referee", "invite-email": "", "invite-hours": "24"}
+    return Write("member_invite", u("member_invite", "tp"), data, ORG,
+                 lambda: Invitation.objects.filter(user__username="venue-ref", tournament=w.tp, role="referee").exists(),
+                 status=200)
+
+
+def case_member_link(w):
+    return Write("member_link", u("member_link", "tp", _confirmer_membership(w).pk), {}, ORG,
+                 lambda: Invitation.objects.filter(user=w.confirmer, tournament=w.tp, role="referee").exists(), status=200)
+
+
+def case_member_password(w):
+    data = {"new_password1": "Groot-Taipan-2027", "new_password2": "Groot-Taipan-2027"}
+    return Write("member_password", u("member_password", "tp", _confirmer_membership(w).pk), data, ORG,
+                 lambda: reload(w.confirmer).check_password("Groot-Taipan-2027"), get=True)
+
+
+def case_invitation_revoke(w):
+    invitation, _token = invitations.invite(w.tp, SYSTEM, role="referee", user=w.confirmer)
+    return Write("invitation_revoke", u("invitation_revoke", "tp", invitation.pk), {}, ORG,
+                 lambda: Invitation.objects.get(pk=invitation.pk).revoked_at is not None)
 
 
 def case_team_create(w):
@@ -446,6 +480,10 @@ ORGANISER_CASES = {
     "members add": case_member_add,
     "members create account": case_member_create,
     "members remove": case_member_remove,
+    "member_invite": case_member_invite,
+    "member_link": case_member_link,
+    "member_password": case_member_password,
+    "invitation_revoke": case_invitation_revoke,
     "team_create": case_team_create,
     "teams_import": case_teams_import,
     "team_edit": case_team_edit,

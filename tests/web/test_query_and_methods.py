@@ -30,9 +30,9 @@ WRITE_VIEWS = {
     "tournament_create", "tournament_edit", "tournament_state", "members", "team_create", "teams_import",
     "team_edit", "players", "players_import", "player_edit", "player_withdraw", "round_pair", "round_seat",
     "round_edit", "round_publish", "round_tables_publish", "round_start", "round_close", "round_tables_close",
-    "link_action",
+    "link_action", "member_invite", "member_link", "member_password", "invitation_revoke",
     # account
-    "api_token",
+    "api_token", "account_set_password", "open_invitation",
 }
 
 BAD_NUMBERS = ["²", "³", "-1", "1e3", "１", "99999999999999999999999", "x", "", "0", " 1", "1.5", "0x10", "٣"]

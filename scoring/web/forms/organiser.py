@@ -12,8 +12,6 @@ from __future__ import annotations
 import json
 
 from django import forms
-from django.contrib.auth import get_user_model
-from django.contrib.auth.forms import UserCreationForm
 from django.db import transaction
 from django.db.models import Q
 from django.utils.text import capfirst
@@ -24,7 +22,7 @@ from scoring.games import registry
 from scoring.games.base import RuleViolation
 from scoring.games.entry import capitalise_labels, violation_message
 from scoring.io import entrants_csv
-from scoring.models import Match, Membership, Player, RoundFormat, Team, Tournament
+from scoring.models import Match, Player, RoundFormat, Team, Tournament
 from scoring.participants.entrants import (
     MAX_SEED,
     TextField,
@@ -188,33 +186,6 @@ class TournamentForm(forms.ModelForm):
         if commit:
             tournament.save()
         return tournament
-
-
-class MembershipForm(forms.Form):
-    """Give a user (by username) a role in the tournament (referee unless chosen otherwise)."""
-
-    username = forms.CharField(label=_("Username"), max_length=150)
-    role = forms.ChoiceField(label=_("Role"), choices=Membership.Role.choices, initial=Membership.Role.REFEREE)
-
-    def clean_username(self):
-        username = self.cleaned_data["username"].strip()
-        user = get_user_model().objects.filter(username__iexact=username).first()
-        if user is None:
-            raise forms.ValidationError(_("There is no user %(username)s.") % {"username": username})
-        self.user = user
-        return user.get_username()
-
-
-class NewMemberForm(UserCreationForm):
-    """Create an account for a new referee or organiser of this tournament, with its role
-    (Django's user creation form: the password rules of ``AUTH_PASSWORD_VALIDATORS`` apply). The
-    account gets no global rights, only this tournament's role."""
-
-    role = forms.ChoiceField(label=_("Role"), choices=Membership.Role.choices, initial=Membership.Role.REFEREE)
-
-    class Meta(UserCreationForm.Meta):
-        model = get_user_model()
-        fields = ("username",)
 
 
 class TeamForm(forms.ModelForm):

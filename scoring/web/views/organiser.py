@@ -1,4 +1,4 @@
-"""Organiser pages: create, edit and finish a tournament, its members, its entrants (teams of two
+"""Organiser pages: create, edit and finish a tournament, its entrants (teams of two
 with a CSV import, or individual players), drawing the next round (Swiss pairing of teams, or
 seating players four to a table), editing a draft pairing, and publishing, starting and closing
 rounds.
@@ -33,16 +33,12 @@ from scoring.errors import NotAllowed, ServiceError
 from scoring.games.base import EntrantKind
 from scoring.io import datasets, entrants_csv, tournament_json
 from scoring.models import Match, Membership, Player, Round, TaskState, Team
-from scoring.params import whole_number
-from scoring.participants import members as members_service
 from scoring.policy import Perm
 from scoring.web.context import ENTRANT_PAGES, tournament_context
 from scoring.web.decorators import tournament_view
 from scoring.web.forms.organiser import (
     DraftPairingFormSet,
     EntrantsImportForm,
-    MembershipForm,
-    NewMemberForm,
     PairRoundForm,
     PlayerForm,
     SeatRoundForm,
@@ -121,43 +117,6 @@ def tournament_state(request, *, tournament):
     else:
         messages.success(request, _t("The tournament is %(status)s.") % {"status": tournament.get_status_display().lower()})
     return redirect("scoring:tournament_detail", tournament.slug)
-
-
-@require_http_methods(["GET", "POST"])
-@tournament_view(Perm.MANAGE)
-def members(request, *, tournament):
-    """The tournament's organisers and referees; add a user by username, create an account for a
-    new referee or organiser, change or remove a role (the last organiser cannot be removed)."""
-    post = request.method == "POST"
-    form = MembershipForm(request.POST if post and "username" in request.POST else None)
-    new_form = NewMemberForm(request.POST if post and "new-username" in request.POST else None, prefix="new")
-    if post and "new-username" in request.POST:
-        if new_form.is_valid():
-            role = new_form.cleaned_data["role"]
-            user = members_service.create_member(tournament, new_form, role, request.user)
-            messages.success(request, _t("Account %(user)s created as %(role)s of this tournament.") % {
-                "user": user.get_username(), "role": Membership.Role(role).label})
-            return redirect("scoring:members", tournament.slug)
-    elif post and request.POST.get("remove"):
-        try:
-            membership = members_service.remove(tournament, whole_number(request.POST["remove"]) or 0, request.user)
-        except ServiceError as exc:
-            messages.error(request, str(exc))
-        else:
-            messages.success(request, _t("%(user)s removed.") % {"user": membership.user.get_username()})
-        return redirect("scoring:members", tournament.slug)
-    elif post and form.is_valid():
-        try:
-            membership, _created = members_service.set_role(tournament, form.user, form.cleaned_data["role"], request.user)
-        except ServiceError as exc:
-            form.add_error("role", str(exc))
-        else:
-            messages.success(request, _t("%(user)s is now %(role)s.") % {
-                "user": form.user.get_username(), "role": membership.get_role_display()})
-            return redirect("scoring:members", tournament.slug)
-    memberships = tournament.memberships.select_related("user").order_by("role", "user__username")
-    ctx = tournament_context(request, tournament, form=form, new_form=new_form, memberships=memberships)
-    return render(request, "participants/members.html", ctx, status=400 if post else 200)
 
 
 @require_safe

@@ -1,0 +1,82 @@
+"""Organiser actions on members through the API (issue 22 item 3): list, invite with a one-time
+login link, revoke it, set a member's password, with the same services and refusals as the
+members page (``tests/web/test_accounts.py``)."""
+from __future__ import annotations
+
+import hashlib
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.test import Client
+from django.urls import reverse
+
+from scoring.models import Invitation, Membership
+from tests.api.conftest import api_url, db_state
+
+pytestmark = pytest.mark.django_db
+
+PASSWORD = "Groot-Taipan-2027"
+
+
+def test_organiser_invites_and_the_link_logs_in_once(api_world):
+    c = api_world.client("organiser")
+    r = c.post(api_url("invitation-list", "tp"), {"username": "venue-ref", "email": "v@example.org"}, format="json")
+    assert r.status_code == 201, r.content
+    body = r.json()
+    assert body["role"] == "referee" and body["username"] == "venue-ref" and "no-store" in r["Cache-Control"]
+    token = body["token"]
+    assert body["url"].endswith(f"/invite/#{token}")
+    invitation = Invitation.objects.get(pk=body["id"])
+    assert invitation.token_hash == hashlib.sha256(token.encode()).hexdigest()
+    assert token not in str(list(Invitation.objects.values()))
+    user = get_user_model().objects.get(username="venue-ref")
+    assert user.email == "v@example.org" and not user.has_usable_password()
+    phone = Client()
+    assert phone.post(reverse("scoring:open_invitation"), {"code": token}).status_code == 302
+    assert Client().post(reverse("scoring:open_invitation"), {"code": token}).status_code == 400
+    members = c.get(api_url("member-list", "tp")).json()
+    row = next(m for m in members if m["username"] == "venue-ref")
+    assert row["role"] == "referee" and row["has_password"] is False and row["invitations"] == []
+
+
+@pytest.mark.parametrize("who,status", [(None, 401), ("referee", 403), ("outsider", 403), ("other_referee", 403)])
+def test_only_organisers(api_world, who, status):
+    c = api_world.client(who)
+    m = Membership.objects.get(tournament=api_world.tp, user=api_world.referee)
+    before = db_state()
+    assert c.get(api_url("member-list", "tp")).status_code == status
+    assert c.post(api_url("invitation-list", "tp"), {"username": "x"}, format="json").status_code == status
+    assert c.post(api_url("member-password", "tp", m.pk), {"password": PASSWORD}, format="json").status_code == status
+    assert db_state() == before
+
+
+def test_revoke_and_new_link(api_world):
+    c = api_world.client("organiser")
+    first = c.post(api_url("invitation-list", "tp"), {"username": "referee"}, format="json").json()
+    second = c.post(api_url("invitation-list", "tp"), {"username": "referee"}, format="json").json()
+    assert Invitation.objects.get(pk=first["id"]).revoked_at is not None  # replaced
+    pending = next(m for m in c.get(api_url("member-list", "tp")).json() if m["username"] == "referee")["invitations"]
+    assert [i["id"] for i in pending] == [second["id"]]
+    assert c.delete(api_url("invitation-detail", "tp", second["id"])).status_code == 204
+    again = c.delete(api_url("invitation-detail", "tp", second["id"]))
+    assert again.status_code == 409 and again.json()["code"] == "conflict"
+    assert Client().post(reverse("scoring:open_invitation"), {"code": second["token"]}).status_code == 400
+
+
+def test_set_password(api_world):
+    w = api_world
+    c = w.client("organiser")
+    m = Membership.objects.get(tournament=w.tp, user=w.referee)
+    weak = c.post(api_url("member-password", "tp", m.pk), {"password": "123"}, format="json")
+    assert weak.status_code == 400 and weak.json()["errors"][0]["field"] == "password"
+    assert c.post(api_url("member-password", "tp", m.pk), {"password": PASSWORD}, format="json").status_code == 204
+    assert Client().login(username="referee", password=PASSWORD)
+    own = Membership.objects.get(tournament=w.tp, user=w.organiser)
+    assert c.post(api_url("member-password", "tp", own.pk), {"password": PASSWORD}, format="json").status_code == 409
+    # A referee who also works for a tournament this organiser does not run: no password, no link.
+    other = Membership.objects.create(tournament=w.tp, user=w.other_referee, role="referee")
+    before = db_state()
+    assert c.post(api_url("member-password", "tp", other.pk), {"password": PASSWORD}, format="json").status_code == 409
+    r = c.post(api_url("invitation-list", "tp"), {"username": "other_referee"}, format="json")
+    assert r.status_code == 409 and r.json()["errors"][0]["field"] == "username"
+    assert db_state() == before
