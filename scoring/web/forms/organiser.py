@@ -60,9 +60,9 @@ class TournamentForm(forms.ModelForm):
 
     class Meta:
         model = Tournament
-        fields = ["name", "slug", "game", "round_format", "hands_per_round", "seed", "blind_confirmation", "player_entry", "venue",
+        fields = ["name", "slug", "game", "round_format", "hands_per_round", "seed", "blind_confirmation", "player_entry", "verification", "venue",
                   "starts_on"]
-        widgets = {"starts_on": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")}
+        widgets = {"starts_on": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"), "verification": forms.RadioSelect}
         labels = {"slug": _("Web address")}
         help_texts = {"slug": _("The short name in the tournament's address (/t/…/): letters, digits and hyphens; filled in from the name.")}
 
