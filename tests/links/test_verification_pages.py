@@ -202,3 +202,14 @@ def test_the_api_for_a_table(vworld):
     base = f"/api/v1/tournaments/sc/tables/{t.pk}/records/1"
     r = vworld.api("Ben").post(f"{base}/acknowledge", {"revision": 1}, format="json")
     assert r.status_code == 200 and r.json()["records"][0]["verification"] == "acknowledged"
+
+
+def test_my_tables_shows_the_pending_hands_and_disagreements(client, vworld):
+    m = entered(vworld, 2)
+    sheet.disagree(m, 2, vworld.actor("Bravo"), revision=1, scores=[0, 100])
+    client.force_login(vworld.referee)
+    page = client.get(reverse("scoring:my_tables")).content.decode()
+    assert "2 hands not yet acknowledged by the other side" in page and "Disputed: both versions" in page
+    sheet.acknowledge(m, 2, vworld.referee, revision=1)  # settles the disagreement
+    page = client.get(reverse("scoring:my_tables")).content.decode()
+    assert "1 hand not yet acknowledged by the other side" in page and "Disputed: both versions" not in page
