@@ -213,3 +213,20 @@ def test_my_tables_shows_the_pending_hands_and_disagreements(client, vworld):
     sheet.acknowledge(m, 2, vworld.referee, revision=1)  # settles the disagreement
     page = client.get(reverse("scoring:my_tables")).content.decode()
     assert "1 hand not yet acknowledged by the other side" in page and "Disputed: both versions" not in page
+
+
+def test_the_organiser_sets_verification_per_hand_in_the_settings_form(world):
+    from scoring.web.forms.organiser import TournamentForm
+
+    t = world.tp
+    data = {"name": t.name, "slug": t.slug, "game": t.game, "round_format": t.round_format, "seed": t.seed,
+            "rules_preset": "nskt", "rules_overrides": "", "player_entry": "on", "verification": "each"}
+    form = TournamentForm(data, instance=t)
+    assert form.is_valid(), form.errors
+    assert form.save().verifies_each_record
+    data.pop("verification")  # a form without the field keeps the setting
+    form = TournamentForm(data, instance=Tournament.objects.get(pk=t.pk))
+    assert form.is_valid(), form.errors
+    assert form.save().verification == "each"
+    data["verification"] = "sometimes"
+    assert not TournamentForm(data, instance=t).is_valid()

@@ -69,6 +69,8 @@ class TournamentForm(forms.ModelForm):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         instance = self.instance
+        # Left out (an older form or script): the tournament keeps its setting (a new one: at the end).
+        self.fields["verification"].required = False
         self.registry = dict(REGISTRY)
         choices = [("", "---------")] + [(key, cls.label) for key, cls in self.registry.items()]
         current = list(instance.tiebreaks or NSKT_DEFAULT)  # empty: the NSKT default order
@@ -123,6 +125,9 @@ class TournamentForm(forms.ModelForm):
 
     def game_value(self) -> str:
         return self["game"].value() or ""
+
+    def clean_verification(self) -> str:
+        return self.cleaned_data.get("verification") or self.instance.verification or Tournament.Verification.AT_END
 
     def clean_slug(self):
         slug = self.cleaned_data["slug"]
