@@ -76,3 +76,31 @@ def test_a_referee_sees_the_pending_hands_and_acknowledges_on_behalf(new_page, p
     page.wait_for_url(f"**/t/nskt/match/{match.pk}/#record-2")
     assert page.get_attribute("#verify-2 .verify-state", "data-state") == "acknowledged"
     assert page.locator("#record-disputes").count() == 0
+
+
+def test_a_half_typed_disagreement_survives_the_live_refresh(new_page, private_links_world):
+    """The result page re-reads its live part every 10 s; when the other side enters the next hand
+    meanwhile, the "not correct?" form being typed stays open with what was typed (hx-preserve),
+    and the new hand appears pending."""
+    t, match, _other, tokens = private_links_world
+    Tournament.objects.filter(pk=t.pk).update(verification=Tournament.Verification.PER_RECORD)
+    draken = EntrantActor(match.team_ns.link)
+    sheet.add_record(match, PLAIN_HAND, draken, expected_version=match.version)
+    feniksen = new_page(PHONE)
+    feniksen.clock.install()
+    open_card(feniksen, tokens["Feniksen Utrecht"])
+    feniksen.goto(f"{feniksen.base}/t/nskt/match/{match.pk}/")
+    feniksen.wait_for_function("() => !!window.htmx")
+    feniksen.click("#verify-1 details.disagree summary")
+    feniksen.fill("#disagree-1-score_0", "25")
+    sheet.add_record(match, PLAIN_HAND, draken, expected_version=match.version)
+    for _ in range(3):  # the poll runs on the installed clock: move it on until it came back
+        feniksen.clock.fast_forward("00:11")
+        try:
+            feniksen.wait_for_selector("#verify-2", timeout=3000)
+            break
+        except Exception:  # noqa: BLE001 - not yet: the poll was still on its way
+            continue
+    assert feniksen.get_attribute("#verify-2 .verify-state", "data-state") == "pending"
+    assert feniksen.locator("#disagree-1-score_0").is_visible()
+    assert feniksen.input_value("#disagree-1-score_0") == "25"
