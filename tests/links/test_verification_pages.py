@@ -49,7 +49,7 @@ def test_the_other_sides_phone_shows_the_pending_hand_with_one_tap(client, vworl
     assert 'id="acknowledge-1"' in page and "Correct: acknowledge" in page and "Not correct?" in page
     assert "1 hand waits for your acknowledgement." in page
     home = client.get(reverse("scoring:entrant_home", args=["tp"])).content.decode()
-    assert "Check and acknowledge 1 hand" in home
+    assert "Check and acknowledge 1 hand" in home and "Check the hands one by one" in home
     # One tap: a POST with the revision the page showed.
     r = client.post(ack_url(m, 1), {"revision": 1})
     assert r.status_code == 302 and r["Location"].endswith("#record-1")
