@@ -34,7 +34,7 @@ from scoring.models import Deal, Hand, Match, ResultContainer, ResultRecord, Rou
 #: The actions of a result page, by name (the keys of :attr:`ResultKind.url_names`).
 PAGE_ACTIONS = ("detail", "enter", "preview", "end", "resume", "confirm", "dispute", "reopen", "sheet")
 #: The actions that take a record's number (or, for ``restore``, an audit entry's id).
-RECORD_ACTIONS = ("edit", "delete", "restore")
+RECORD_ACTIONS = ("edit", "delete", "restore", "acknowledge", "disagree")
 
 
 class ResultKind:
@@ -240,7 +240,7 @@ class MatchKind(ResultKind):
     url_names = {"detail": "match_detail", "enter": "match_enter", "preview": "hand_preview", "edit": "hand_edit",
                  "delete": "hand_delete", "end": "match_end", "resume": "match_resume", "confirm": "match_confirm",
                  "dispute": "match_dispute", "reopen": "match_reopen", "restore": "audit_restore",
-                 "sheet": "score_sheet_pdf"}
+                 "sheet": "score_sheet_pdf", "acknowledge": "hand_acknowledge", "disagree": "hand_disagree"}
     side_aggregates = {
         # Which teams play (ids), and the last change of the teams and their players (one
         # aggregate over the round's matches; the joins are to-one, no row counts twice).
@@ -358,7 +358,7 @@ class TableKind(ResultKind):
     url_names = {"detail": "table_detail", "enter": "table_enter", "preview": "deal_preview", "edit": "deal_edit",
                  "delete": "deal_delete", "end": "table_end", "resume": "table_resume", "confirm": "table_confirm",
                  "dispute": "table_dispute", "reopen": "table_reopen", "restore": "table_audit_restore",
-                 "sheet": "table_sheet_pdf"}
+                 "sheet": "table_sheet_pdf", "acknowledge": "deal_acknowledge", "disagree": "deal_disagree"}
     side_aggregates = {
         "round": {},  # the seats are read apart (:meth:`seat_state`)
         "result": {"sides": Max("seats__player__updated_at"), "seat_count": Count("seats")},

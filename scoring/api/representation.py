@@ -94,6 +94,7 @@ def tournament_detail(request, actor, t: Tournament) -> dict[str, Any]:
         "hands_per_round": t.hands_per_round,
         "blind_confirmation": t.blind_confirmation,
         "player_entry": t.player_entry,
+        "verification": t.verification,
         "sides": list(adapter.sides),
         "side_labels": [str(x) for x in adapter.side_labels()],
         "record_noun": str(adapter.record_noun[0]),
@@ -171,10 +172,17 @@ def records(request, t: Tournament, container: ResultContainer) -> list[dict[str
 
 
 def _record_rows(request, t: Tournament, container: ResultContainer) -> list[dict[str, Any]]:
-    name = f"{kind_of(container).key}-record"
+    kind = kind_of(container)
+    name = f"{kind.key}-record"
+    rs = sheet.load(container)
+    # Verification per hand: each record's state until the result is confirmed (``null`` otherwise).
+    verifies = t.verifies_each_record and not rs.is_bye and container.status != container.Status.CONFIRMED
+    disputed = {d.record_id for d in rs.open_record_disputes} if verifies else set()
     return [{"number": row.number, "record": row.record, "summary": row.summary, "scores": list(row.scores),
-             "running": list(row.running), "url": _url(request, name, t.slug, container.pk, row.number)}
-            for row in presenter.rows_of(container)]
+             "running": list(row.running), "revision": row.rec.revision,
+             "verification": presenter.verification_state(row.rec, disputed) if verifies else None,
+             "url": _url(request, name, t.slug, container.pk, row.number)}
+            for row in presenter.record_rows(kind, t.adapter, rs.records)]
 
 
 def result_detail(request, t: Tournament, container: ResultContainer) -> dict[str, Any]:

@@ -78,6 +78,9 @@ class TournamentSerializer(TournamentSummarySerializer):
     round_format = serializers.CharField()
     hands_per_round = serializers.IntegerField(allow_null=True)
     blind_confirmation = serializers.BooleanField()
+    verification = serializers.ChoiceField(
+        choices=["end", "each"], help_text="With player entry: the opponents verify the result at the end of the match "
+                                           "(`end`) or acknowledge each record as it is entered (`each`).")
     player_entry = serializers.BooleanField(help_text="The sides of a table enter and confirm their own results "
                                                       "through their private links (`Authorization: Link <token>`).")
     sides = serializers.ListField(child=serializers.CharField(), help_text="Side keys of a result, in order "
@@ -140,6 +143,13 @@ class RecordSerializer(serializers.Serializer):
     summary = serializers.CharField(allow_blank=True)
     scores = serializers.ListField(child=serializers.IntegerField(), help_text="Points per side of this record.")
     running = serializers.ListField(child=serializers.IntegerField(), help_text="Totals per side after it.")
+    revision = serializers.IntegerField(help_text="The record's version: 1 when entered, one more on every edit. An "
+                                                  "acknowledgement sends the revision it acknowledges.")
+    verification = serializers.ChoiceField(
+        choices=["acknowledged", "pending", "disputed"], allow_null=True,
+        help_text="Verification per hand: `pending` until the other side (or a referee) acknowledges this revision, "
+                  "`disputed` while a side's disagreement with it is open; `null` when the tournament verifies at the "
+                  "end of the match, or once the result is confirmed.")
     url = serializers.URLField()
 
 
@@ -257,6 +267,20 @@ class DisputeSerializer(_Version):
                                              "number per side in side order, or `{\"NS\": .., \"EW\": ..}` (Tai Pan). "
                                              "Checked after the result's state: a result that cannot be disputed is "
                                              "409 whatever the totals.")
+    note = serializers.CharField(required=False, allow_blank=True, max_length=1000, default="",
+                                 help_text="What is wrong, for the referee (optional).")
+
+
+class AcknowledgeSerializer(serializers.Serializer):
+    revision = serializers.IntegerField(min_value=1, help_text="The record's `revision` the client read: a record "
+                                                               "edited since is refused (409 `stale_version`).")
+
+
+class DisagreeSerializer(AcknowledgeSerializer):
+    scores = serializers.JSONField(required=False, allow_null=True, default=None,
+                                   help_text="Required. The record's scores as the disagreeing side has them: one "
+                                             "whole number per side in side order (Tai Pan: `{\"NS\": .., \"EW\": ..}` "
+                                             "too). Checked after the record's state.")
     note = serializers.CharField(required=False, allow_blank=True, max_length=1000, default="",
                                  help_text="What is wrong, for the referee (optional).")
 

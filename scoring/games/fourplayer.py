@@ -16,6 +16,8 @@ AUDIT_SENTENCES = {
     "update": gettext_noop("Deal %(number)s changed"),
     "delete": gettext_noop("Deal %(number)s deleted"),
     "restore": gettext_noop("Deal %(number)s restored"),
+    "acknowledge": gettext_noop("Deal %(number)s acknowledged"),
+    "dispute": gettext_noop("Deal %(number)s disagreed with"),
 }
 
 

@@ -100,9 +100,27 @@ class ResultRecord(models.Model):
     submission = models.CharField(_("submission"), max_length=64, null=True, blank=True, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
+    #: The record's version: 1 when stored, one more on every edit or restore of it. An
+    #: acknowledgement stands for one revision (verification per hand, docs/results.md).
+    revision = models.PositiveIntegerField(_("revision"), default=1)
+    #: The revision the other side (or a referee or organiser on its behalf) acknowledged, with
+    #: who and when; pending while it differs from ``revision``. Every acknowledgement is also
+    #: in the audit trail (``acknowledge``).
+    acknowledged_revision = models.PositiveIntegerField(null=True, blank=True)
+    acknowledged_at = models.DateTimeField(null=True, blank=True)
+    acknowledged_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+                                        related_name="+")
+    acknowledged_via_link = models.ForeignKey(EntrantLink, on_delete=models.SET_NULL, null=True, blank=True,
+                                              related_name="+")
+    acknowledged_via_entrant = models.CharField(max_length=250, blank=True)
 
     class Meta:
         abstract = True
+
+    @property
+    def is_acknowledged(self) -> bool:
+        """True when the current revision was acknowledged."""
+        return self.acknowledged_revision == self.revision
 
 
 class Match(ResultContainer):
@@ -305,6 +323,14 @@ class Dispute(models.Model):
     version = models.PositiveIntegerField()
     created_at = models.DateTimeField(auto_now_add=True)
     confirmation = models.ForeignKey(Confirmation, on_delete=models.SET_NULL, null=True, blank=True, related_name="disputes")
+    #: A disagreement with one record (verification per hand): the record's id and number, the
+    #: revision disagreed with; ``totals``/``entered_totals`` are then that record's scores per
+    #: side. ``None`` for a dispute of the whole result's totals.
+    record_id = models.BigIntegerField(null=True, blank=True)
+    number = models.PositiveSmallIntegerField(null=True, blank=True)
+    record_revision = models.PositiveIntegerField(null=True, blank=True)
+    #: When a record's disagreement was settled (the record acknowledged, or deleted).
+    resolved_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["created_at", "pk"]
@@ -338,6 +364,7 @@ class AuditEntry(models.Model):
         END = "end", _("Ended")
         RESUME = "resume", _("Resumed")
         DISPUTE = "dispute", _("Disputed")
+        ACKNOWLEDGE = "acknowledge", _("Acknowledged")
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="audit_entries")
     match = models.ForeignKey(Match, on_delete=models.CASCADE, null=True, blank=True, related_name="audit_entries")

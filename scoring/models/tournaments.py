@@ -34,6 +34,12 @@ class Tournament(StatefulModel):
         RUNNING = "running", _("Running")
         FINISHED = "finished", _("Finished")
 
+    class Verification(models.TextChoices):
+        """When the opponents verify a result entered through a private link (docs/results.md)."""
+
+        AT_END = "end", _("At the end of the match")
+        PER_RECORD = "each", _("Per hand (deal)")
+
     name = models.CharField(_("name"), max_length=200)
     slug = models.SlugField(_("slug"), max_length=80, unique=True)
     game = models.CharField(_("game"), max_length=20, choices=registry.choices, default="taipan")
@@ -56,6 +62,14 @@ class Tournament(StatefulModel):
         default=False,
         help_text=_("Teams (or players) enter their own results on their phones through their private links, and "
                     "their opponents confirm them; referees and organisers can always step in."),
+    )
+    verification = models.CharField(
+        _("opponent verification"),
+        max_length=10,
+        choices=Verification.choices,
+        default=Verification.AT_END,
+        help_text=_("With player entry: the opponents check the whole result when it is finished, or acknowledge "
+                    "each hand (deal) on their phone as soon as it is entered."),
     )
     status = FSMField(_("status"), max_length=20, choices=Status.choices, default=Status.SETUP, protected=True)
     venue = models.CharField(_("venue"), max_length=200, blank=True)
@@ -86,6 +100,12 @@ class Tournament(StatefulModel):
         """True when entrants are teams of two paired at tables (Tai Pan), False when they are
         individual players seated four to a table (``GameAdapter.entrants``)."""
         return self.adapter.entrants == EntrantKind.TEAMS
+
+    @property
+    def verifies_each_record(self) -> bool:
+        """True when the other side acknowledges every hand (deal) as it is entered: player entry
+        on and opponent verification per hand (docs/results.md, "Verification per hand")."""
+        return self.player_entry and self.verification == self.Verification.PER_RECORD
 
     @transition(field=status, source=Status.SETUP, target=Status.RUNNING)
     def start(self) -> None:

@@ -19,7 +19,7 @@ from scoring.errors import ServiceError, StaleVersion
 from scoring.games.base import Evaluation, RecordOutcome
 from scoring.models import AuditEntry, ResultContainer, ResultRecord, Round
 from scoring.results.refusals import Action
-from scoring.results.result import ResultSheet, reason_text, sync
+from scoring.results.result import ResultSheet, reason_text, settle_record_disputes, sync
 from scoring.results.retry import stored_submission, submission_key
 
 A = AuditEntry.Action
@@ -111,6 +111,9 @@ def edit_record(container: ResultContainer, number: int, record: dict[str, Any],
         outcome, _stored, evaluation = sheet.candidate(record, sheet.records.index(rec), insert=False)
         kind.set_scores(rec, outcome.record, outcome.scores)
         rec.entered_by = actor if getattr(actor, "is_authenticated", False) else rec.entered_by
+        # A new version of the record: an acknowledgement of the old one no longer stands for it
+        # (verification per hand, docs/results.md); its acknowledgement is pending again.
+        rec.revision += 1
         rec.save()
         sheet.apply(sheet.records, evaluation)
         rec.refresh_from_db()
@@ -133,6 +136,7 @@ def delete_record(container: ResultContainer, number: int, actor, *, expected_ve
         rest = [r for r in sheet.records if r is not rec]
         evaluation = sheet.evaluate([r.record for r in rest])
         rec.delete()
+        settle_record_disputes(sheet, rec_id)
         sheet.renumber(rest)
         sheet.apply(rest, evaluation)
         sheet.saved(actor, A.DELETE, kind.record_key, rec_id, old=old, reason=reason)

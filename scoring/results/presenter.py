@@ -73,6 +73,27 @@ def rows_of(container: ResultContainer, records: Iterable[ResultRecord] | None =
     return record_rows(kind, adapter, kind.records(container) if records is None else records)
 
 
+# --------------------------------------------------------------------------- verification per hand
+
+#: A record's verification state (verification per hand): acknowledged at its revision, pending,
+#: or disagreed with (an open disagreement of a side, with a referee).
+ACKNOWLEDGED, PENDING, DISPUTED = "acknowledged", "pending", "disputed"
+
+
+def verification_state(rec: ResultRecord, disputed: set[int]) -> str:
+    """``rec``'s verification state; ``disputed``: the ids of records with an open disagreement
+    (:attr:`scoring.results.result.ResultSheet.open_record_disputes`)."""
+    if rec.pk in disputed:
+        return DISPUTED
+    return ACKNOWLEDGED if rec.is_acknowledged else PENDING
+
+
+def verification_label(state: str) -> str:
+    """The state in words, for pages and the PDF."""
+    return {ACKNOWLEDGED: _("Acknowledged"), PENDING: _("Not yet acknowledged"),
+            DISPUTED: _("Disagreed: with a referee")}[state]
+
+
 # --------------------------------------------------------------------------- outcome
 
 

@@ -22,6 +22,11 @@ The rules themselves are those of ``docs/results.md``:
 - **Reopening**: a confirmed result; referees while the round is open, in a closed round only
   organisers (:func:`scoring.policy.reopen_perm`); not in a finished tournament.
 - **Restoring** from the audit trail: members who see it, on a result that is not confirmed.
+- **Acknowledging a record** (verification per hand, :attr:`~scoring.models.Tournament.verifies_each_record`):
+  a pending record (its revision not acknowledged) of an open result, by a side of the table that
+  did not enter or change the result, or by a referee or organiser on a side's behalf;
+  **disagreeing** with one: only such a side through its link, once per record until settled.
+  Confirming waits until every record is acknowledged.
 - **Seeing the totals** (blind confirmation): until a result is confirmed its totals are shown
   only to the tournament's members and to the side that entered it.
 """
@@ -64,6 +69,12 @@ class ResultSheet(Protocol):
 
     def holds(self, actor, perm: Perm) -> bool: ...
 
+    @property
+    def records(self) -> list: ...
+
+    @property
+    def open_record_disputes(self) -> list[Dispute]: ...
+
 
 class Action(StrEnum):
     """What an actor may want to do to a result."""
@@ -87,6 +98,10 @@ class Action(StrEnum):
     SEE_TOTALS = "see_totals"
     #: See the confirmation history and the audit trail.
     SEE_AUDIT = "see_audit"
+    #: Acknowledge a record the other side entered (verification per hand; asked with its number).
+    ACKNOWLEDGE = "acknowledge"
+    #: Disagree with such a record: it goes to a referee with both versions.
+    DISAGREE = "disagree"
 
 
 class Code(StrEnum):
@@ -100,6 +115,10 @@ class Code(StrEnum):
     NO_PERMISSION = "no_permission"
     #: Blind confirmation hides the result's records from this side (it may not change them).
     RECORDS_HIDDEN = "records_hidden"
+    #: This side entered or changed the result: the other side acknowledges its records.
+    OWN_RECORD = "own_record"
+    #: The record asked about is acknowledged already (nothing is pending).
+    ACKNOWLEDGED = "acknowledged"
 
 
 @dataclass(frozen=True)
@@ -130,11 +149,14 @@ PERMS: dict[Action, Perm | None] = {
     Action.END: Perm.ENTER_RESULTS, Action.RESUME: Perm.ENTER_RESULTS, Action.RESTORE: Perm.ENTER_RESULTS,
     Action.CONFIRM: Perm.CONFIRM_RESULTS, Action.DISPUTE: Perm.CONFIRM_RESULTS,
     Action.REOPEN: None, Action.SEE_TOTALS: None, Action.SEE_AUDIT: Perm.VIEW_AUDIT,
+    Action.ACKNOWLEDGE: Perm.CONFIRM_RESULTS, Action.DISAGREE: Perm.CONFIRM_RESULTS,
 }
 
 _NO_PERMISSION = {
     Action.CONFIRM: _("You may not confirm this result."),
     Action.DISPUTE: _("You may not confirm this result."),
+    Action.ACKNOWLEDGE: _("Only the other side of this table, a referee or an organiser acknowledges its records."),
+    Action.DISAGREE: _("Only the other side of this table acknowledges its records."),
     Action.SEE_AUDIT: _("Only the tournament's referees and organisers see who changed what."),
 }
 
@@ -160,6 +182,53 @@ def permission_refusal(sheet: ResultSheet, action: Action, actor) -> Refusal | N
         return Refusal(message, PermissionDenied, Code.NO_PERMISSION)
     message = _NO_PERMISSION.get(action, _("Only the tournament's referees and organisers enter results."))
     return Refusal(message, PermissionDenied, Code.NO_PERMISSION)
+
+
+def _record_noun(sheet: ResultSheet) -> str:
+    return str(sheet.kind.record_noun)
+
+
+def _verifies_each(sheet: ResultSheet) -> Refusal | None:
+    """Verification per hand (deal) is on: player entry and the tournament's setting."""
+    if not sheet.tournament.verifies_each_record:
+        return Refusal(_("In this tournament the opponents check the result when it is finished, not each {noun}.")
+                       .format(noun=_record_noun(sheet)))
+    return None
+
+
+def _pending(sheet: ResultSheet, number: int | None) -> Refusal | None:
+    """Record ``number`` exists and its revision is not acknowledged (``None``: asked of the result
+    as a whole, no record)."""
+    if number is None:
+        return None
+    rec = next((r for r in sheet.records if r.number == number), None)
+    if rec is None:
+        return Refusal(_("There is no number {number} here.").format(number=number))
+    if rec.is_acknowledged:
+        return Refusal(_("This {noun} is already acknowledged.").format(noun=_record_noun(sheet)),
+                       code=Code.ACKNOWLEDGED)
+    return None
+
+
+def _not_disagreed(sheet: ResultSheet, number: int | None, actor) -> Refusal | None:
+    """No disagreement of this side with record ``number`` is open already."""
+    if number is None or not policy.is_entrant(actor):
+        return None
+    rec = next((r for r in sheet.records if r.number == number), None)
+    if rec is not None and any(d.record_id == rec.pk and d.via_link_id == actor.link_id for d in sheet.open_record_disputes):
+        return Refusal(_("Your disagreement with this {noun} is already with a referee.").format(noun=_record_noun(sheet)))
+    return None
+
+
+def _all_acknowledged(sheet: ResultSheet) -> Refusal | None:
+    """With verification per hand, no record is pending or disagreed with."""
+    if not sheet.tournament.verifies_each_record:
+        return None
+    pending = sum(1 for r in sheet.records if not r.is_acknowledged)
+    if pending:
+        return Refusal(_("The other side has not yet acknowledged every {noun}: {count} pending.")
+                       .format(noun=_record_noun(sheet), count=pending))
+    return None
 
 
 def _tournament_perm(tournament: Tournament, perm: Perm, actor, action: Action) -> Refusal | None:
@@ -287,6 +356,18 @@ def _not_changed_by(sheet: ResultSheet, actor) -> Refusal | None:
     return None
 
 
+def _acknowledger(sheet: ResultSheet, actor) -> Refusal | None:
+    """The other side acknowledges: a side that entered or changed the result may not (referees
+    and organisers may, on a side's behalf)."""
+    if not policy.is_entrant(actor):
+        return None
+    entering = sheet.entering_links
+    if (entering and entering[0] == actor.link_id) or sheet.changed_by(actor):
+        return Refusal(_("Your side entered this {noun}: the other side acknowledges it.").format(noun=_record_noun(sheet)),
+                       code=Code.OWN_RECORD)
+    return None
+
+
 def _identified(actor) -> Refusal | None:
     if policy.identity(actor) is None:
         return Refusal(_("Log in to confirm a result."))
@@ -299,39 +380,53 @@ def _totals_visible(sheet: ResultSheet, actor) -> Refusal | None:
         return None
     if policy.has_perm(actor, Perm.VIEW_AUDIT, sheet.tournament) or sheet.changed_by(actor):
         return None
+    if sheet.tournament.verifies_each_record and policy.is_entrant(actor) and sheet.kind.is_side(actor, c):
+        # Verification per hand: a side acknowledges each record, so it sees them (and the totals).
+        return None
     return Refusal(_("The totals are shown once the result is confirmed."), code=Code.NO_PERMISSION)
 
 
 # --------------------------------------------------------------------------- the rules
 
 
-def refusal(sheet: ResultSheet, action: Action, actor, *, permission: bool = True) -> Refusal | None:
+def refusal(sheet: ResultSheet, action: Action, actor, *, permission: bool = True,
+            number: int | None = None) -> Refusal | None:
     """``None`` when ``actor`` may do ``action`` to the result of ``sheet`` now, else the first
     :class:`Refusal` in the order a write checks (module docstring). ``permission=False`` leaves
-    out the permission (:func:`permission_refusal`) for a caller that asked it already."""
+    out the permission (:func:`permission_refusal`) for a caller that asked it already.
+    ``number``: the record asked about (``Action.ACKNOWLEDGE``, ``Action.DISAGREE``); without
+    it the answer is about the result as a whole (may this actor acknowledge its records at all)."""
     for check in RULES[action]:
         if check is _perm and not permission:
             continue
-        refused = check(sheet, action, actor)
+        refused = check(sheet, action, actor, number)
         if refused is not None:
             return refused
     return None
 
 
-def _perm(sheet, action, actor):
+def _perm(sheet, action, actor, number=None):
     return permission_refusal(sheet, action, actor)
 
 
 def _state(test):
-    return lambda sheet, action, actor: test(sheet)
+    return lambda sheet, action, actor, number=None: test(sheet)
 
 
 def _who(test):
-    return lambda sheet, action, actor: test(sheet, actor)
+    return lambda sheet, action, actor, number=None: test(sheet, actor)
 
 
 def _actor(test):
-    return lambda sheet, action, actor: test(actor)
+    return lambda sheet, action, actor, number=None: test(actor)
+
+
+def _record(test):
+    return lambda sheet, action, actor, number=None: test(sheet, number)
+
+
+def _record_who(test):
+    return lambda sheet, action, actor, number=None: test(sheet, number, actor)
 
 
 #: The checks of each action, in order.
@@ -341,10 +436,14 @@ RULES = {
     Action.CHANGE: (_perm, _who(_entering_side), _who(_sees_the_records), _state(_open)),
     Action.END: (_perm, _who(_entering_side), _state(_open), _state(_not_finished)),
     Action.RESUME: (_perm, _who(_entering_side), _state(_open), _state(_ended_at_time)),
-    Action.CONFIRM: (_actor(_identified), _perm, _state(_confirmable), _who(_may_confirm)),
+    Action.CONFIRM: (_actor(_identified), _perm, _state(_confirmable), _state(_all_acknowledged), _who(_may_confirm)),
     Action.DISPUTE: (_actor(_disputer), _perm, _state(_confirmable), _who(_not_changed_by)),
     Action.REOPEN: (_perm, _state(_reopenable)),
     Action.RESTORE: (_perm, _state(_open)),
     Action.SEE_TOTALS: (_who(_totals_visible),),
     Action.SEE_AUDIT: (_perm,),
+    Action.ACKNOWLEDGE: (_actor(_identified), _perm, _state(_verifies_each), _state(_open), _who(_acknowledger),
+                         _record(_pending)),
+    Action.DISAGREE: (_actor(_disputer), _perm, _state(_verifies_each), _state(_open), _who(_acknowledger),
+                      _record(_pending), _record_who(_not_disagreed)),
 }

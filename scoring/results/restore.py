@@ -101,6 +101,7 @@ def _restore_record(sheet: ResultSheet, entry: AuditEntry, actor, reason: str) -
         old = kind.record_snapshot(target)
         kind.set_scores(target, outcome.record, outcome.scores)
         target.entered_by = actor if getattr(actor, "is_authenticated", False) else target.entered_by
+        target.revision += 1  # a new version of the record: pending again (verification per hand)
         target.save()
         restored, now = target, records
     sheet.apply(now, evaluation)

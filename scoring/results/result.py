@@ -14,6 +14,7 @@ from typing import Any
 
 from django.core.exceptions import PermissionDenied
 from django.db.models import Max
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from scoring import policy
@@ -109,9 +110,20 @@ class ResultSheet:
         return answer
 
     @cached_property
+    def _open_dispute_rows(self) -> list[Dispute]:
+        return list(Dispute.objects.filter(confirmation=None, resolved_at=None, **self.kind.audit_link(self.container))
+                    .order_by("pk"))
+
+    @property
     def open_disputes(self) -> list[Dispute]:
-        """The result's disputes no confirmation has resolved yet, oldest first."""
-        return list(Dispute.objects.filter(confirmation=None, **self.kind.audit_link(self.container)).order_by("pk"))
+        """The result's disputes of its totals no confirmation has resolved yet, oldest first."""
+        return [d for d in self._open_dispute_rows if d.record_id is None]
+
+    @property
+    def open_record_disputes(self) -> list[Dispute]:
+        """The open disagreements with single records (verification per hand), oldest first: each
+        is settled when its record is acknowledged or deleted."""
+        return [d for d in self._open_dispute_rows if d.record_id is not None]
 
     def resolves_dispute(self, actor) -> bool:
         """True when ``actor``, a referee or organiser, may confirm a result they changed because
@@ -128,22 +140,28 @@ class ResultSheet:
         return not AuditEntry.objects.filter(user_id=actor.pk, action__in=audit.ENTERING_ACTIONS, pk__lt=first,
                                              **link).exists()
 
+    def acknowledgeable(self, actor) -> list[ResultRecord]:
+        """The records ``actor`` may acknowledge now (``Action.ACKNOWLEDGE`` asked per record)."""
+        if self.refusal(Action.ACKNOWLEDGE, actor) is not None:
+            return []
+        return [r for r in self.records if self.refusal(Action.ACKNOWLEDGE, actor, number=r.number) is None]
+
     # ------------------------------------------------------------------ the one question
 
-    def refusal(self, action: Action, actor, *, permission: bool = True) -> Refusal | None:
+    def refusal(self, action: Action, actor, *, permission: bool = True, number: int | None = None) -> Refusal | None:
         """``None`` when ``actor`` may do ``action`` now, else why not
         (:func:`scoring.results.refusals.refusal`; ``permission=False``: the permission was asked
-        already, :meth:`require_permission`)."""
-        return refusal(self, action, actor, permission=permission)
+        already, :meth:`require_permission`; ``number``: the record asked about)."""
+        return refusal(self, action, actor, permission=permission, number=number)
 
-    def allows(self, action: Action, actor) -> bool:
+    def allows(self, action: Action, actor, *, number: int | None = None) -> bool:
         """True when :meth:`refusal` is ``None``."""
-        return self.refusal(action, actor) is None
+        return self.refusal(action, actor, number=number) is None
 
-    def require(self, action: Action, actor, *, permission: bool = True) -> None:
+    def require(self, action: Action, actor, *, permission: bool = True, number: int | None = None) -> None:
         """Raise the refusal's error (:class:`~scoring.errors.NotAllowed`,
         :class:`~scoring.errors.Locked`, ``PermissionDenied``) unless ``actor`` may do ``action`` now."""
-        refused = self.refusal(action, actor, permission=permission)
+        refused = self.refusal(action, actor, permission=permission, number=number)
         if refused is not None:
             raise refused.exception()
 
@@ -270,6 +288,13 @@ class ResultSheet:
         """The number the next record gets."""
         current = self.kind.record_model.objects.filter(**{self.kind.record_fk: self.container}).aggregate(n=Max("number"))["n"]
         return (current or 0) + 1
+
+
+def settle_record_disputes(sheet: ResultSheet, record_id: int) -> int:
+    """Inside a write: mark the open disagreements with record ``record_id`` settled (the record
+    was acknowledged or deleted). Returns how many."""
+    return Dispute.objects.filter(record_id=record_id, resolved_at=None, confirmation=None,
+                                  **sheet.kind.audit_link(sheet.container)).update(resolved_at=timezone.now())
 
 
 def sync(target: ResultContainer, sheet: ResultSheet) -> None:

@@ -59,12 +59,18 @@ tournament's player entry on, the sides of a table act through their private lin
   result; a referee or organiser who changed a disputed result only after the dispute may confirm
   it themself;
 - restoring from the audit trail and reopening stay with referees and organisers.
+
+Verification per hand (issue 22, :mod:`~scoring.results.acknowledge`; the tournament's
+``verification`` setting with player entry on): the other side acknowledges each record
+(:func:`acknowledge`, one tap) or disagrees with it (:func:`disagree`); an edit or restore makes
+the record pending again; the result is confirmed only once every record is acknowledged.
 """
 from __future__ import annotations
 
 from django.db import transaction
 
 from scoring.models import ResultContainer
+from scoring.results.acknowledge import acknowledge, disagree
 from scoring.results.disputes import (
     NOTE_LENGTH,
     check_disputable,
@@ -83,7 +89,7 @@ from scoring.results.retry import SUBMISSION_LENGTH, stored_submission
 
 __all__ = [
     "NOTE_LENGTH", "RESTORABLE", "SUBMISSION_LENGTH", "Action", "Code", "Preview", "Refusal", "ResultSheet",
-    "add_record", "check_disputable", "confirm", "confirmation_history", "delete_record", "dispute", "edit_record", "end_at_time", "entry_refusal", "load",
+    "acknowledge", "add_record", "check_disputable", "confirm", "confirmation_history", "delete_record", "disagree", "dispute", "edit_record", "end_at_time", "entry_refusal", "load",
     "next_number", "open_disputes", "parse_totals", "preview", "rebuild", "recompute", "refusal", "reopen", "restore",
     "resume_play", "stored_submission", "totals_hidden",
 ]
@@ -95,11 +101,12 @@ def load(container: ResultContainer) -> ResultSheet:
     return ResultSheet.load(container)
 
 
-def refusal(container: ResultContainer, action: Action, actor) -> Refusal | None:
+def refusal(container: ResultContainer, action: Action, actor, *, number: int | None = None) -> Refusal | None:
     """``None`` when ``actor`` may do ``action`` to ``container`` now, else why not (a
     :class:`Refusal`: its message, the error a write raises, a code): the one question pages, the
-    API and the PDFs ask (:mod:`scoring.results.refusals`). A write decides again inside the lock."""
-    return ResultSheet.load(container).refusal(action, actor)
+    API and the PDFs ask (:mod:`scoring.results.refusals`). ``number``: the record asked about
+    (acknowledging, disagreeing). A write decides again inside the lock."""
+    return ResultSheet.load(container).refusal(action, actor, number=number)
 
 
 def totals_hidden(container: ResultContainer, actor) -> bool:

@@ -22,6 +22,9 @@ def _result_urls(kind: ResultKind) -> list:
         path(f"{base}/dispute/", result_actions.dispute, k, name=names["dispute"]),
         path(f"{base}/reopen/", result_actions.reopen, k, name=names["reopen"]),
         path(f"{base}/audit/<int:entry_id>/restore/", result_actions.restore, k, name=names["restore"]),
+        path(f"{base}/{kind.record_key}/<int:number>/acknowledge/", result_actions.acknowledge, k,
+             name=names["acknowledge"]),
+        path(f"{base}/{kind.record_key}/<int:number>/disagree/", result_actions.disagree, k, name=names["disagree"]),
     ]
 
 

@@ -7,7 +7,9 @@ refused for who or when it is when the question says yes.
 
 States, from the rules (docs/results.md): a result with no record, one with a record entered by
 a referee, one entered through Alpha's (Ann's) link, a finished one, a finished one that the
-other side disputed, a confirmed one, and a finished one in a finished tournament."""
+other side disputed, a confirmed one, and a finished one in a finished tournament; each with the
+opponents verifying at the end of the match and, with verification per hand (issue 22 item 2),
+acknowledging each record (acknowledging and disagreeing are asked of record 1)."""
 from __future__ import annotations
 
 import pytest
@@ -62,10 +64,12 @@ def _build(world, kind: str, state: str):
         _finish(world, c, record, entrant=side)
         sheet.dispute(c, world.actor(other), expected_version=c.version, totals=[1] * len(c.round.tournament.adapter.sides),
                       note="not what we wrote")
-    if state == "confirmed":
+    if state in ("confirmed", "tournament_finished"):
+        if c.round.tournament.verifies_each_record:  # every record acknowledged first, on the sides' behalf
+            for rec in kind_of(c).records(c):
+                sheet.acknowledge(c, rec.number, world.organiser, revision=rec.revision)
         sheet.confirm(c, world.confirmer, expected_version=c.version)
     if state == "tournament_finished":
-        sheet.confirm(c, world.confirmer, expected_version=c.version)
         Tournament.objects.filter(pk=c.round.tournament_id).update(status=Tournament.Status.FINISHED)
     c.refresh_from_db()
     c.round.tournament.refresh_from_db()
@@ -96,24 +100,35 @@ def _write(c, action: Action, actor, record):
         sheet.dispute(c, actor, expected_version=v, totals=[7] * sides, note="ours differ")
     elif action is Action.REOPEN:
         sheet.reopen(c, actor, "a typo", expected_version=v)
+    elif action is Action.ACKNOWLEDGE:
+        sheet.acknowledge(c, 1, actor, revision=kind_of(c).record(c, 1).revision)
+    elif action is Action.DISAGREE:
+        sheet.disagree(c, 1, actor, revision=kind_of(c).record(c, 1).revision, scores=[7] * sides, note="ours differ")
 
 
-WRITES = (Action.ADD, Action.CHANGE, Action.END, Action.RESUME, Action.CONFIRM, Action.DISPUTE, Action.REOPEN)
+WRITES = (Action.ADD, Action.CHANGE, Action.END, Action.RESUME, Action.CONFIRM, Action.DISPUTE, Action.REOPEN,
+          Action.ACKNOWLEDGE, Action.DISAGREE)
+#: The actions asked about record 1 (``number=1``); none on a result without records.
+RECORD_WRITES = (Action.CHANGE, Action.ACKNOWLEDGE, Action.DISAGREE)
 REFUSALS = (NotAllowed, Locked, PermissionDenied)
 
 
+@pytest.mark.parametrize("verification", list(Tournament.Verification))
 @pytest.mark.parametrize("kind", list(KINDS))
 @pytest.mark.parametrize("state", STATES)
-def test_the_question_and_the_write_give_one_answer(world, kind, state):
+def test_the_question_and_the_write_give_one_answer(world, kind, state, verification):
+    Tournament.objects.update(verification=verification)
+    for t in (world.tp, world.sc):
+        t.refresh_from_db()
     c = _build(world, kind, state)
     record = KINDS[kind][1]
     checked = 0
     for who in ACTORS:
         actor = _actor(world, kind, who)
         for action in WRITES:
-            if action is Action.CHANGE and state == "empty":
-                continue  # nothing entered: there is no record 1 to change
-            answer = sheet.refusal(c, action, actor)
+            if action in RECORD_WRITES and state == "empty":
+                continue  # nothing entered: there is no record 1
+            answer = sheet.refusal(c, action, actor, number=1 if action in RECORD_WRITES else None)
             try:
                 with transaction.atomic():
                     _write(c, action, actor, record)
@@ -130,7 +145,7 @@ def test_the_question_and_the_write_give_one_answer(world, kind, state):
             finally:
                 c.refresh_from_db()
             checked += 1
-    assert checked >= len(ACTORS) * (len(WRITES) - 1)
+    assert checked >= len(ACTORS) * (len(WRITES) - len(RECORD_WRITES))
 
 
 @pytest.mark.parametrize("kind", list(KINDS))

@@ -365,11 +365,13 @@ KINDS = {
     "match": {"slug": "tp", "record": PLAIN_HAND, "other": TAI_PAN_HAND, "model": Hand, "fk": "match",
               "names": {"enter": "match_enter", "preview": "hand_preview", "edit": "hand_edit", "delete": "hand_delete",
                         "end": "match_end", "resume": "match_resume", "confirm": "match_confirm",
-                        "reopen": "match_reopen", "restore": "audit_restore"}},
+                        "reopen": "match_reopen", "restore": "audit_restore", "acknowledge": "hand_acknowledge",
+                        "disagree": "hand_disagree"}},
     "table": {"slug": "sc", "record": SICHUAN_SELF_DRAW, "other": SICHUAN_SOUTH_SELF_DRAW, "model": Deal, "fk": "table",
               "names": {"enter": "table_enter", "preview": "deal_preview", "edit": "deal_edit", "delete": "deal_delete",
                         "end": "table_end", "resume": "table_resume", "confirm": "table_confirm",
-                        "reopen": "table_reopen", "restore": "table_audit_restore"}},
+                        "reopen": "table_reopen", "restore": "table_audit_restore", "acknowledge": "deal_acknowledge",
+                        "disagree": "deal_disagree"}},
 }
 
 
@@ -468,6 +470,29 @@ def case_dispute(w, kind):
                  lambda: Dispute.objects.exists())
 
 
+def _verified_record(w, kind):
+    """A record entered by the system in a tournament with player entry and verification per hand
+    (issue 22 item 2): pending, to be acknowledged."""
+    c = _container(w, kind)
+    Tournament.objects.filter(pk=c.round.tournament_id).update(player_entry=True, verification="each")
+    c.round.tournament.refresh_from_db()
+    return _with_record(w, kind)
+
+
+def case_acknowledge(w, kind):
+    c = _verified_record(w, kind)
+    k = KINDS[kind]
+    return Write(k["names"]["acknowledge"], _url(kind, "acknowledge", c, 1), {"revision": 1}, REF,
+                 lambda: k["model"].objects.get(**{k["fk"]: c}).acknowledged_revision == 1)
+
+
+def case_disagree(w, kind):
+    c = _verified_record(w, kind)
+    scores = {f"disagree-1-score_{i}": 0 for i in range(2 if kind == "match" else 4)}
+    return Write(KINDS[kind]["names"]["disagree"], _url(kind, "disagree", c, 1), {"disagree-1-revision": 1, **scores},
+                 ENTRANT, lambda: Dispute.objects.exists())
+
+
 def case_round_pack_build(w):
     return Write("round_pack_build", u("round_pack_build", "tp", 1), {}, REF, lambda: TaskState.objects.exists())
 
@@ -510,9 +535,10 @@ REFEREE_CASES = {"round_pack_build": case_round_pack_build}
 for _kind in KINDS:
     for _action, _case in (("enter", case_enter), ("preview", case_preview), ("edit", case_edit), ("delete", case_delete),
                            ("end", case_end), ("resume", case_resume), ("confirm", case_confirm), ("reopen", case_reopen),
-                           ("restore", case_restore)):
+                           ("restore", case_restore), ("acknowledge", case_acknowledge)):
         REFEREE_CASES[KINDS[_kind]["names"][_action]] = (lambda w, c=_case, k=_kind: c(w, k))
 ENTRANT_CASES = {f"{kind}_dispute": (lambda w, k=kind: case_dispute(w, k)) for kind in KINDS}
+ENTRANT_CASES.update({KINDS[kind]["names"]["disagree"]: (lambda w, k=kind: case_disagree(w, k)) for kind in KINDS})
 CASES = {**ORGANISER_CASES, **REFEREE_CASES, **ENTRANT_CASES}
 
 

@@ -154,7 +154,10 @@ def result_etag(container) -> str:
     kind = kind_of(container)
     sides = [(s["key"], s["name"], s.get("affiliation") or "", list(s.get("players") or []))
              for s in kind.sides(container, container.round.tournament.adapter)]
-    return etags.make("result", kind.key, container.pk, container.version, container.round.status, sides)
+    # ``updated_at`` too: an acknowledgement of a record (verification per hand) changes what the
+    # result shows without changing its version.
+    return etags.make("result", kind.key, container.pk, container.version, container.updated_at.isoformat(),
+                      container.round.status, sides)
 
 
 class ResultDetailView(ApiView):
@@ -163,7 +166,7 @@ class ResultDetailView(ApiView):
     kind = "match"
 
     @read_schema(ResultSerializer, tags=["results"], summary="A result with its records and totals",
-                 description="The `ETag` follows the result's `version`.")
+                 description="The `ETag` follows the result's `version` (and its acknowledgements).")
     def get(self, request, slug, pk):
         t = tournament_or_404(slug)
         container = visible_result(self.actor(), t, self.kind, pk)

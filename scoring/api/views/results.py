@@ -23,7 +23,9 @@ from rest_framework.response import Response
 
 from scoring.api import representation
 from scoring.api.serializers import (
+    AcknowledgeSerializer,
     ConfirmSerializer,
+    DisagreeSerializer,
     DisputeSerializer,
     ErrorSerializer,
     ReasonSerializer,
@@ -201,4 +203,37 @@ class DisputeView(ResultWriteView):
         data = self.valid(DisputeSerializer)
         sheet.dispute(container, self.actor(), expected_version=data["version"], totals=data.get("totals"),
                       note=data.get("note", ""))
+        return self.answer(container)
+
+
+class AcknowledgeView(ResultWriteView):
+    @write_schema(AcknowledgeSerializer, summary="Acknowledge a record (verification per hand)",
+                  description="The other side of the table (through its link), or a referee or organiser on its "
+                              "behalf, acknowledges one record in the `revision` it read; a record edited since is "
+                              "409 `stale_version`. Refused for the side that entered the result, for an acknowledged "
+                              "record and when the tournament verifies at the end of the match (409). The result's "
+                              "`version` does not change (records and totals are the same).")
+    def post(self, request, slug, pk, number):
+        container = self.result(slug, pk, Action.ACKNOWLEDGE)
+        _record_exists(container, number)
+        data = self.valid(AcknowledgeSerializer)
+        sheet.acknowledge(container, number, self.actor(), revision=data["revision"])
+        return self.answer(container)
+
+
+class DisagreeView(ResultWriteView):
+    @write_schema(DisagreeSerializer, summary="Disagree with a record (verification per hand, private links)",
+                  description="Through a private link only: the side that would acknowledge the record reports its own "
+                              "scores of it and a note instead; a referee sees both versions, corrects the record if "
+                              "needed and acknowledges it on the side's behalf. Refused for users (403: referees and "
+                              "organisers correct the record instead).")
+    def post(self, request, slug, pk, number):
+        container = self.result(slug, pk, Action.DISAGREE)
+        refused = sheet.refusal(container, Action.DISAGREE, self.actor(), number=number)
+        if refused is not None and refused.code == sheet.Code.NOT_A_SIDE:
+            raise PermissionDenied  # referees and organisers correct the record instead
+        _record_exists(container, number)
+        data = self.valid(DisagreeSerializer)
+        sheet.disagree(container, number, self.actor(), revision=data["revision"], scores=data.get("scores"),
+                       note=data.get("note", ""))
         return self.answer(container)

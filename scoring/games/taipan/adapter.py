@@ -46,6 +46,8 @@ AUDIT_SENTENCES = {
     "update": gettext_noop("Hand %(number)s changed"),
     "delete": gettext_noop("Hand %(number)s deleted"),
     "restore": gettext_noop("Hand %(number)s restored"),
+    "acknowledge": gettext_noop("Hand %(number)s acknowledged"),
+    "dispute": gettext_noop("Hand %(number)s disagreed with"),
 }
 
 

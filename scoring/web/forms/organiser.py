@@ -58,15 +58,17 @@ class TournamentForm(forms.ModelForm):
 
     class Meta:
         model = Tournament
-        fields = ["name", "slug", "game", "round_format", "hands_per_round", "seed", "blind_confirmation", "player_entry", "venue",
+        fields = ["name", "slug", "game", "round_format", "hands_per_round", "seed", "blind_confirmation", "player_entry", "verification", "venue",
                   "starts_on"]
-        widgets = {"starts_on": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")}
+        widgets = {"starts_on": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"), "verification": forms.RadioSelect}
         labels = {"slug": _("Web address")}
         help_texts = {"slug": _("The short name in the tournament's address (/t/…/): letters, digits and hyphens; filled in from the name.")}
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         instance = self.instance
+        # Left out (an older form or script): the tournament keeps its setting (a new one: at the end).
+        self.fields["verification"].required = False
         self.registry = dict(REGISTRY)
         choices = [("", "---------")] + [(key, cls.label) for key, cls in self.registry.items()]
         current = list(instance.tiebreaks or NSKT_DEFAULT)  # empty: the NSKT default order
@@ -121,6 +123,9 @@ class TournamentForm(forms.ModelForm):
 
     def game_value(self) -> str:
         return self["game"].value() or ""
+
+    def clean_verification(self) -> str:
+        return self.cleaned_data.get("verification") or self.instance.verification or Tournament.Verification.AT_END
 
     def clean_slug(self):
         slug = self.cleaned_data["slug"]

@@ -69,3 +69,33 @@ class DisputeForm(forms.Form):
     def totals(self) -> list[int]:
         """The typed totals in side order."""
         return [self.cleaned_data[f"total_{i}"] for i in range(self.sides)]
+
+
+class AcknowledgeForm(forms.Form):
+    """One tap: acknowledge a record (verification per hand) in the revision the page showed."""
+
+    revision = forms.IntegerField(min_value=1, widget=forms.HiddenInput)
+
+
+class DisagreeForm(forms.Form):
+    """"This hand (deal) is wrong" (verification per hand, a side through its private link): the
+    record's scores as that side has them, one per side (required), and an optional note for the
+    referee; the record's ``revision`` the page showed. Fields prefixed ``disagree-N-`` (one form
+    per pending record on the page)."""
+
+    revision = forms.IntegerField(min_value=1, widget=forms.HiddenInput)
+
+    def __init__(self, *args, labels: list[str], **kwargs):
+        super().__init__(*args, **kwargs)
+        self.sides = len(labels)
+        for i, label in enumerate(labels):
+            self.fields[f"score_{i}"] = WholeNumberField(
+                signed=True, label=_("Score %(side)s") % {"side": label}, required=True,
+                min_value=-MAX_TOTAL, max_value=MAX_TOTAL, widget=forms.NumberInput(attrs={"inputmode": "numeric"}))
+        self.fields["note"] = forms.CharField(
+            label=_("What is wrong? (optional)"), required=False, max_length=1000,
+            widget=forms.Textarea(attrs={"rows": 2}))
+
+    def scores(self) -> list[int]:
+        """The typed scores in side order."""
+        return [self.cleaned_data[f"score_{i}"] for i in range(self.sides)]

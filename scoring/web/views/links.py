@@ -156,6 +156,10 @@ def entrant_home(request, *, tournament):
             "we_enter": bool(entering) and entering[0] == actor.link_id,
             "they_enter": bool(entering) and entering[0] != actor.link_id,
             "disputes": rs.open_disputes,
+            # Verification per hand: the records this side may acknowledge now, and all pending ones.
+            "to_acknowledge": len(rs.acknowledgeable(actor)),
+            "pending": sum(1 for r in rs.records if not r.is_acknowledged) if tournament.verifies_each_record else 0,
+            "record_disputes": rs.open_record_disputes if tournament.verifies_each_record else [],
         }
     context = tournament_context(request, tournament, link=link, entrant=actor, results=results, next_table=next_table,
                                  current=current, own_template=OWN_TEMPLATES[kind])

@@ -6,7 +6,7 @@ on a table's score sheet, :mod:`scoring.draw.match_codes`)."""
 from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
-from django.db.models import Count, Exists, OuterRef
+from django.db.models import Count, Exists, F, OuterRef, Q
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _t
 from django.views.decorators.http import require_safe
@@ -36,9 +36,13 @@ def round_tables(request, tournament: Tournament, rnd: Round) -> list[dict]:
     """The round's tables as rows: number, sides, status, records so far, totals, and the links
     the user may follow (enter, the result page, confirm)."""
     kind, adapter = kind_for(tournament.adapter), tournament.adapter
-    open_dispute = Dispute.objects.filter(confirmation=None, **{kind.key: OuterRef("pk")})
-    qs = kind.in_round(rnd).annotate(n_records=Count(kind.records_name, distinct=True),
-                                        disputed=Exists(open_dispute))
+    open_dispute = Dispute.objects.filter(confirmation=None, resolved_at=None, **{kind.key: OuterRef("pk")})
+    # Verification per hand: records whose current revision is not acknowledged (in the same query).
+    r = kind.records_name
+    unacknowledged = Q(**{f"{r}__acknowledged_revision__isnull": True}) | Q(
+        **{f"{r}__acknowledged_revision__lt": F(f"{r}__revision")})
+    qs = kind.in_round(rnd).annotate(n_records=Count(r, distinct=True), disputed=Exists(open_dispute),
+                                     n_pending=Count(r, filter=unacknowledged, distinct=True))
     rows = []
     for c in qs:
         c.round = rnd
@@ -51,6 +55,7 @@ def round_tables(request, tournament: Tournament, rnd: Round) -> list[dict]:
             "can_add": rs.allows(Action.ADD, request.user), "can_confirm": rs.allows(Action.CONFIRM, request.user),
             "urls": urls,
             "disputed": c.disputed,
+            "pending": c.n_pending if tournament.verifies_each_record and c.status != c.Status.CONFIRMED else 0,
         })
     return rows
 

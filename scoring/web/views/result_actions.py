@@ -20,7 +20,7 @@ from scoring.policy import Perm
 from scoring.results import presenter, sheet
 from scoring.results.sheet import Action, Code
 from scoring.web.decorators import actor_of, result_for, tournament_view
-from scoring.web.forms.results import ConfirmForm, DisputeForm, ReasonForm
+from scoring.web.forms.results import AcknowledgeForm, ConfirmForm, DisagreeForm, DisputeForm, ReasonForm
 from scoring.web.views.result_context import named_errors, result_context, urls_of
 from scoring.web.views.results import STALE_STATUS, _add_error, _container, _entering, _version
 
@@ -202,3 +202,59 @@ def restore(request, pk, entry_id, *, tournament, kind):
         sheet.restore(container, entry, request.user, expected_version=_version(request), reason=f.cleaned_data["reason"])
 
     return _action(request, tournament, container, kind, form, run, _t("The earlier version was restored."), "restore_form")
+
+
+# --------------------------------------------------------------------------- verification per hand
+
+
+def _record_action(request, tournament, kind, pk, number, action: Action, form, run, success: str) -> HttpResponse:
+    """Run ``run(form)`` on record ``number`` for a valid ``form`` and go back to the result page
+    (303) with ``success``, or with the sheet's refusal or the form's error as a message: a one-tap
+    action from the record list (the list shows what it needs again)."""
+    container = result_for(request, tournament, kind, pk, action)
+    url = urls_of(kind, tournament, container)["detail"]
+    if not form.is_valid():
+        for error in named_errors(form):
+            messages.error(request, f"{error['label']}: {error['message']}" if error["label"] else error["message"])
+        return redirect(f"{url}#record-{number}")
+    try:
+        run(container, form)
+    except (ServiceError, RuleViolation) as err:
+        messages.error(request, str(getattr(err, "message", err)))
+    else:
+        messages.success(request, success)
+    return redirect(f"{url}#record-{number}")
+
+
+@require_POST
+@tournament_view(Perm.CONFIRM_RESULTS, entrants=True)
+def acknowledge(request, pk, number, *, tournament, kind):
+    """One tap: the other side (or a referee or organiser on its behalf) acknowledges record
+    ``number`` in the revision its page showed (:func:`scoring.results.sheet.acknowledge`)."""
+
+    def run(container, f):
+        sheet.acknowledge(container, number, actor_of(request), revision=f.cleaned_data["revision"])
+
+    noun = str(tournament.adapter.record_noun[0])
+    return _record_action(request, tournament, kind, pk, number, Action.ACKNOWLEDGE, AcknowledgeForm(request.POST), run,
+                          _t("%(noun)s %(number)s acknowledged.") % {"noun": noun.capitalize(), "number": number})
+
+
+@require_POST
+@tournament_view(Perm.CONFIRM_RESULTS, entrants=True)
+def disagree(request, pk, number, *, tournament, kind):
+    """"This hand is wrong": the side that would acknowledge record ``number`` sends its own scores
+    of it and a note to the referees (:func:`scoring.results.sheet.disagree`); referees and
+    organisers correct the record instead (403)."""
+    container = result_for(request, tournament, kind, pk, Action.DISAGREE)
+    refused = sheet.refusal(container, Action.DISAGREE, actor_of(request), number=number)
+    if refused is not None and refused.code == Code.NOT_A_SIDE:
+        raise PermissionDenied  # referees and organisers correct the record instead
+    form = DisagreeForm(request.POST, labels=_labels(container, tournament), prefix=f"disagree-{number}")
+
+    def run(container, f):
+        sheet.disagree(container, number, actor_of(request), revision=f.cleaned_data["revision"], scores=f.scores(),
+                       note=f.cleaned_data["note"])
+
+    return _record_action(request, tournament, kind, pk, number, Action.DISAGREE, form, run,
+                          _t("Your version was sent to the referees; a referee will settle it."))

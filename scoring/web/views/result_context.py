@@ -65,18 +65,37 @@ def record_url(kind: ResultKind, action: str, tournament: Tournament, container:
 # --------------------------------------------------------------------------- rows
 
 
-def record_rows(kind: ResultKind, tournament: Tournament, container: ResultContainer, records) -> list[dict]:
+def record_rows(kind: ResultKind, tournament: Tournament, container: ResultContainer, records, *,
+                rs: sheet.ResultSheet | None = None, actor=None) -> list[dict]:
     """Display rows of ``records`` (in order, :func:`scoring.results.presenter.record_rows`):
     ``record``, ``number``, ``cells`` (under ``adapter.record_headers()``), ``summary``,
-    ``scores`` and ``running`` per side, ``pairs`` of both, edit/delete URLs."""
+    ``scores`` and ``running`` per side, ``pairs`` of both, edit/delete URLs. With the result's
+    sheet ``rs`` and verification per hand also ``verification`` (the state,
+    :func:`scoring.results.presenter.verification_state`) and its ``verification_text``, and what
+    ``actor`` may do with the row (``can_acknowledge``, ``can_disagree``, the sheet's answers)
+    with their URLs; ``verification`` is ``""`` otherwise."""
+    # Shown until the result is confirmed (the confirmation then stands for every record).
+    verifies = (rs is not None and tournament.verifies_each_record and not rs.is_bye
+                and container.status != container.Status.CONFIRMED)
+    disputed = {d.record_id for d in rs.open_record_disputes} if verifies else set()
+    may_ack = verifies and rs.refusal(Action.ACKNOWLEDGE, actor) is None
+    may_disagree = verifies and rs.refusal(Action.DISAGREE, actor) is None
     rows = []
     for row in presenter.record_rows(kind, tournament.adapter, records):
+        state = presenter.verification_state(row.rec, disputed) if verifies else ""
         rows.append({
             "record": row.rec, "number": row.number, "cells": row.cells, "summary": row.summary,
             "scores": list(row.scores), "running": list(row.running), "pairs": row.pairs,
             "edit_url": record_url(kind, "edit", tournament, container, row.number),
             "delete_url": record_url(kind, "delete", tournament, container, row.number),
+            "verification": state, "verification_text": presenter.verification_label(state) if state else "",
+            "revision": row.rec.revision,
+            "can_acknowledge": may_ack and rs.allows(Action.ACKNOWLEDGE, actor, number=row.number),
+            "can_disagree": may_disagree and rs.allows(Action.DISAGREE, actor, number=row.number),
         })
+        if rows[-1]["can_acknowledge"] or rows[-1]["can_disagree"]:
+            rows[-1]["acknowledge_url"] = record_url(kind, "acknowledge", tournament, container, row.number)
+            rows[-1]["disagree_url"] = record_url(kind, "disagree", tournament, container, row.number)
     return rows
 
 
@@ -98,7 +117,12 @@ def audit_rows(kind: ResultKind, tournament: Tournament, container: ResultContai
     }
     rows = []
     for e in entries:
-        if e.object_type == kind.record_key:
+        if e.object_type == kind.record_key and e.action == AuditEntry.Action.DISPUTE:
+            new = e.new or {}
+            what = adapter.audit_sentence(e.action, new.get("number", "?"))
+            old_text = presenter.record_text(kind, adapter, e.old)
+            new_text = _t("their scores: %(totals)s") % {"totals": presenter.totals_text(adapter, new.get("totals"))}
+        elif e.object_type == kind.record_key:
             snapshot = e.new or e.old or {}
             what = adapter.audit_sentence(e.action, snapshot.get("number", "?"))
             old_text, new_text = presenter.record_text(kind, adapter, e.old), presenter.record_text(kind, adapter, e.new)
@@ -126,6 +150,15 @@ def dispute_rows(adapter, disputes, *, show_entered: bool = True) -> list[dict]:
     return [{"dispute": d, "who": d.via_entrant, "when": d.created_at, "theirs": presenter.totals_text(adapter, d.totals),
              "entered": presenter.totals_text(adapter, d.entered_totals) if show_entered else "", "note": d.note}
             for d in disputes]
+
+
+def record_dispute_rows(adapter, disputes) -> list[dict]:
+    """Display rows of the open disagreements with single records (verification per hand): who,
+    when, which record, both versions of its scores and the note (a side that acknowledges sees
+    the records, so both versions are shown)."""
+    return [{"dispute": d, "who": d.via_entrant, "when": d.created_at, "number": d.number,
+             "theirs": presenter.totals_text(adapter, d.totals), "entered": presenter.totals_text(adapter, d.entered_totals),
+             "note": d.note} for d in disputes]
 
 
 def short_label(label: str) -> str:
@@ -244,7 +277,10 @@ def result_context(request, tournament: Tournament, container: ResultContainer, 
         "number": kind.number(container), "sides": sides, "totals": totals,
         "side_labels": adapter.side_labels(), "record_headers": adapter.record_headers(),
         "record_noun": adapter.record_noun[0], "records_noun": adapter.record_noun[1],
-        "rows": record_rows(kind, tournament, container, rs.records),
+        "rows": record_rows(kind, tournament, container, rs.records, rs=rs, actor=actor),
+        "verifies_each": tournament.verifies_each_record,
+        "record_disputes": record_dispute_rows(adapter, rs.open_record_disputes)
+        if (can["member"] or entrant) and tournament.verifies_each_record else [],
         **state, **can,
         "can_organise": policy.can_organise(actor, tournament), "can_referee": can["referee"],
         **_member_context(rs, tournament, can["member"], actor),
@@ -264,6 +300,7 @@ def result_context(request, tournament: Tournament, container: ResultContainer, 
         "disputes": dispute_rows(adapter, disputes,
                                  show_entered=can["member"] or entered_it or not tournament.blind_confirmation),
     }
+    ctx["to_acknowledge"] = [row["number"] for row in ctx["rows"] if row["can_acknowledge"]]
     ctx.update(extra)
     return ctx
 
