@@ -56,6 +56,19 @@ def test_rules_violations_are_shown_next_to_the_rules_field_and_input_kept(clien
     assert not Tournament.objects.filter(slug="open-2026").exists()
 
 
+def test_many_rules_violations_show_the_first_fifty_and_a_count(client):
+    """Issue 22 item 7: errors are capped at the first 50 and a count of the rest, on pages as in
+    the API; 60 unknown option names give 50 messages and "... and 10 more errors."."""
+    client.force_login(UserFactory(is_staff=True))
+    overrides = json.dumps({f"unknown_option_{i:02d}": 1 for i in range(60)})
+    response = client.post(reverse("scoring:tournament_create"), tournament_data(rules_overrides=overrides))
+    assert response.status_code == 200
+    errors = list(response.context["form"].errors["rules_overrides"])
+    assert len(errors) == 51
+    assert errors[-1] == "\u2026 and 10 more errors."
+    assert sum("unknown_option_" in e for e in errors[:50]) == 50
+
+
 def test_unknown_preset_is_shown_next_to_the_preset_field(client):
     """Changed on purpose (issue 11 item 9): the preset is chosen from a list of the game's
     presets (no free text), so an unknown one is refused next to the select, and a preset of

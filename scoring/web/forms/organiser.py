@@ -20,7 +20,7 @@ from django.utils.translation import gettext_lazy as _
 
 from scoring.games import registry
 from scoring.games.base import RuleViolation
-from scoring.games.entry import capitalise_labels, violation_message
+from scoring.games.entry import capitalise_labels, more_message, violation_message
 from scoring.io import entrants_csv
 from scoring.models import Match, Player, RoundFormat, Team, Tournament
 from scoring.participants.entrants import (
@@ -182,6 +182,8 @@ class TournamentForm(forms.ModelForm):
             for v in exc.violations:
                 target = "rules_preset" if v.field in ("rules.preset", "rules") and "preset" in v.template.lower() else "rules_overrides"
                 self.add_error(target, violation_message(v))
+            if exc.more:
+                self.add_error("rules_overrides", more_message(exc.more))
 
     def save(self, commit: bool = True) -> Tournament:
         tournament = super().save(commit=False)

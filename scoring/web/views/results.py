@@ -26,7 +26,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from scoring import policy
 from scoring.errors import ServiceError, StaleVersion
 from scoring.games.base import RuleViolation
-from scoring.games.entry import violation_message
+from scoring.games.entry import more_message, violation_message
 from scoring.kinds import kind_of
 from scoring.locking import parse_version
 from scoring.models import ResultContainer, Tournament
@@ -307,6 +307,8 @@ def _add_error(form, err) -> None:
     if isinstance(err, RuleViolation):
         for v in err.violations:
             form.add_error(None, violation_message(v))
+        if err.more:
+            form.add_error(None, more_message(err.more))
     else:
         form.add_error(err.field if err.field in form.fields else None, err.message)
 
