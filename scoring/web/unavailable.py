@@ -80,10 +80,14 @@ def reset_connections() -> None:
 
 def unavailable(request):
     """The 503 answer to ``request``: JSON under ``/api/``, otherwise a short page, both in the
-    request's language, with ``Retry-After``."""
+    request's language, with ``Retry-After``. A write's answer says that nothing was saved; a
+    read's does not (it saved nothing to begin with)."""
     language = getattr(request, "LANGUAGE_CODE", None) or settings.LANGUAGE_CODE
     with translation.override(language):
-        message = _("The database could not be reached for a moment. Nothing was saved; try again in a few seconds.")
+        if request.method in ("GET", "HEAD", "OPTIONS"):
+            message = _("The database could not be reached for a moment; try again in a few seconds.")
+        else:
+            message = _("The database could not be reached for a moment. Nothing was saved; try again in a few seconds.")
         if request.path_info.startswith(API_PREFIX):
             response = JsonResponse({"code": "service_unavailable", "errors": [{"field": "", "message": message}]},
                                     status=503)
