@@ -193,6 +193,26 @@ def json_path(loc: tuple | list) -> str:
     return out
 
 
+def _non_json_constant(text: str | bytes) -> str | None:
+    """``"NaN"``, ``"Infinity"`` or ``"-Infinity"`` when ``text`` holds one outside a string (JSON,
+    RFC 8259, has no such numbers, but Python's and pydantic's parsers accept them, and PostgreSQL's
+    ``jsonb`` refuses them later), else ``None``. Cheap for every file without those words."""
+    probe = text if isinstance(text, str) else text.decode("utf-8", "replace")
+    if "NaN" not in probe and "Infinity" not in probe:
+        return None
+    found: list[str] = []
+
+    def refuse(name: str):
+        found.append(name)
+        raise ValueError(name)
+
+    try:
+        json.loads(probe, parse_constant=refuse)
+    except (ValueError, RecursionError):
+        pass
+    return found[0] if found else None
+
+
 def parse(text: str | bytes) -> tuple[TournamentFile | None, list[tuple[str, str]]]:
     """The file's text as a :class:`TournamentFile`, or ``(None, [(JSON path, message), ...])``.
     A UTF-8 byte-order mark at the start (Windows Notepad writes one) is skipped."""
@@ -200,6 +220,9 @@ def parse(text: str | bytes) -> tuple[TournamentFile | None, list[tuple[str, str
         text = text[len(codecs.BOM_UTF8):]
     elif isinstance(text, str) and text.startswith("\ufeff"):
         text = text[1:]
+    constant = _non_json_constant(text)
+    if constant is not None:
+        return None, [("$", f"not valid JSON: {constant} is not a JSON number")]
     try:
         return TournamentFile.model_validate_json(text), []
     except ValidationError as exc:

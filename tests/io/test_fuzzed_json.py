@@ -135,3 +135,20 @@ def test_a_nul_character_in_a_record_is_refused_not_half_imported(game, where, a
         load_tournament(json.dumps(doc), slug="nul")
     assert any("NUL character" in message for _path, message in refused.value.errors), refused.value.errors
     assert counts() == before
+
+
+@pytest.mark.parametrize("constant", ["Infinity", "-Infinity", "NaN"])
+def test_numbers_json_does_not_have_are_refused(accounts, constant):
+    """Found by the fuzz on PostgreSQL: a Tien Gow deal's ``"banker": Infinity`` was accepted and
+    then refused by ``jsonb`` mid-import. JSON has no such numbers: the file is refused, naming
+    the word, and nothing is stored. The same words inside a string are text and stay allowed."""
+    doc = base("tiengow")
+    text = json.dumps(doc).replace('"banker": 0', f'"banker": {constant}', 1)
+    assert constant in text
+    before = counts()
+    with pytest.raises(ImportRefused) as refused:
+        load_tournament(text, slug="fuzzed")
+    assert refused.value.errors == [("$", f"not valid JSON: {constant} is not a JSON number")]
+    assert counts() == before
+    doc["venue"] = f"Hall {constant}"
+    assert load_tournament(json.dumps(doc), slug="fuzzed").tournament.venue == f"Hall {constant}"
