@@ -103,6 +103,8 @@ ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "localhost,127.0.0.1")
 if TESTING:
     ALLOWED_HOSTS.append("testserver")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
+# A form sent with a stale CSRF token gets the site's own page (nothing saved; open it again).
+CSRF_FAILURE_VIEW = "scoring.web.views.account.csrf_failure"
 
 INSTALLED_APPS = [
     "django.contrib.admin",

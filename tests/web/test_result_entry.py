@@ -255,6 +255,9 @@ def test_edit_hand_totals_follow_and_audit(client, setup):
     page = client.get(url("hand_edit", m, 1))
     assert page.status_code == 200
     assert page.context["entry"].form["card_points_ns"].value() == 75
+    # EW is 100 - NS, so it is left empty and follows a changed NS (fresh tester: a pre-filled
+    # EW 25 contradicted NS 80 and the edit was refused until EW was cleared)
+    assert page.context["entry"].form["card_points_ew"].value() is None
     # without a reason: refused, nothing changes
     r = client.post(url("hand_edit", m, 1), hand_data(m.version, first_out="N", ns=55))
     assert r.status_code == 400 and r.context["reason_form"].errors.get("reason")
@@ -637,3 +640,21 @@ def test_preview_of_each_game(client, game):
     assert text in html.split(marker, 1)[1].split("</div>", 1)[0]
     assert not Hand.objects.exists() and not Deal.objects.exists()
     assert Table.objects.filter(version__gt=0).count() == 0 and Match.objects.filter(version__gt=0).count() == 0
+
+
+def test_a_stale_csrf_token_gets_the_sites_page_and_nothing_is_saved(setup):
+    """A phone whose entry page was open while it logged in again (or opened a login link) sends
+    a stale CSRF token: the site's own page in the site's layout says nothing was saved and links
+    back to the form (issue 22 fresh tester); nothing is stored."""
+    from django.test import Client
+
+    phone = Client(enforce_csrf_checks=True)
+    phone.force_login(setup["referee"])
+    match = setup["match"]
+    response = phone.post(url("match_enter", match), hand_data(match.version))
+    assert response.status_code == 403
+    page = response.content.decode()
+    assert "This form has expired" in page and "Nothing was saved." in page
+    assert f'href="{url("match_enter", match)}"' in page
+    assert 'class="who"' in page  # the site's header with the user's name, not Django's bare page
+    assert Hand.objects.filter(match=match).count() == 0

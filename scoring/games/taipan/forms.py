@@ -106,14 +106,17 @@ class HandForm(forms.Form):
 
 
 def initial_from_record(record: dict[str, Any]) -> dict[str, Any]:
-    """Initial form data for a stored hand ``record`` (edit page)."""
+    """Initial form data for a stored hand ``record`` (edit page). The EW card points are left
+    empty when they are 100 - NS, as the entry page leaves them (then they follow a changed NS
+    instead of contradicting it); only an EW that is not 100 - NS is filled in."""
     calls = record.get("calls") or {}
     cp = record.get("card_points") or {}
+    ns, ew = cp.get("NS"), cp.get("EW")
     initial: dict[str, Any] = {
         "first_out": record.get("first_out") or "",
         "double_victory": record.get("double_victory") or "",
-        "card_points_ns": cp.get("NS"),
-        "card_points_ew": cp.get("EW"),
+        "card_points_ns": ns,
+        "card_points_ew": None if isinstance(ns, int) and ew == 100 - ns else ew,
     }
     for s in SEATS:
         initial[f"call_{s.lower()}"] = calls.get(s) or ""

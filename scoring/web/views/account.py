@@ -6,6 +6,7 @@ from __future__ import annotations
 from urllib.parse import urlsplit
 
 from django.contrib.auth import views as auth_views
+from django.shortcuts import render
 from django.urls import Resolver404, resolve, reverse
 
 #: Entry pages (the score sheet's QR code) -> the public result page of the same result.
@@ -33,3 +34,12 @@ class LoginView(auth_views.LoginView):
         ctx = super().get_context_data(**kwargs)
         ctx["public_url"] = public_page_for(ctx.get(self.redirect_field_name, ""))
         return ctx
+
+
+def csrf_failure(request, reason: str = ""):
+    """``CSRF_FAILURE_VIEW``: a form sent with a stale or missing CSRF token (the page was open
+    while its phone logged in or out, opened a login link, or sat for a long time) gets the site's
+    own page, in the request's language, saying that nothing was saved and how to send it again,
+    with a link that reloads the page the form came from (403). ``reason`` (Django's, English) is
+    not shown."""
+    return render(request, "403_csrf.html", {"again_url": request.get_full_path()}, status=403)
