@@ -68,7 +68,7 @@ bench-readme:
 ## (scoring/management/commands/makemessages.py) does not wrap, names files without line numbers
 ## and never fuzzy-matches, so on an unchanged tree only the POT-Creation-Date lines change.
 messages: install
-	DEBUG=1 $(PY) manage.py makemessages -l nl -l en
+	DEBUG=1 $(PY) manage.py makemessages -l nl -l en --no-obsolete
 	DEBUG=1 $(PY) manage.py compilemessages --ignore=.venv
 
 ## The handbook's and the README's screenshots refreshed in docs/ (tests/browser/test_handbook_screenshots.py

@@ -8,6 +8,7 @@ each violation can be put next to its own field.
 from __future__ import annotations
 
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 
 class ServiceError(Exception):
@@ -55,3 +56,14 @@ class PairingImpossible(ServiceError):
     def __init__(self, message=None, *, blocking: list[str] | None = None, field: str = ""):
         self.blocking = list(blocking or [])
         super().__init__(message, field=field)
+
+
+def wait_phrase(seconds: int) -> str:
+    """How long to wait, in the active language, for a ``Retry-After`` of ``seconds``: whole
+    seconds under two minutes ("90 seconds"), else minutes rounded up ("18 minutes"), so a
+    doubled delay of 1,024 seconds reads as minutes."""
+    seconds = max(int(seconds), 0)
+    if seconds < 120:
+        return ngettext("%(n)s second", "%(n)s seconds", seconds) % {"n": seconds}
+    minutes = -(-seconds // 60)
+    return ngettext("%(n)s minute", "%(n)s minutes", minutes) % {"n": minutes}

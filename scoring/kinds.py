@@ -61,6 +61,8 @@ class ResultKind:
     #: What one container and one record are called in sentences (translated).
     noun: Any = ""
     record_noun: Any = ""
+    #: "this hand" / "this deal" (translated as a whole: Dutch says "deze hand" but "dit spel").
+    this_record: Any = ""
     #: True when the container carries the game's state from record to record (``container.state``).
     carries_state: bool = False
     #: True when a finished result names a winning side (or a draw) of its own.
@@ -235,6 +237,7 @@ class MatchKind(ResultKind):
     container_model, record_model = Match, Hand
     record_fk, records_name, round_related, number_field = "match", "hands", "matches", "table"
     noun, record_noun = gettext_lazy("match"), gettext_lazy("hand")
+    this_record = gettext_lazy("this hand")
     carries_state = False
     has_winner = True
     url_names = {"detail": "match_detail", "enter": "match_enter", "preview": "hand_preview", "edit": "hand_edit",
@@ -354,6 +357,7 @@ class TableKind(ResultKind):
     container_model, record_model = Table, Deal
     record_fk, records_name, round_related, number_field = "table", "deals", "tables", "number"
     noun, record_noun = gettext_lazy("table"), gettext_lazy("deal")
+    this_record = gettext_lazy("this deal")
     carries_state = True
     url_names = {"detail": "table_detail", "enter": "table_enter", "preview": "deal_preview", "edit": "deal_edit",
                  "delete": "deal_delete", "end": "table_end", "resume": "table_resume", "confirm": "table_confirm",

@@ -38,7 +38,7 @@ from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import set_rollback
 
-from scoring.errors import Locked, NotAllowed, ServiceError, StaleVersion
+from scoring.errors import Locked, NotAllowed, ServiceError, StaleVersion, wait_phrase
 from scoring.games.base import RuleViolation
 from scoring.games.entry import more_message, split_path, violation_message
 
@@ -136,5 +136,8 @@ def exception_handler(exc: Exception, context: dict) -> Response | None:
     code = exc.default_code if not isinstance(exc, exceptions.ValidationError) else "invalid"
     if isinstance(exc, exceptions.NotFound):
         errors = [error("", _("Not found."))]
+    elif isinstance(exc, exceptions.Throttled):
+        # DRF's own text is half translated ("... Expected available in N seconds.").
+        errors = [error("", _("Too many requests: try again in %(wait)s.") % {"wait": wait_phrase(exc.wait or 1)})]
     set_rollback()
     return Response(body(code, errors), status=exc.status_code, headers=headers)

@@ -80,4 +80,5 @@ def entrant_cards_pdf(tournament: Tournament, *, base_url: str, only: list[int] 
         ("VALIGN", (0, 0), (-1, -1), "TOP"),
         ("TOPPADDING", (0, 0), (-1, -1), 3 * mm), ("LEFTPADDING", (0, 0), (-1, -1), 3 * mm),
     ]))
-    return build([grid], f"{tournament.name} - {_('cards')}")
+    cards_word = _("cards")
+    return build([grid], f"{tournament.name} - {cards_word}")

@@ -17,6 +17,7 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 
 from scoring import policy
@@ -39,8 +40,8 @@ def _locked_record(container: ResultContainer, number: int, actor, action: Actio
         raise ServiceError(_("The version of the record you saw is missing. Reload the page and try again."),
                            field="revision")
     if int(revision) != rec.revision:
-        raise StaleVersion(_("This {noun} was changed in the meantime. Check it again.").format(
-            noun=sheet.kind.record_noun))
+        raise StaleVersion(_("{this} was changed in the meantime. Check it again.").format(
+            this=capfirst(sheet.kind.this_record)))
     return sheet, rec
 
 
@@ -92,7 +93,7 @@ def disagree(container: ResultContainer, number: int, actor, *, revision: int | 
         sheet, rec = _locked_record(container, number, actor, Action.DISAGREE, revision)
         kind = sheet.kind
         if scores is None:
-            raise ServiceError(_("Type the scores of this {noun} as your side has them.").format(noun=kind.record_noun),
+            raise ServiceError(_("Type the scores of {this} as your side has them.").format(this=kind.this_record),
                                field="totals")
         typed = parse_totals(scores, len(sheet.adapter.sides))
         text = (note or "").strip()[:NOTE_LENGTH]

@@ -37,6 +37,7 @@ from enum import StrEnum
 from typing import Any, Protocol
 
 from django.core.exceptions import PermissionDenied
+from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 
 from scoring import policy
@@ -205,7 +206,7 @@ def _pending(sheet: ResultSheet, number: int | None) -> Refusal | None:
     if rec is None:
         return Refusal(_("There is no number {number} here.").format(number=number))
     if rec.is_acknowledged:
-        return Refusal(_("This {noun} is already acknowledged.").format(noun=_record_noun(sheet)),
+        return Refusal(_("{this} is already acknowledged.").format(this=capfirst(sheet.kind.this_record)),
                        code=Code.ACKNOWLEDGED)
     return None
 
@@ -216,7 +217,7 @@ def _not_disagreed(sheet: ResultSheet, number: int | None, actor) -> Refusal | N
         return None
     rec = next((r for r in sheet.records if r.number == number), None)
     if rec is not None and any(d.record_id == rec.pk and d.via_link_id == actor.link_id for d in sheet.open_record_disputes):
-        return Refusal(_("Your disagreement with this {noun} is already with a referee.").format(noun=_record_noun(sheet)))
+        return Refusal(_("Your disagreement with {this} is already with a referee.").format(this=sheet.kind.this_record))
     return None
 
 
@@ -363,7 +364,7 @@ def _acknowledger(sheet: ResultSheet, actor) -> Refusal | None:
         return None
     entering = sheet.entering_links
     if (entering and entering[0] == actor.link_id) or sheet.changed_by(actor):
-        return Refusal(_("Your side entered this {noun}: the other side acknowledges it.").format(noun=_record_noun(sheet)),
+        return Refusal(_("Your side entered {this}: the other side acknowledges it.").format(this=sheet.kind.this_record),
                        code=Code.OWN_RECORD)
     return None
 

@@ -101,15 +101,22 @@ def test_a_body_that_is_not_json_is_415_as_on_the_result_endpoints(api_world, co
     assert r.status_code == 415 and r.json()["code"] == "unsupported_media_type"
 
 
-def test_unknown_game_or_command_is_404_with_the_command_lines_message():
+def test_unknown_game_or_command_is_404_naming_what_there_is_in_the_requests_language():
+    """Changed on purpose (issue 22 item 7, engine messages in the request's language): the API
+    no longer repeats the command line's English message; it names the unknown game or command
+    and what there is, in English or Dutch. The CLI still exits 2 for the same input."""
     c = APIClient()
-    r = c.post(api_url("engine-command", "chess", "score"), {}, format="json")
+    r = c.post(api_url("engine-command", "chess", "score"), {}, format="json", HTTP_ACCEPT_LANGUAGE="en")
     assert r.status_code == 404 and r.json()["code"] == "not_found"
-    assert "unknown game 'chess'" in r.json()["errors"][0]["message"]
-    r = c.post(api_url("engine-command", "taipan", "nope"), {}, format="json")
+    message = r.json()["errors"][0]["message"]
+    assert message.startswith("There is no game 'chess' with a rule engine; the games are: ") and "taipan" in message
+    r = c.post(api_url("engine-command", "taipan", "nope"), {}, format="json", HTTP_ACCEPT_LANGUAGE="en")
     proc = cli("taipan", "nope", "{}")
     assert r.status_code == 404 and proc.returncode == 2
-    assert r.json()["errors"][0]["message"] == proc.stderr.strip()
+    assert r.json()["errors"][0]["message"].startswith("The rule engine of taipan has no command 'nope'; its commands are: ")
+    assert "replay" in r.json()["errors"][0]["message"]
+    r = c.post(api_url("engine-command", "taipan", "nope"), {}, format="json", HTTP_ACCEPT_LANGUAGE="nl")
+    assert r.status_code == 404 and "heeft geen opdracht 'nope'" in r.json()["errors"][0]["message"]
 
 
 @pytest.mark.parametrize("body,message", [

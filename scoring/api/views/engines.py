@@ -97,12 +97,32 @@ class EngineCommandView(ApiView):
             raise ParseError(_("The request body must be a JSON object."))
         try:
             output = engine_commands.run(game, command, data)
-        except engine_commands.NoSuchCommand as exc:
-            return Response(body("not_found", [error("", str(exc))]), status=status.HTTP_404_NOT_FOUND)
+        except engine_commands.NoSuchCommand:
+            return Response(body("not_found", [error("", not_found_message(game, command))]),
+                            status=status.HTTP_404_NOT_FOUND)
         except engine_commands.RuleViolation as exc:
             return Response(invalid(exc), status=status.HTTP_400_BAD_REQUEST)
         return Response(translated(output))
 
+
+
+def not_found_message(game: str, command: str) -> str:
+    """The translated 404 message for an unknown ``game``, or an unknown ``command`` of a known
+    game, naming what there is (the CLI says the same in English)."""
+    try:
+        known = engine_commands.commands(game)
+    except engine_commands.NoSuchCommand:
+        games = []
+        for adapter in all_games():
+            try:
+                engine_commands.commands(adapter.key)
+            except engine_commands.NoSuchCommand:
+                continue
+            games.append(adapter.key)
+        return _("There is no game %(game)s with a rule engine; the games are: %(known)s.") % {
+            "game": repr(game), "known": ", ".join(games)}
+    return _("The rule engine of %(game)s has no command %(command)s; its commands are: %(known)s.") % {
+        "game": game, "command": repr(command), "known": ", ".join(known)}
 
 
 def invalid(exc: engine_commands.RuleViolation) -> dict:

@@ -29,12 +29,12 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _t
-from django.utils.translation import ngettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from scoring import policy
+from scoring.errors import wait_phrase
 from scoring.games.base import EntrantKind
 from scoring.kinds import kind_for
 from scoring.models import EntrantLink, Match, Round, Tournament
@@ -98,11 +98,8 @@ def open_link(request):
         except links.TooManyFailures as exc:
             # A wrong code after many from this network: the form again, to type the right one
             # (which opens at once), with how long a wrong one is refused.
-            error = ngettext("Too many wrong codes from this network. Check the code on your card and type it again: "
-                             "the right code opens at once. Otherwise wait %(n)s second.",
-                             "Too many wrong codes from this network. Check the code on your card and type it again: "
-                             "the right code opens at once. Otherwise wait %(n)s seconds.", exc.retry_after) % {
-                "n": exc.retry_after}
+            error = _t("Too many wrong codes from this network. Check the code on your card and type it again: "
+                       "the right code opens at once. Otherwise wait %(wait)s.") % {"wait": wait_phrase(exc.retry_after)}
             response = render(request, "links/open.html", {"error": error, "held": held_links(request)}, status=429)
             response["Retry-After"] = str(exc.retry_after)
             return _no_store(response)
