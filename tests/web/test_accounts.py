@@ -143,8 +143,9 @@ def test_new_link_for_a_member_and_the_member_sets_a_password_without_the_old_on
     assert done.status_code == 302
     cup.referee.refresh_from_db()
     assert cup.referee.check_password(PASSWORD) and logged_in_user(ref) == str(cup.referee.pk)
-    # Without a fresh link, the old password is asked again.
-    assert ref.get(reverse("scoring:account_set_password"))["Location"] == reverse("password_change")
+    # Without a fresh link, the same page asks for the old password again.
+    again = ref.get(reverse("scoring:account_set_password")).content.decode()
+    assert 'name="old_password"' in again
 
 
 def test_organiser_sets_a_members_password(client, cup):
@@ -194,25 +195,45 @@ def test_the_username_in_the_navigation_opens_the_account_page(client, cup):
     html = client.get(reverse("scoring:tournament_list")).content.decode()
     assert f'<a class="who" href="{reverse("scoring:account")}"' in html
     account = client.get(reverse("scoring:account")).content.decode()
-    for url in (reverse("password_change"), reverse("scoring:api_token"), reverse("set_language"),
+    for url in (reverse("scoring:account_set_password"), reverse("scoring:api_token"), reverse("set_language"),
                 cup.tournament.get_absolute_url()):
         assert f'"{url}"' in account, url
 
 
 def test_everyone_changes_their_own_password_on_the_sites_pages(client, cup):
+    """Django's /accounts/password_change/ leads to the account's own password page, which asks
+    for the old password (an account with one, no fresh login link); the "changed" message comes
+    only after a change."""
     cup.referee.set_password("Old-Password-2026")
     cup.referee.save()
     client.force_login(cup.referee)
-    form = client.get(reverse("password_change")).content.decode()
-    assert 'class="site"' in form and "Django" not in form
-    wrong = client.post(reverse("password_change"), {"old_password": "nope", "new_password1": PASSWORD,
-                                                      "new_password2": PASSWORD})
-    assert wrong.status_code == 200 and wrong.context["form"].errors
-    ok = client.post(reverse("password_change"), {"old_password": "Old-Password-2026", "new_password1": PASSWORD,
-                                                   "new_password2": PASSWORD})
-    assert ok.status_code == 302 and ok["Location"] == reverse("password_change_done")
-    assert "Password changed" in client.get(ok["Location"]).content.decode()
+    assert client.get("/accounts/password_change/")["Location"] == reverse("scoring:account_set_password")
+    url = reverse("scoring:account_set_password")
+    form = client.get(url).content.decode()
+    assert 'class="site"' in form and "Django" not in form and 'name="old_password"' in form
+    wrong = client.post(url, {"old_password": "nope", "new_password1": PASSWORD, "new_password2": PASSWORD})
+    assert wrong.status_code == 400 and wrong.context["form"].errors
+    ok = client.post(url, {"old_password": "Old-Password-2026", "new_password1": PASSWORD,
+                           "new_password2": PASSWORD}, follow=True)
+    assert ok.redirect_chain == [(reverse("scoring:account"), 302)]
+    assert "Your password was changed" in ok.content.decode()
     assert phone().login(username="ref", password=PASSWORD)
+    assert client.get(reverse("scoring:account")).status_code == 200  # this session stays
+
+
+def test_password_change_done_says_nothing_without_a_change(client, cup):
+    """A direct visit of Django's "done" address leads to the account page without claiming a
+    change; a login-link account is never asked for an old password it does not have."""
+    client.force_login(cup.referee)
+    done = client.get("/accounts/password_change/done/", follow=True)
+    assert done.redirect_chain == [(reverse("scoring:account"), 302)]
+    assert "was changed" not in done.content.decode() and not list(done.context["messages"])
+    linked = UserFactory(username="linked")
+    linked.set_unusable_password()
+    linked.save()
+    client.force_login(linked)
+    page = client.get("/accounts/password_change/", follow=True).content.decode()
+    assert 'name="old_password"' not in page and 'name="new_password1"' in page
 
 
 def test_login_page_without_mail_says_ask_your_organiser(client, settings):
