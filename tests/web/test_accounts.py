@@ -190,6 +190,41 @@ def test_an_organiser_cannot_take_over_someone_elses_account(client, cup):
                        {"new_password1": PASSWORD, "new_password2": PASSWORD}).status_code == 400
 
 
+def test_the_members_page_says_why_an_account_cannot_be_handled(client, cup):
+    """No "Login link" or "Set password" for an account the organiser may not handle, with the
+    real reason: another tournament's member, or a staff account; the password page says it
+    before anyone types a password."""
+    t = cup.tournament
+    elsewhere = MembershipFactory(role="organiser").user
+    mine = MembershipFactory(tournament=t, user=elsewhere, role="referee")
+    admin = UserFactory(username="admin", is_staff=True)
+    admins = MembershipFactory(tournament=t, user=admin, role="referee")
+    ref = Membership.objects.get(tournament=t, user=cup.referee)
+    client.force_login(cup.organiser)
+    html = client.get(reverse("scoring:members", args=[t.slug])).content.decode()
+
+    def item(m):
+        return re.search(rf'<li id="member-{m.pk}">(.*?)</li>', html, re.S).group(1)
+
+    for m in (mine, admins):
+        assert reverse("scoring:member_link", args=[t.slug, m.pk]) not in item(m)
+        assert reverse("scoring:member_password", args=[t.slug, m.pk]) not in item(m)
+    assert "also works in another tournament; only its own organisers or a site administrator" in item(mine)
+    assert "Only a site administrator can handle this account." in item(admins)
+    assert "site administrator can handle" not in item(mine)
+    assert reverse("scoring:member_link", args=[t.slug, ref.pk]) in item(ref) and 'class="muted refusal"' not in item(ref)
+    page = client.get(reverse("scoring:member_password", args=[t.slug, mine.pk])).content.decode()
+    assert 'id="refusal"' in page and "also works in another tournament" in page and "new_password1" not in page
+    refused = client.post(reverse("scoring:member_password", args=[t.slug, mine.pk]),
+                          {"new_password1": PASSWORD, "new_password2": PASSWORD})
+    assert refused.status_code == 409
+    # A superuser organiser may handle them all.
+    boss = UserFactory(username="boss", is_superuser=True, is_staff=True)
+    MembershipFactory(tournament=t, user=boss, role="organiser")
+    client.force_login(boss)
+    assert 'class="muted refusal"' not in client.get(reverse("scoring:members", args=[t.slug])).content.decode()
+
+
 def test_the_username_in_the_navigation_opens_the_account_page(client, cup):
     client.force_login(cup.referee)
     html = client.get(reverse("scoring:tournament_list")).content.decode()

@@ -27,13 +27,19 @@ from scoring.web.forms.members import InviteForm, MemberPasswordForm, Membership
 
 
 def _page(request, tournament, *, status: int = 200, **forms):
-    """The members page with its forms (``forms`` replace the empty ones)."""
+    """The members page with its forms (``forms`` replace the empty ones). Each membership gets
+    ``refusal``: why this organiser may not give it a login link or a password, or ``None``
+    (:func:`scoring.participants.invitations.refusals`)."""
+    refusals = invitations.refusals(request.user, tournament)
+    memberships = list(tournament.memberships.select_related("user").order_by("role", "user__username"))
+    for m in memberships:
+        m.refusal = refusals.get(m.user_id)
     ctx = {
         "form": MembershipForm(),
         "new_form": NewMemberForm(prefix="new"),
         "invite_form": InviteForm(prefix="invite"),
         **forms,
-        "memberships": tournament.memberships.select_related("user").order_by("role", "user__username"),
+        "memberships": memberships,
         "invitations": invitations.pending(tournament),
     }
     return render(request, "participants/members.html", tournament_context(request, tournament, **ctx), status=status)
@@ -135,6 +141,10 @@ def invitation_revoke(request, pk, *, tournament):
 def member_password(request, pk, *, tournament):
     """Set the password of member ``pk`` (a membership of this tournament)."""
     membership = get_object_or_404(Membership.objects.select_related("user"), tournament=tournament, pk=pk)
+    refusal = invitations.refusals(request.user, tournament).get(membership.user_id)
+    if refusal is not None:  # said at once, before anyone types a password (the service checks again)
+        ctx = tournament_context(request, tournament, form=None, membership=membership, refusal=refusal)
+        return render(request, "participants/member_password.html", ctx, status=409 if request.method == "POST" else 200)
     form = MemberPasswordForm(membership.user, request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
