@@ -35,7 +35,8 @@ def phone() -> Client:
 def invite_on_page(client, cup, username="venue-ref", role="referee", hours="24"):
     """The organiser's request on the members page; returns (response, token shown)."""
     response = client.post(reverse("scoring:member_invite", args=[cup.tournament.slug]),
-                           {"invite-username": username, "invite-role": role, "invite-email": "", "invite-hours": hours})
+                           {"invite-username": username, "invite-role": role, "invite-email": "", "invite-hours": hours},
+                           follow=True)
     html = response.content.decode()
     match = re.search(r"/invite/#([a-z0-9]+)<", html)
     return response, match.group(1) if match else None
@@ -102,6 +103,45 @@ def test_the_link_logs_in_once_with_exactly_the_invited_role(client, cup):
     assert again.status_code == 400 and "does not work" in again.content.decode() and logged_in_user(ben) is None
 
 
+def test_reloading_the_shown_link_never_makes_a_new_one(client, cup, caplog):
+    """Post/Redirect/Get: "Make a login link" redirects to a page that shows the link once; a
+    reload (or a later visit) of that page says it was shown already, makes no new link, and the
+    first link keeps working. The token is in no address and no log, and gone from the session."""
+    t = cup.tournament
+    client.force_login(cup.organiser)
+    post = client.post(reverse("scoring:member_invite", args=[t.slug]),
+                       {"invite-username": "venue-ref", "invite-role": "referee", "invite-hours": "24"})
+    invitation = Invitation.objects.get(user__username="venue-ref")
+    shown_url = reverse("scoring:member_invitation", args=[t.slug, invitation.pk])
+    assert post.status_code == 302 and post["Location"] == shown_url
+    first = client.get(shown_url)
+    assert first.status_code == 200 and "no-store" in first["Cache-Control"]
+    token = re.search(r"/invite/#([a-z0-9]+)<", first.content.decode()).group(1)
+    assert invitation.token_hash == hashlib.sha256(token.encode()).hexdigest()
+    assert token not in str(dict(client.session)) and token not in caplog.text
+    reload = client.get(shown_url)
+    html = reload.content.decode()
+    assert reload.status_code == 200 and "no-store" in reload["Cache-Control"]
+    assert 'id="invitation-shown"' in html and "/invite/#" not in html and "<svg" not in html
+    m = Membership.objects.get(tournament=t, user=invitation.user)
+    assert reverse("scoring:member_link", args=[t.slug, m.pk]) in html  # a new one only by a button
+    assert Invitation.objects.count() == 1 and Invitation.objects.get().revoked_at is None
+    assert open_link(phone(), token).status_code == 302  # the first link still works
+    # A link made for a member ("Login link") goes the same way.
+    again = client.post(reverse("scoring:member_link", args=[t.slug, m.pk]))
+    newer = Invitation.objects.latest("created_at")
+    assert again["Location"] == reverse("scoring:member_invitation", args=[t.slug, newer.pk])
+    # A redirect never followed: the members page drops the token from the session.
+    assert "nskt_new_login_link" in client.session
+    client.get(reverse("scoring:members", args=[t.slug]))
+    assert "nskt_new_login_link" not in client.session
+    assert 'id="invitation-shown"' in client.get(again["Location"]).content.decode()
+    # Another tournament's organiser cannot open the page.
+    other = MembershipFactory(role="organiser").user
+    client.force_login(other)
+    assert client.get(shown_url).status_code == 403
+
+
 def test_typed_code_ignores_case_spaces_and_dashes(client, cup):
     _invitation, token = invitations.invite(cup.tournament, cup.organiser, role="referee", username="typist")
     typed = " " + invitations.grouped(token).upper().replace("-", " - ") + " "
@@ -134,7 +174,7 @@ def test_a_logged_in_phone_is_asked_before_switching(client, cup):
 def test_new_link_for_a_member_and_the_member_sets_a_password_without_the_old_one(client, cup):
     client.force_login(cup.organiser)
     m = Membership.objects.get(tournament=cup.tournament, user=cup.referee)
-    response = client.post(reverse("scoring:member_link", args=[cup.tournament.slug, m.pk]))
+    response = client.post(reverse("scoring:member_link", args=[cup.tournament.slug, m.pk]), follow=True)
     token = re.search(r"/invite/#([a-z0-9]+)<", response.content.decode()).group(1)
     ref = phone()
     assert open_link(ref, token).status_code == 302
