@@ -2,7 +2,8 @@
 
 The password reset pages exist only when mail is configured (``settings.MAIL_CONFIGURED``): without
 a way to send the mail they would say "sent" and send nothing (404 instead, and the login page
-offers no reset link). The login page is the app's (:class:`scoring.web.views.account.LoginView`):
+offers no reset link). Django's password change pages lead to the account's own
+(``scoring.web.views.account_pages.set_own_password``). The login page is the app's (:class:`scoring.web.views.account.LoginView`):
 it says when it leads on to a result's entry page and offers the public page instead."""
 from functools import wraps
 
@@ -11,6 +12,7 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.http import Http404
 from django.urls import include, path
+from django.views.generic import RedirectView
 
 from scoring.web.views.account import LoginView
 
@@ -39,6 +41,12 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     *password_reset,
     path("accounts/login/", LoginView.as_view(), name="login"),
+    # One's own password: the account's own page (with or without the old password); Django's
+    # "done" page would say "changed" to anyone opening it, so it leads to the account page.
+    path("accounts/password_change/", RedirectView.as_view(pattern_name="scoring:account_set_password"),
+         name="password_change"),
+    path("accounts/password_change/done/", RedirectView.as_view(pattern_name="scoring:account"),
+         name="password_change_done"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("api/", include("scoring.api.urls")),

@@ -14,7 +14,8 @@
 - **Set a password** (:func:`set_password`): an organiser sets a member's password directly
   (Django's password validators apply); the member's other sessions end (Django's session hash).
 
-Whose account an organiser may handle (:func:`check_account`): never a staff or superuser
+Whose account an organiser may handle (:func:`check_account`, and :func:`refusals` for the members
+page, which hides the buttons with the reason): never a staff or superuser
 account, never their own password (the account page does that), and only an account all of whose
 memberships are in tournaments the organiser organises. An organiser can therefore never take
 over someone who also works for another tournament: that person is added by username and logs in
@@ -86,25 +87,72 @@ def default_hours() -> int:
 # --------------------------------------------------------------------------- whose account
 
 
+#: Why an organiser may not handle a staff or superuser account.
+STAFF_ONLY = _("Only a site administrator can handle this account.")
+#: Why an organiser may not handle an account that is also a member of a tournament they do not run.
+OTHER_TOURNAMENT = _("This account also works in another tournament; only its own organisers or a site "
+                     "administrator can give it a login link or a password.")
+
+
+def _reason(actor, user, theirs: set[int], mine: set[int]):
+    """The refusal (a lazy message) or ``None``: ``theirs`` are the ids of ``user``'s tournaments,
+    ``mine`` those ``actor`` organises."""
+    if actor is policy.SYSTEM or getattr(actor, "is_superuser", False):
+        return None
+    if user.is_staff or user.is_superuser:
+        return STAFF_ONLY
+    if not theirs <= mine:
+        return OTHER_TOURNAMENT
+    return None
+
+
+def _organised_by(actor) -> set[int]:
+    """Ids of the tournaments ``actor`` organises (none for SYSTEM or an anonymous actor)."""
+    if policy.user_of(actor) is None:
+        return set()
+    return set(Membership.objects.filter(user=actor, role=ORGANISER).values_list("tournament_id", flat=True))
+
+
+def refusals(actor, tournament: Tournament) -> dict[int, str]:
+    """For the members page: ``{user id: reason}`` for each member of ``tournament`` whom
+    ``actor`` may not give a login link or a password (:data:`STAFF_ONLY`,
+    :data:`OTHER_TOURNAMENT`); members missing from the dict may be handled. The same answer as
+    :func:`check_account`, read in two queries for any number of members (no lock: the actions
+    check again inside it)."""
+    rows = list(Membership.objects.filter(user__memberships__tournament=tournament)
+                .values_list("user_id", "tournament_id", "user__is_staff", "user__is_superuser"))
+    theirs: dict[int, set[int]] = {}
+    flags: dict[int, tuple[bool, bool]] = {}
+    for user_id, tournament_id, is_staff, is_superuser in rows:
+        theirs.setdefault(user_id, set()).add(tournament_id)
+        flags[user_id] = (is_staff, is_superuser)
+    mine = _organised_by(actor)
+    out = {}
+    for user_id, ids in theirs.items():
+        is_staff, is_superuser = flags[user_id]
+        user = get_user_model()(pk=user_id, is_staff=is_staff, is_superuser=is_superuser)
+        reason = _reason(actor, user, ids, mine)
+        if reason is not None:
+            out[user_id] = str(reason)
+    return out
+
+
 def check_account(actor, tournament: Tournament, user, *, new_member: bool = False) -> None:
     """Inside the tournament's lock: raise :class:`NotAllowed` unless ``actor`` (an organiser of
     ``tournament``) may make a login link for, or set the password of, ``user``: not a staff or
-    superuser account (only a superuser may), and every tournament ``user`` is a member of is
-    organised by ``actor``; ``user`` must be a member of ``tournament`` already, or
-    ``new_member`` (about to be added) with memberships elsewhere only in ``actor``'s
-    tournaments."""
+    superuser account (:data:`STAFF_ONLY`; only a superuser may), and every tournament ``user``
+    is a member of is organised by ``actor`` (else :data:`OTHER_TOURNAMENT`); ``user`` must be a
+    member of ``tournament`` already, or ``new_member`` (about to be added). The members page
+    asks :func:`refusals` for the same answer before offering the buttons."""
     if actor is policy.SYSTEM or getattr(actor, "is_superuser", False):
         return
-    if user.is_staff or user.is_superuser:
-        raise NotAllowed(_("Only a site administrator can handle this account."), field="username")
     theirs = set(Membership.objects.filter(user=user).values_list("tournament_id", flat=True))
-    if not theirs or (tournament.pk not in theirs and not new_member):
+    if not (user.is_staff or user.is_superuser) and (not theirs or (tournament.pk not in theirs and not new_member)):
         raise NotAllowed(_("This account is not a member of your tournament: add it by username; its owner logs in "
                            "with their own password."), field="username")
-    mine = set(Membership.objects.filter(user=actor, role=ORGANISER).values_list("tournament_id", flat=True))
-    if not theirs <= mine:
-        raise NotAllowed(_("This account also works for a tournament you do not organise: only its owner can log "
-                           "in with it (add it by username)."), field="username")
+    reason = _reason(actor, user, theirs, _organised_by(actor))
+    if reason is not None:
+        raise NotAllowed(reason, field="username")
 
 
 # --------------------------------------------------------------------------- invitations

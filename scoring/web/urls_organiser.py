@@ -12,6 +12,7 @@ urlpatterns = [
     path("t/<slug:slug>/members/invite/", members.member_invite, name="member_invite"),
     path("t/<slug:slug>/members/<int:pk>/link/", members.member_link, name="member_link"),
     path("t/<slug:slug>/members/<int:pk>/password/", members.member_password, name="member_password"),
+    path("t/<slug:slug>/members/invitations/<int:pk>/", members.member_invitation, name="member_invitation"),
     path("t/<slug:slug>/members/invitations/<int:pk>/revoke/", members.invitation_revoke, name="invitation_revoke"),
     path("t/<slug:slug>/teams/", organiser.team_list, name="team_list"),
     path("t/<slug:slug>/teams/new/", organiser.team_create, name="team_create"),

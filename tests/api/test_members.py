@@ -12,10 +12,13 @@ from django.urls import reverse
 
 from scoring.models import Invitation, Membership
 from tests.api.conftest import api_url, db_state
+from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
 
 PASSWORD = "Groot-Taipan-2027"
+ELSEWHERE = ("This account also works in another tournament; only its own organisers or a site administrator can "
+             "give it a login link or a password.")
 
 
 def test_organiser_invites_and_the_link_logs_in_once(api_world):
@@ -76,7 +79,17 @@ def test_set_password(api_world):
     # A referee who also works for a tournament this organiser does not run: no password, no link.
     other = Membership.objects.create(tournament=w.tp, user=w.other_referee, role="referee")
     before = db_state()
-    assert c.post(api_url("member-password", "tp", other.pk), {"password": PASSWORD}, format="json").status_code == 409
+    r = c.post(api_url("member-password", "tp", other.pk), {"password": PASSWORD}, format="json")
+    assert r.status_code == 409 and r.json()["errors"][0]["message"] == ELSEWHERE
     r = c.post(api_url("invitation-list", "tp"), {"username": "other_referee"}, format="json")
     assert r.status_code == 409 and r.json()["errors"][0]["field"] == "username"
+    assert r.json()["errors"][0]["message"] == ELSEWHERE
+    # A staff account: the site administrator's reason, not the other tournament's.
+    staff = UserFactory(username="staff-ref", is_staff=True)
+    staff_m = Membership.objects.create(tournament=w.tp, user=staff, role="referee")
+    before = db_state()
+    r = c.post(api_url("member-password", "tp", staff_m.pk), {"password": PASSWORD}, format="json")
+    assert r.status_code == 409 and r.json()["errors"][0]["message"] == "Only a site administrator can handle this account."
+    r = c.post(api_url("invitation-list", "tp"), {"username": "staff-ref"}, format="json")
+    assert r.status_code == 409 and r.json()["errors"][0]["message"] == "Only a site administrator can handle this account."
     assert db_state() == before

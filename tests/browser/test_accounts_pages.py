@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from scoring.models import Membership
+from scoring.models import Invitation, Membership
 from tests.browser.conftest import LAPTOP, PHONE, horizontal_overflow, shot
 from tests.browser.test_referee_pages import serious_violations
 from tests.factories import MembershipFactory, TournamentFactory, UserFactory
@@ -36,6 +36,11 @@ def test_login_link_from_the_organisers_screen_to_the_referees_phone(new_page, v
     assert re.fullmatch(r"http://[^/]+/invite/#[a-z2-9]{24}", url)
     assert desk.locator("#invitation-qr svg").count() == 1
 
+    desk.reload()  # never a new link: the page says it was shown already
+    look(desk, f"invitation-shown-{viewport['width']}")
+    assert desk.locator("#invitation-shown").count() == 1 and desk.locator("#invitation-url").count() == 0
+    assert Invitation.objects.count() == 1
+
     phone = new_page(PHONE)
     phone.goto(url)
     phone.wait_for_url("**/account/")
@@ -51,8 +56,10 @@ def test_login_link_from_the_organisers_screen_to_the_referees_phone(new_page, v
     look(other, "invitation-used")
     assert other.locator("a.who").count() == 0
 
+    MembershipFactory(tournament=t, user=MembershipFactory(role=Membership.Role.ORGANISER).user)
     desk.goto(desk.base + "/t/nskt/members/")
     look(desk, f"members-{viewport['width']}")
+    assert desk.locator(".refusal").count() == 1
     desk.goto(desk.base + "/account/")
     look(desk, f"account-{viewport['width']}")
     desk.goto(desk.base + "/accounts/password_change/")

@@ -35,7 +35,8 @@ def phone() -> Client:
 def invite_on_page(client, cup, username="venue-ref", role="referee", hours="24"):
     """The organiser's request on the members page; returns (response, token shown)."""
     response = client.post(reverse("scoring:member_invite", args=[cup.tournament.slug]),
-                           {"invite-username": username, "invite-role": role, "invite-email": "", "invite-hours": hours})
+                           {"invite-username": username, "invite-role": role, "invite-email": "", "invite-hours": hours},
+                           follow=True)
     html = response.content.decode()
     match = re.search(r"/invite/#([a-z0-9]+)<", html)
     return response, match.group(1) if match else None
@@ -102,6 +103,45 @@ def test_the_link_logs_in_once_with_exactly_the_invited_role(client, cup):
     assert again.status_code == 400 and "does not work" in again.content.decode() and logged_in_user(ben) is None
 
 
+def test_reloading_the_shown_link_never_makes_a_new_one(client, cup, caplog):
+    """Post/Redirect/Get: "Make a login link" redirects to a page that shows the link once; a
+    reload (or a later visit) of that page says it was shown already, makes no new link, and the
+    first link keeps working. The token is in no address and no log, and gone from the session."""
+    t = cup.tournament
+    client.force_login(cup.organiser)
+    post = client.post(reverse("scoring:member_invite", args=[t.slug]),
+                       {"invite-username": "venue-ref", "invite-role": "referee", "invite-hours": "24"})
+    invitation = Invitation.objects.get(user__username="venue-ref")
+    shown_url = reverse("scoring:member_invitation", args=[t.slug, invitation.pk])
+    assert post.status_code == 302 and post["Location"] == shown_url
+    first = client.get(shown_url)
+    assert first.status_code == 200 and "no-store" in first["Cache-Control"]
+    token = re.search(r"/invite/#([a-z0-9]+)<", first.content.decode()).group(1)
+    assert invitation.token_hash == hashlib.sha256(token.encode()).hexdigest()
+    assert token not in str(dict(client.session)) and token not in caplog.text
+    reload = client.get(shown_url)
+    html = reload.content.decode()
+    assert reload.status_code == 200 and "no-store" in reload["Cache-Control"]
+    assert 'id="invitation-shown"' in html and "/invite/#" not in html and "<svg" not in html
+    m = Membership.objects.get(tournament=t, user=invitation.user)
+    assert reverse("scoring:member_link", args=[t.slug, m.pk]) in html  # a new one only by a button
+    assert Invitation.objects.count() == 1 and Invitation.objects.get().revoked_at is None
+    assert open_link(phone(), token).status_code == 302  # the first link still works
+    # A link made for a member ("Login link") goes the same way.
+    again = client.post(reverse("scoring:member_link", args=[t.slug, m.pk]))
+    newer = Invitation.objects.latest("created_at")
+    assert again["Location"] == reverse("scoring:member_invitation", args=[t.slug, newer.pk])
+    # A redirect never followed: the members page drops the token from the session.
+    assert "nskt_new_login_link" in client.session
+    client.get(reverse("scoring:members", args=[t.slug]))
+    assert "nskt_new_login_link" not in client.session
+    assert 'id="invitation-shown"' in client.get(again["Location"]).content.decode()
+    # Another tournament's organiser cannot open the page.
+    other = MembershipFactory(role="organiser").user
+    client.force_login(other)
+    assert client.get(shown_url).status_code == 403
+
+
 def test_typed_code_ignores_case_spaces_and_dashes(client, cup):
     _invitation, token = invitations.invite(cup.tournament, cup.organiser, role="referee", username="typist")
     typed = " " + invitations.grouped(token).upper().replace("-", " - ") + " "
@@ -134,7 +174,7 @@ def test_a_logged_in_phone_is_asked_before_switching(client, cup):
 def test_new_link_for_a_member_and_the_member_sets_a_password_without_the_old_one(client, cup):
     client.force_login(cup.organiser)
     m = Membership.objects.get(tournament=cup.tournament, user=cup.referee)
-    response = client.post(reverse("scoring:member_link", args=[cup.tournament.slug, m.pk]))
+    response = client.post(reverse("scoring:member_link", args=[cup.tournament.slug, m.pk]), follow=True)
     token = re.search(r"/invite/#([a-z0-9]+)<", response.content.decode()).group(1)
     ref = phone()
     assert open_link(ref, token).status_code == 302
@@ -143,8 +183,9 @@ def test_new_link_for_a_member_and_the_member_sets_a_password_without_the_old_on
     assert done.status_code == 302
     cup.referee.refresh_from_db()
     assert cup.referee.check_password(PASSWORD) and logged_in_user(ref) == str(cup.referee.pk)
-    # Without a fresh link, the old password is asked again.
-    assert ref.get(reverse("scoring:account_set_password"))["Location"] == reverse("password_change")
+    # Without a fresh link, the same page asks for the old password again.
+    again = ref.get(reverse("scoring:account_set_password")).content.decode()
+    assert 'name="old_password"' in again
 
 
 def test_organiser_sets_a_members_password(client, cup):
@@ -189,30 +230,85 @@ def test_an_organiser_cannot_take_over_someone_elses_account(client, cup):
                        {"new_password1": PASSWORD, "new_password2": PASSWORD}).status_code == 400
 
 
+def test_the_members_page_says_why_an_account_cannot_be_handled(client, cup):
+    """No "Login link" or "Set password" for an account the organiser may not handle, with the
+    real reason: another tournament's member, or a staff account; the password page says it
+    before anyone types a password."""
+    t = cup.tournament
+    elsewhere = MembershipFactory(role="organiser").user
+    mine = MembershipFactory(tournament=t, user=elsewhere, role="referee")
+    admin = UserFactory(username="admin", is_staff=True)
+    admins = MembershipFactory(tournament=t, user=admin, role="referee")
+    ref = Membership.objects.get(tournament=t, user=cup.referee)
+    client.force_login(cup.organiser)
+    html = client.get(reverse("scoring:members", args=[t.slug])).content.decode()
+
+    def item(m):
+        return re.search(rf'<li id="member-{m.pk}">(.*?)</li>', html, re.S).group(1)
+
+    for m in (mine, admins):
+        assert reverse("scoring:member_link", args=[t.slug, m.pk]) not in item(m)
+        assert reverse("scoring:member_password", args=[t.slug, m.pk]) not in item(m)
+    assert "also works in another tournament; only its own organisers or a site administrator" in item(mine)
+    assert "Only a site administrator can handle this account." in item(admins)
+    assert "site administrator can handle" not in item(mine)
+    assert reverse("scoring:member_link", args=[t.slug, ref.pk]) in item(ref) and 'class="muted refusal"' not in item(ref)
+    page = client.get(reverse("scoring:member_password", args=[t.slug, mine.pk])).content.decode()
+    assert 'id="refusal"' in page and "also works in another tournament" in page and "new_password1" not in page
+    refused = client.post(reverse("scoring:member_password", args=[t.slug, mine.pk]),
+                          {"new_password1": PASSWORD, "new_password2": PASSWORD})
+    assert refused.status_code == 409
+    # A superuser organiser may handle them all.
+    boss = UserFactory(username="boss", is_superuser=True, is_staff=True)
+    MembershipFactory(tournament=t, user=boss, role="organiser")
+    client.force_login(boss)
+    assert 'class="muted refusal"' not in client.get(reverse("scoring:members", args=[t.slug])).content.decode()
+
+
 def test_the_username_in_the_navigation_opens_the_account_page(client, cup):
     client.force_login(cup.referee)
     html = client.get(reverse("scoring:tournament_list")).content.decode()
     assert f'<a class="who" href="{reverse("scoring:account")}"' in html
     account = client.get(reverse("scoring:account")).content.decode()
-    for url in (reverse("password_change"), reverse("scoring:api_token"), reverse("set_language"),
+    for url in (reverse("scoring:account_set_password"), reverse("scoring:api_token"), reverse("set_language"),
                 cup.tournament.get_absolute_url()):
         assert f'"{url}"' in account, url
 
 
 def test_everyone_changes_their_own_password_on_the_sites_pages(client, cup):
+    """Django's /accounts/password_change/ leads to the account's own password page, which asks
+    for the old password (an account with one, no fresh login link); the "changed" message comes
+    only after a change."""
     cup.referee.set_password("Old-Password-2026")
     cup.referee.save()
     client.force_login(cup.referee)
-    form = client.get(reverse("password_change")).content.decode()
-    assert 'class="site"' in form and "Django" not in form
-    wrong = client.post(reverse("password_change"), {"old_password": "nope", "new_password1": PASSWORD,
-                                                      "new_password2": PASSWORD})
-    assert wrong.status_code == 200 and wrong.context["form"].errors
-    ok = client.post(reverse("password_change"), {"old_password": "Old-Password-2026", "new_password1": PASSWORD,
-                                                   "new_password2": PASSWORD})
-    assert ok.status_code == 302 and ok["Location"] == reverse("password_change_done")
-    assert "Password changed" in client.get(ok["Location"]).content.decode()
+    assert client.get("/accounts/password_change/")["Location"] == reverse("scoring:account_set_password")
+    url = reverse("scoring:account_set_password")
+    form = client.get(url).content.decode()
+    assert 'class="site"' in form and "Django" not in form and 'name="old_password"' in form
+    wrong = client.post(url, {"old_password": "nope", "new_password1": PASSWORD, "new_password2": PASSWORD})
+    assert wrong.status_code == 400 and wrong.context["form"].errors
+    ok = client.post(url, {"old_password": "Old-Password-2026", "new_password1": PASSWORD,
+                           "new_password2": PASSWORD}, follow=True)
+    assert ok.redirect_chain == [(reverse("scoring:account"), 302)]
+    assert "Your password was changed" in ok.content.decode()
     assert phone().login(username="ref", password=PASSWORD)
+    assert client.get(reverse("scoring:account")).status_code == 200  # this session stays
+
+
+def test_password_change_done_says_nothing_without_a_change(client, cup):
+    """A direct visit of Django's "done" address leads to the account page without claiming a
+    change; a login-link account is never asked for an old password it does not have."""
+    client.force_login(cup.referee)
+    done = client.get("/accounts/password_change/done/", follow=True)
+    assert done.redirect_chain == [(reverse("scoring:account"), 302)]
+    assert "was changed" not in done.content.decode() and not list(done.context["messages"])
+    linked = UserFactory(username="linked")
+    linked.set_unusable_password()
+    linked.save()
+    client.force_login(linked)
+    page = client.get("/accounts/password_change/", follow=True).content.decode()
+    assert 'name="old_password"' not in page and 'name="new_password1"' in page
 
 
 def test_login_page_without_mail_says_ask_your_organiser(client, settings):

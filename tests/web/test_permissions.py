@@ -29,7 +29,7 @@ through its private link only, so every user is refused (referees and organisers
 result instead; ``tests/links/`` covers the entrants).
 
 New (issue 22 item 3): inviting with a login link (``member_invite``, a new link for a member
-``member_link``; both answer 200 with the link shown once), revoking a link
+``member_link``; both redirect to ``member_invitation``, which shows the link once), revoking a link
 (``invitation_revoke``) and setting a member's password (``member_password``) are organiser
 writes. What a link itself grants: ``tests/participants/test_invitations.py``."""
 from __future__ import annotations
@@ -205,13 +205,12 @@ def _confirmer_membership(w) -> Membership:
 def case_member_invite(w):
     data = {"invite-username": "venue-ref", "invite-role": "referee", "invite-email": "", "invite-hours": "24"}
     return Write("member_invite", u("member_invite", "tp"), data, ORG,
-                 lambda: Invitation.objects.filter(user__username="venue-ref", tournament=w.tp, role="referee").exists(),
-                 status=200)
+                 lambda: Invitation.objects.filter(user__username="venue-ref", tournament=w.tp, role="referee").exists())
 
 
 def case_member_link(w):
     return Write("member_link", u("member_link", "tp", _confirmer_membership(w).pk), {}, ORG,
-                 lambda: Invitation.objects.filter(user=w.confirmer, tournament=w.tp, role="referee").exists(), status=200)
+                 lambda: Invitation.objects.filter(user=w.confirmer, tournament=w.tp, role="referee").exists())
 
 
 def case_member_password(w):

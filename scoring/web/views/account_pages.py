@@ -2,9 +2,12 @@
 
 - ``/account/`` (:func:`account_home`): who you are, your tournaments and roles, your password
   (change it; or set one after a login link), the language, and the API tokens page.
-- ``/account/set-password/`` (:func:`set_own_password`): a password without the old one, for an
-  account that has none, or for an hour after logging in with a login link (the link proved who
-  you are, as a reset mail would).
+- ``/account/set-password/`` (:func:`set_own_password`): your own password. Without the old one
+  for an account that has none, or for an hour after logging in with a login link (the link proved
+  who you are, as a reset mail would); otherwise with the old one. Django's
+  ``/accounts/password_change/`` leads here and its ``done/`` page to the account page
+  (``nskt.urls``): the "password changed" message is set by this view itself, so nobody sees it
+  without a change.
 - ``/invite/#<token>`` (:func:`open_invitation`): a one-time login link. The token is in the
   URL's fragment, which browsers never send to the server; ``static/js/invite.js`` posts it. A
   working link logs its holder in and leads to the account page. On a phone where someone is
@@ -12,8 +15,8 @@
 - :func:`locked_out`: django-axes' lockout answer (``AXES_LOCKOUT_CALLABLE``): the login page's
   layout with a translated message saying how long to wait, status 429 with ``Retry-After``.
 
-Password change and reset are Django's own views (``django.contrib.auth.urls``) with this site's
-templates (``templates/registration/``); reset only when mail is configured (``nskt.urls``).
+Password reset is Django's own views (``django.contrib.auth.urls``) with this site's templates
+(``templates/registration/``), only when mail is configured (``nskt.urls``).
 """
 from __future__ import annotations
 
@@ -24,7 +27,7 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login, update_session_auth_hash
 from django.contrib.auth.decorators import login_required
-from django.contrib.auth.forms import SetPasswordForm
+from django.contrib.auth.forms import PasswordChangeForm, SetPasswordForm
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _t
 from django.views.decorators.cache import never_cache
@@ -60,18 +63,25 @@ def account_home(request):
 @require_http_methods(["GET", "POST"])
 @login_required
 def set_own_password(request):
-    """Set a password without the old one (see :func:`may_set_without_old`); otherwise the
-    password change page (which asks for the old one)."""
-    if not may_set_without_old(request):
-        return redirect("password_change")
-    form = SetPasswordForm(request.user, request.POST or None)
+    """The user's own password: without the old one when :func:`may_set_without_old`, else
+    Django's password change form (old password, new one twice). A change keeps this session,
+    ends the others, and leads to the account page with a message saying so."""
+    without_old = may_set_without_old(request)
+    form_class = SetPasswordForm if without_old else PasswordChangeForm
+    form = form_class(request.user, request.POST or None)
     if request.method == "POST" and form.is_valid():
+        had_password = request.user.has_usable_password()
         form.save()
         update_session_auth_hash(request, form.user)
         request.session.pop(INVITED_UNTIL, None)
-        messages.success(request, _t("Your password was saved: from now on you can also log in with it."))
+        if had_password:
+            messages.success(request, _t("Your password was changed. Your other sessions (other phones or "
+                                         "computers) are logged out."))
+        else:
+            messages.success(request, _t("Your password was saved: from now on you can also log in with it."))
         return redirect("scoring:account")
-    return render(request, "account/set_password.html", {"form": form}, status=400 if request.method == "POST" else 200)
+    template = "account/set_password.html" if without_old else "registration/password_change_form.html"
+    return render(request, template, {"form": form}, status=400 if request.method == "POST" else 200)
 
 
 @never_cache
