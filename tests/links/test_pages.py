@@ -76,6 +76,19 @@ def test_a_wrong_code_is_refused_and_changes_nothing(client, world):
     assert db_state() == before
 
 
+def test_an_empty_code_asks_for_the_code_and_is_not_counted_as_a_wrong_one(client, world):
+    """Fresh tester of issue 22: an empty code was told it was typed wrong. Nothing typed (or only
+    spaces and dashes) asks for the code, and no failed attempt is counted against the address."""
+    from scoring.participants.links import FAILED_SCOPE, FAILED_WINDOW, count
+
+    for typed in ("", "   ", "- -"):
+        r = open_link(client, typed)
+        assert r.status_code == 400 and b"Type the code from your card first." in r.content, typed
+        assert b"does not work" not in r.content
+    assert count(FAILED_SCOPE, "127.0.0.1", FAILED_WINDOW) == 1  # this count is the first in the window
+    assert SESSION_KEY not in client.session
+
+
 def test_the_entrant_page_without_a_link_says_how_to_open_it(client, world):
     r = client.get(u("entrant_home", "tp"))
     assert r.status_code == 403 and u("open_link").encode() in r.content

@@ -92,7 +92,11 @@ def open_link(request):
     429 with a growing delay, the form shown again (:func:`scoring.web.links.open_attempt`)."""
     error = ""
     status = 200
-    if request.method == "POST":
+    if request.method == "POST" and not links.normalise(request.POST.get("code", "")):
+        # Nothing typed: not a wrong code (and not counted as one).
+        error = _t("Type the code from your card first.")
+        status = 400
+    elif request.method == "POST":
         try:
             link = open_attempt(request, request.POST.get("code", ""))
         except links.TooManyFailures as exc:
