@@ -122,6 +122,11 @@ def test_confirming_waits_for_every_hand(client, vworld):
     open_link(client, vworld.token("Bravo"))
     page = client.get(detail(m)).content.decode()
     assert 'id="entrant-confirm"' not in page and "2 hands wait for your acknowledgement." in page
+    # The confirm page says why and offers no totals to type (fresh tester: fields and "Cancel"
+    # without a confirm button); it still offers sending the totals to a referee.
+    confirm = client.get(reverse("scoring:match_confirm", args=[m.round.tournament.slug, m.pk])).content.decode()
+    assert 'id="confirm-refusal"' in confirm and 'id="confirm-button"' not in confirm
+    assert 'name="total_0"' not in confirm.split('id="dispute"')[0]
     for n in (1, 2):
         client.post(ack_url(m, n), {"revision": 1})
     page = client.get(detail(m)).content.decode()
