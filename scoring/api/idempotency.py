@@ -13,6 +13,10 @@ back, and the write is stored once.
   stored status, body, ``Location`` and ``ETag`` again, with ``Idempotent-Replayed: true``, and
   changes nothing. A retry while the first request still runs waits on the claim (the unique
   row's lock) and then gets the stored answer.
+- **Secrets are never stored.** An answer that carries one (a login link's ``token`` and
+  ``url``) names those fields in ``response.secret_fields``; they are kept as ``null``, so a
+  replay says the write happened but gives no working secret (a database backup holds none).
+  A client that lost such an answer makes a new login link.
 - The same key with another request is refused: 422 ``idempotency_key_reused``.
 - Keys are kept :data:`KEEP_HOURS` hours (``settings.IDEMPOTENCY_KEY_HOURS``); after that the
   key is new again.
@@ -119,7 +123,12 @@ def _claim(actor: str, key: str, print_: str) -> IdempotentAnswer | Response:
 
 def _store(row: IdempotentAnswer, response) -> None:
     row.status = response.status_code
-    row.body = json.loads(JSONRenderer().render(response.data)) if response.data is not None else None
+    body = json.loads(JSONRenderer().render(response.data)) if response.data is not None else None
+    if isinstance(body, dict):
+        for name in getattr(response, "secret_fields", ()):
+            if name in body:
+                body[name] = None
+    row.body = body
     row.headers = {name: response[name] for name in KEPT_HEADERS if response.has_header(name)}
     row.save(update_fields=["status", "body", "headers"])
 

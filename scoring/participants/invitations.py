@@ -32,6 +32,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.password_validation import validate_password
 from django.db import transaction
+from django.http import Http404
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -198,14 +199,17 @@ def invite(tournament: Tournament, actor, *, role: str, username: str = "", user
 
 
 def revoke(tournament: Tournament, invitation_id: int, actor) -> Invitation:
-    """Revoke a link of ``tournament`` that was not used yet (:class:`NotAllowed` when it was used,
-    revoked or does not exist)."""
+    """Revoke a link of ``tournament`` that was not used yet (:class:`NotAllowed` when it was used
+    or revoked; ``Http404`` when ``tournament`` has no such link, so another tournament's links
+    cannot be told apart from missing ones)."""
     with transaction.atomic():
         locked = lock(Tournament, tournament.pk)
         require_organiser(actor, locked)
         invitation = Invitation.objects.select_for_update().select_related("user").filter(
             tournament=locked, pk=invitation_id).first()
-        if invitation is None or invitation.used_at is not None or invitation.revoked_at is not None:
+        if invitation is None:  # another tournament's link is not there at all (not "used")
+            raise Http404(_("There is no such login link in this tournament."))
+        if invitation.used_at is not None or invitation.revoked_at is not None:
             raise NotAllowed(_("This login link was used or revoked already."))
         invitation.revoked_at = timezone.now()
         invitation.save(update_fields=["revoked_at"])
@@ -221,18 +225,41 @@ def pending(tournament: Tournament):
 def accept(raw: str) -> Invitation | None:
     """Use a link: the invitation of token ``raw`` (as typed or scanned) when it still works,
     marked used in the same transaction (row lock: of two simultaneous uses exactly one gets
-    it), else ``None``. The caller logs ``invitation.user`` in."""
+    it), else ``None``. The caller logs ``invitation.user`` in.
+
+    The link's maker must still be allowed to give this account a login link, checked at use as
+    at making (:func:`_reason`): an account that has since joined a tournament the maker does not
+    organise, or become staff, is not opened by it (no take-over through a link kept from before).
+    A link whose maker was deleted opens only an account of the link's own tournament alone."""
     token = normalise(raw)
     if not _TOKEN.fullmatch(token):
         return None
     with transaction.atomic():
-        invitation = (Invitation.objects.select_for_update(of=("self",)).select_related("user", "tournament")
+        invitation = (Invitation.objects.select_for_update(of=("self",)).select_related("user", "tournament", "created_by")
                       .filter(token_hash=hash_of(token)).first())
         if invitation is None or not invitation.is_pending() or not invitation.user.is_active:
+            return None
+        if not _maker_may_still(invitation):
             return None
         invitation.used_at = timezone.now()
         invitation.save(update_fields=["used_at"])
     return invitation
+
+
+def _maker_may_still(invitation: Invitation) -> bool:
+    """Whether the maker of ``invitation`` may still give its user a login link (see
+    :func:`accept`), read inside the link's lock."""
+    user = invitation.user
+    theirs = set(Membership.objects.filter(user=user).values_list("tournament_id", flat=True))
+    maker = invitation.created_by
+    if maker is None:
+        return not (user.is_staff or user.is_superuser) and theirs <= {invitation.tournament_id}
+    if not maker.is_active:
+        return False
+    mine = _organised_by(maker)
+    if invitation.tournament_id not in mine and not maker.is_superuser:
+        return False
+    return _reason(maker, user, theirs, mine) is None
 
 
 # --------------------------------------------------------------------------- passwords

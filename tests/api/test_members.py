@@ -10,9 +10,10 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from django.urls import reverse
 
-from scoring.models import Invitation, Membership
+from scoring.models import IdempotentAnswer, Invitation, Membership
+from scoring.participants import invitations
 from tests.api.conftest import api_url, db_state
-from tests.factories import UserFactory
+from tests.factories import MembershipFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -93,3 +94,54 @@ def test_set_password(api_world):
     r = c.post(api_url("invitation-list", "tp"), {"username": "staff-ref"}, format="json")
     assert r.status_code == 409 and r.json()["errors"][0]["message"] == "Only a site administrator can handle this account."
     assert db_state() == before
+
+
+def test_a_replayed_invitation_answer_holds_no_secret_and_the_database_none(api_world):
+    """Second attacker pass of issue 22: an invitation made with an Idempotency-Key kept its
+    token in the stored answer, readable in a backup for 24 hours. Secrets are never stored: the
+    replay says the link was made (same id, 201) with token and url null; one link exists, and
+    the first answer's token still opens it once."""
+    c = api_world.client("organiser")
+    payload = {"username": "idem-ref", "role": "organiser"}
+    first = c.post(api_url("invitation-list", "tp"), payload, format="json", HTTP_IDEMPOTENCY_KEY="invite-1")
+    assert first.status_code == 201
+    token = first.json()["token"]
+    assert token and token in first.json()["url"]
+    assert token not in str(list(IdempotentAnswer.objects.values()))
+    replay = c.post(api_url("invitation-list", "tp"), payload, format="json", HTTP_IDEMPOTENCY_KEY="invite-1")
+    assert replay.status_code == 201 and replay["Idempotent-Replayed"] == "true"
+    assert replay.json()["id"] == first.json()["id"] and replay.json()["token"] is None and replay.json()["url"] is None
+    assert Invitation.objects.filter(user__username="idem-ref").count() == 1
+    assert Client().post(reverse("scoring:open_invitation"), {"code": token}).status_code == 302
+
+
+def test_a_kept_link_does_not_open_an_account_that_joined_another_tournament(api_world):
+    """Second attacker pass of issue 22: organiser A kept an unused login link of a referee; the
+    referee then joined tournament B of another organiser. A may not make that link now, and the
+    old one no longer opens the account either (checked at use as at making)."""
+    w = api_world
+    token = w.client("organiser").post(api_url("invitation-list", "tp"), {"username": "ref-y"},
+                                       format="json").json()["token"]
+    ref_y = get_user_model().objects.get(username="ref-y")
+    Membership.objects.create(tournament=w.elsewhere, user=ref_y, role="referee")
+    phone = Client()
+    assert phone.post(reverse("scoring:open_invitation"), {"code": token}).status_code == 400
+    assert "_auth_user_id" not in phone.session
+    assert Invitation.objects.get(user=ref_y).used_at is None
+    # Back to the one tournament: the link opens again (nothing was spent on the refusal).
+    Membership.objects.filter(tournament=w.elsewhere, user=ref_y).delete()
+    assert Client().post(reverse("scoring:open_invitation"), {"code": token}).status_code == 302
+
+
+def test_another_tournaments_link_is_not_found_rather_than_used(api_world):
+    """Second attacker pass of issue 22: revoking another tournament's link id answered 409 "used
+    or revoked", which told that the id exists elsewhere; it is 404 like any missing id, and the
+    link stays unrevoked."""
+    w = api_world
+    MembershipFactory(tournament=w.elsewhere, user=UserFactory(username="org-b"), role=Membership.Role.ORGANISER)
+    org_b = get_user_model().objects.get(username="org-b")
+    invitation, _token = invitations.invite(w.elsewhere, org_b, role="referee", username="b-ref")
+    r = w.client("organiser").delete(api_url("invitation-detail", "tp", invitation.pk))
+    assert r.status_code == 404 and r.json()["code"] == "not_found"
+    invitation.refresh_from_db()
+    assert invitation.revoked_at is None

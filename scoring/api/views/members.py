@@ -70,8 +70,10 @@ class InvitationSerializer(serializers.Serializer):
     username = serializers.CharField()
     role = serializers.ChoiceField(choices=ROLES)
     expires_at = serializers.DateTimeField()
-    token = serializers.CharField(help_text="Shown only in this answer; the server keeps its hash only.")
-    url = serializers.CharField(help_text="The login link (the token in the fragment); it works once.")
+    token = serializers.CharField(allow_null=True, help_text="Shown only in this answer; the server keeps its hash only "
+                                                             "(null in a replay through Idempotency-Key).")
+    url = serializers.CharField(allow_null=True, help_text="The login link (the token in the fragment); it works once "
+                                                           "(null in a replay through Idempotency-Key).")
 
 
 class PasswordSerializer(serializers.Serializer):
@@ -115,7 +117,8 @@ class InvitationsView(OrganiserView):
                    summary="Invite a referee or organiser with a one-time login link",
                    description="Gives the person the role (a new username gets an account without a password) and "
                                "returns a login link that works once, until `expires_at`. The token is in this "
-                               "answer only. A new link for the same person revokes the old one.")
+                               "answer only: a replay of it (`Idempotency-Key`) has `token` and `url` null, "
+                               "as secrets are never stored. A new link for the same person revokes the old one.")
     def post(self, request, slug):
         t = self.tournament(slug)
         data = self.valid(InviteSerializer)
@@ -126,6 +129,8 @@ class InvitationsView(OrganiserView):
                 "url": request.build_absolute_uri(invitations.path_of(token))}
         response = Response(InvitationSerializer(body).data, status=status.HTTP_201_CREATED)
         response["Cache-Control"] = "no-store"
+        # Never kept with an Idempotency-Key: a replay answers null here (scoring.api.idempotency).
+        response.secret_fields = ("token", "url")
         return response
 
 
