@@ -26,13 +26,9 @@ from typing import Any
 
 import engines
 from engines import RuleViolation, UnknownCommand, run
+from engines.limits import MAX_DEPTH, MAX_INPUT_BYTES, too_deep
 
 USAGE = "usage: python -m engines [--max-bytes N] GAME COMMAND [FILE]\n       python -m engines --list"
-#: The largest input read (bytes), the same as the API's request body limit
-#: (``scoring.api.parsers.MAX_BYTES``; tests/engines/test_engine_cli.py keeps them equal).
-MAX_INPUT_BYTES = 64 * 1024
-#: The deepest nesting of objects and arrays read, the same as the API's (``scoring.api.parsers.MAX_DEPTH``).
-MAX_DEPTH = 32
 
 
 class InputRefused(ValueError):
@@ -51,23 +47,6 @@ def games() -> list[dict]:
         listed.append({"game": game, "commands": names, "presets": sorted(engines.presets(game)),
                        "default_preset": engines.default_preset(game)})
     return listed
-
-
-def too_deep(value: Any, limit: int = MAX_DEPTH) -> bool:
-    """True when ``value`` nests objects and arrays more than ``limit`` levels deep (no recursion)."""
-    stack = [(value, 1)]
-    while stack:
-        item, level = stack.pop()
-        if isinstance(item, dict):
-            children = item.values()
-        elif isinstance(item, list):
-            children = item
-        else:
-            continue
-        if level > limit:
-            return True
-        stack.extend((child, level + 1) for child in children)
-    return False
 
 
 def read_input(source: str, max_bytes: int) -> Any:

@@ -11,10 +11,11 @@ from rest_framework import status
 from rest_framework.exceptions import APIException, ParseError
 from rest_framework.parsers import BaseParser
 
-#: Largest request body (bytes): a whole Tai Pan match replay fits many times over.
-MAX_BYTES = 64 * 1024
-#: Deepest nesting of objects and arrays in a request body.
-MAX_DEPTH = 32
+from scoring.games.commands import MAX_DEPTH, too_deep
+from scoring.games.commands import MAX_INPUT_BYTES as MAX_BYTES
+
+# MAX_BYTES (largest request body) and MAX_DEPTH (deepest nesting) are the engines' command-line
+# limits (engines.limits), so an engine input the API takes is one the CLI takes.
 
 
 class TooLarge(APIException):
@@ -22,24 +23,6 @@ class TooLarge(APIException):
 
     status_code = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
     default_code = "too_large"
-
-
-def depth(value: Any) -> int:
-    """How deeply ``value`` nests objects and arrays (a scalar: 0, ``[]``: 1), without recursion."""
-    deepest, stack = 0, [(value, 1)]
-    while stack:
-        item, level = stack.pop()
-        if isinstance(item, dict):
-            children = item.values()
-        elif isinstance(item, list):
-            children = item
-        else:
-            continue
-        deepest = max(deepest, level)
-        if deepest > MAX_DEPTH:
-            return deepest
-        stack.extend((child, level + 1) for child in children)
-    return deepest
 
 
 def read_limited(stream, content_length: Any) -> bytes:
@@ -74,7 +57,7 @@ def loads(raw: bytes) -> Any:
         raise ParseError(_("The JSON is nested deeper than %(depth)s levels.") % {"depth": MAX_DEPTH}) from None
     except ValueError as exc:
         raise ParseError(_("The request body is not valid JSON: %(error)s") % {"error": exc}) from None
-    if depth(data) > MAX_DEPTH:
+    if too_deep(data):
         raise ParseError(_("The JSON is nested deeper than %(depth)s levels.") % {"depth": MAX_DEPTH})
     return data
 

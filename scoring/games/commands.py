@@ -7,9 +7,11 @@ from typing import Any
 
 import engines
 from engines.errors import RuleViolation
+from engines.limits import MAX_DEPTH, MAX_INPUT_BYTES, too_deep
 from scoring.games import registry
 
-__all__ = ["NoSuchCommand", "RuleViolation", "commands", "run"]
+# The input limits of the command line, which the API's request parser applies too.
+__all__ = ["MAX_DEPTH", "MAX_INPUT_BYTES", "NoSuchCommand", "RuleViolation", "commands", "run", "too_deep"]
 
 
 class NoSuchCommand(LookupError):
