@@ -67,6 +67,7 @@ the record pending again; the result is confirmed only once every record is ackn
 """
 from __future__ import annotations
 
+from django.core.exceptions import PermissionDenied
 from django.db import transaction
 
 from scoring.models import ResultContainer
@@ -88,6 +89,7 @@ from scoring.results.result import ResultSheet
 from scoring.results.retry import SUBMISSION_LENGTH, stored_submission
 
 __all__ = [
+    "forbid_early",
     "NOTE_LENGTH", "RESTORABLE", "SUBMISSION_LENGTH", "Action", "Code", "Preview", "Refusal", "ResultSheet",
     "acknowledge", "add_record", "check_disputable", "confirm", "confirmation_history", "delete_record", "disagree", "dispute", "edit_record", "end_at_time", "entry_refusal", "load",
     "next_number", "open_disputes", "parse_totals", "preview", "rebuild", "recompute", "refusal", "reopen", "restore",
@@ -107,6 +109,16 @@ def refusal(container: ResultContainer, action: Action, actor, *, number: int | 
     API and the PDFs ask (:mod:`scoring.results.refusals`). ``number``: the record asked about
     (acknowledging, disagreeing). A write decides again inside the lock."""
     return ResultSheet.load(container).refusal(action, actor, number=number)
+
+
+def forbid_early(container: ResultContainer, action: Action, actor, *, number: int | None = None) -> None:
+    """Raise ``PermissionDenied`` (403) at once when ``actor`` is refused ``action`` for not being
+    a side (:attr:`Code.NOT_A_SIDE`: referees and organisers correct a result or record instead of
+    disputing or disagreeing), so a page or the API answers 403 before reading the input. The
+    write itself refuses it with ``NotAllowed`` like any other refusal; other refusals wait for it."""
+    refused = refusal(container, action, actor, number=number)
+    if refused is not None and refused.code == Code.NOT_A_SIDE:
+        raise PermissionDenied(str(refused))
 
 
 def totals_hidden(container: ResultContainer, actor) -> bool:

@@ -14,7 +14,6 @@ is read), then the input (400) and the sheet's own rules (403, 409, 400).
 """
 from __future__ import annotations
 
-from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.urls import reverse
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
@@ -197,9 +196,7 @@ class DisputeView(ResultWriteView):
                               "correct the result instead) and for the side that entered or changed the result (409).")
     def post(self, request, slug, pk):
         container = self.result(slug, pk, Action.DISPUTE)
-        refused = sheet.refusal(container, Action.DISPUTE, self.actor())
-        if refused is not None and refused.code == sheet.Code.NOT_A_SIDE:
-            raise PermissionDenied  # referees and organisers correct the result instead
+        sheet.forbid_early(container, Action.DISPUTE, self.actor())  # referees and organisers correct it instead
         data = self.valid(DisputeSerializer)
         sheet.dispute(container, self.actor(), expected_version=data["version"], totals=data.get("totals"),
                       note=data.get("note", ""))
@@ -229,9 +226,7 @@ class DisagreeView(ResultWriteView):
                               "organisers correct the record instead).")
     def post(self, request, slug, pk, number):
         container = self.result(slug, pk, Action.DISAGREE)
-        refused = sheet.refusal(container, Action.DISAGREE, self.actor(), number=number)
-        if refused is not None and refused.code == sheet.Code.NOT_A_SIDE:
-            raise PermissionDenied  # referees and organisers correct the record instead
+        sheet.forbid_early(container, Action.DISAGREE, self.actor(), number=number)  # referees correct it instead
         _record_exists(container, number)
         data = self.valid(DisagreeSerializer)
         sheet.disagree(container, number, self.actor(), revision=data["revision"], scores=data.get("scores"),

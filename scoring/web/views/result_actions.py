@@ -6,7 +6,6 @@ page again with the sheet's error next to the form."""
 from __future__ import annotations
 
 from django.contrib import messages
-from django.core.exceptions import PermissionDenied
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _t
@@ -18,7 +17,7 @@ from scoring.kinds import kind_of
 from scoring.models import AuditEntry, ResultContainer, Round, Tournament
 from scoring.policy import Perm
 from scoring.results import presenter, sheet
-from scoring.results.sheet import Action, Code
+from scoring.results.sheet import Action
 from scoring.web.decorators import actor_of, result_for, tournament_view
 from scoring.web.forms.results import AcknowledgeForm, ConfirmForm, DisagreeForm, DisputeForm, ReasonForm
 from scoring.web.views.result_context import named_errors, result_context, urls_of
@@ -138,9 +137,7 @@ def dispute(request, pk, *, tournament, kind):
     own totals and a note to the referees instead of confirming (:func:`scoring.results.sheet.dispute`)."""
     actor = actor_of(request)
     container = result_for(request, tournament, kind, pk, Action.DISPUTE)
-    refused = sheet.refusal(container, Action.DISPUTE, actor)
-    if refused is not None and refused.code == Code.NOT_A_SIDE:
-        raise PermissionDenied  # referees and organisers correct the result instead
+    sheet.forbid_early(container, Action.DISPUTE, actor)  # referees and organisers correct the result instead
     labels = _labels(container, tournament)
     form = DisputeForm(request.POST, labels=labels)
     stale = False
@@ -247,9 +244,7 @@ def disagree(request, pk, number, *, tournament, kind):
     of it and a note to the referees (:func:`scoring.results.sheet.disagree`); referees and
     organisers correct the record instead (403)."""
     container = result_for(request, tournament, kind, pk, Action.DISAGREE)
-    refused = sheet.refusal(container, Action.DISAGREE, actor_of(request), number=number)
-    if refused is not None and refused.code == Code.NOT_A_SIDE:
-        raise PermissionDenied  # referees and organisers correct the record instead
+    sheet.forbid_early(container, Action.DISAGREE, actor_of(request), number=number)  # referees correct it instead
     form = DisagreeForm(request.POST, labels=_labels(container, tournament), prefix=f"disagree-{number}")
 
     def run(container, f):
