@@ -8,9 +8,16 @@ Rules implemented:
 - **Who is paired**: every entrant *present* in the round: ``joined_round <= round`` (late
   entries) and not withdrawn (``withdrawn_after_round`` is ``None`` or ``>= round``). Withdrawn
   teams are never paired again; their results stay with the caller.
-- **Round 1** (nobody has played yet): random order from ``seed`` (``method="random"``), or by seed
-  numbers (``method="seeded"``: top half against bottom half, 1 v n/2+1, 2 v n/2+2, ...). With an
-  odd number the last in that order (random: the last drawn; seeded: the lowest seed) gets the bye.
+- **Round 1** (nobody has played yet): ``method`` ``random`` (from ``seed``), ``seeded`` or
+  ``rating`` (slide: 1 v n/2+1), ``fold`` or ``fold_rating`` (fold: 1 v n); the table of
+  :mod:`scoring.draw.pairing_seeding`. With an odd number the last in that order gets the bye.
+- **Late entries** (``joined_round > 1``) are ranked below the teams with the same match points
+  that played every round (in the caller's order among themselves); :attr:`Table.late` names them
+  where that mattered (their score group holds a team that played every round).
+- **Club avoidance** (``avoid_clubs=True``): after the pairing, same-club tables are repaired by
+  swapping opponents between tables of the same score groups (:mod:`scoring.draw.pairing_clubs`):
+  never a rematch, the same floats and the same bye; :attr:`Table.club_swap` and
+  :attr:`Table.club_clash` say what happened.
 - **Later rounds (Swiss)**: ONE maximum-weight matching (networkx ``max_weight_matching`` with
   ``maxcardinality=True``) over the whole field. Rematches are forbidden outright: a pair that has
   met has no edge at all, so no weight can buy it. With an odd number a ``BYE`` node joins the
@@ -51,7 +58,6 @@ then only made stable by match points (higher first).
 """
 from __future__ import annotations
 
-import random
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -59,7 +65,12 @@ from enum import StrEnum
 
 import networkx as nx
 
-BYE = "BYE"  # the bye node of the matching graph
+from scoring.draw.pairing_blocking import BYE, NoPairing, _blocking_error, _quick_impossible
+from scoring.draw.pairing_clubs import avoid_clubs as avoid_clubs_
+from scoring.draw.pairing_clubs import normalise, same_club
+from scoring.draw.pairing_seeding import METHODS, seeding_order, split
+
+__all__ = ["BYE", "METHODS", "NoPairing", "_blocking_error", "_quick_impossible"]
 
 #: How many of the lowest-ranked teams without a bye are tried for the bye before the whole graph
 #: is matched instead (each try is exact; the full graph only costs time).
@@ -80,7 +91,8 @@ class Entrant:
 
     ``id``: any hashable, sortable key (the ORM uses ``Team.pk``); ``name`` for messages;
     ``points``: match points so far; ``opponents``: ids already met; ``had_bye``; ``seed``
-    (``None`` = unseeded); ``joined_round`` (late entry) and ``withdrawn_after_round``.
+    (``None`` = unseeded); ``joined_round`` (late entry) and ``withdrawn_after_round``;
+    ``club`` (the affiliation; ``""`` none) and ``rating`` (``None`` = unrated).
     """
 
     id: int
@@ -91,6 +103,8 @@ class Entrant:
     seed: int | None = None
     joined_round: int = 1
     withdrawn_after_round: int | None = None
+    club: str = ""
+    rating: int | None = None
 
     def present_in(self, round_number: int) -> bool:
         """True if the entrant may be paired in ``round_number`` (late entries, withdrawals)."""
@@ -103,7 +117,10 @@ class Entrant:
 class Table:
     """One table of a pairing: ``ns`` against ``ew`` (``None``: a bye for ``ns``).
 
-    ``reason`` (:class:`Reason`), ``ns_points``/``ew_points`` (match points before the round).
+    ``reason`` (:class:`Reason`), ``ns_points``/``ew_points`` (match points before the round);
+    ``club_swap``: the opponents were swapped with another table to avoid a same-club meeting;
+    ``club_clash``: both teams are of one club and no swap avoided it; ``late``: the ids of late
+    entries at this table ranked below equal teams that played every round.
     """
 
     table: int
@@ -112,22 +129,9 @@ class Table:
     reason: Reason
     ns_points: int = 0
     ew_points: int | None = None
-
-
-class NoPairing(Exception):
-    """No pairing without a rematch exists. ``blocking``: the ids of the teams that block it
-    (in ranking order); ``names``: their names; ``no_bye_left``: True when the odd team out has
-    nobody left who has not had a bye."""
-
-    def __init__(self, blocking: list, names: list[str], *, no_bye_left: bool = False):
-        self.blocking = list(blocking)
-        self.names = list(names)
-        self.no_bye_left = no_bye_left
-        if no_bye_left:
-            text = "no team without a bye is left to receive the bye: " + ", ".join(names)
-        else:
-            text = "no pairing without a rematch exists; blocking teams: " + ", ".join(names)
-        super().__init__(text)
+    club_swap: bool = False
+    club_clash: bool = False
+    late: tuple = ()
 
 
 @dataclass(frozen=True)
@@ -154,19 +158,21 @@ def pair_round(
     *,
     seed: int = 0,
     method: str = "random",
+    avoid_clubs: bool = False,
 ) -> list[Table]:
     """Pair ``round_number``. ``entrants``: every team in ranking order (best first); absent ones
-    (late entries, withdrawals) are skipped. ``method`` for round 1: ``"random"`` (by ``seed``) or
-    ``"seeded"`` (by seed numbers). Returns the tables numbered 1..n by rank, the bye last.
-    Raises :class:`NoPairing` if no pairing without a rematch (or without a second bye) exists.
+    (late entries, withdrawals) are skipped. ``method`` for round 1: one of :data:`METHODS`
+    (``ValueError`` otherwise). ``avoid_clubs``: repair same-club tables by swaps that keep the
+    score groups, floats and bye (module doc). Returns the tables numbered 1..n by rank, the bye
+    last. Raises :class:`NoPairing` if no pairing without a rematch (or a second bye) exists.
     """
     field_ = present(entrants, round_number)
     if not field_:
         return []
     fresh = all(not e.opponents and not e.had_bye and e.points == 0 for e in field_)
     if fresh:
-        return _initial(field_, seed=seed, method=method)
-    return _swiss(field_)
+        return _initial(field_, seed=seed, method=method, avoid_clubs=avoid_clubs)
+    return _swiss(field_, avoid_clubs=avoid_clubs)
 
 
 def check_pairing(entrants: Sequence[Entrant], pairs: Sequence[tuple], round_number: int) -> list[Warning]:
@@ -205,29 +211,22 @@ def check_pairing(entrants: Sequence[Entrant], pairs: Sequence[tuple], round_num
 # --------------------------------------------------------------------------- round 1
 
 
-def _initial(field_: list[Entrant], *, seed: int, method: str) -> list[Table]:
-    if method == "seeded":
-        order = sorted(field_, key=lambda e: (e.seed is None, e.seed if e.seed is not None else 0, e.name, e.id))
-        bye = order.pop() if len(order) % 2 else None
-        half = len(order) // 2
-        pairs = [(order[i], order[i + half]) for i in range(half)]
-    else:
-        order = sorted(field_, key=lambda e: (e.id,))
-        random.Random(seed).shuffle(order)
-        bye = order.pop() if len(order) % 2 else None
-        pairs = [(order[i], order[i + 1]) for i in range(0, len(order), 2)]
-    tables = [Table(n, a.id, b.id, Reason.SAME_GROUP, a.points, b.points) for n, (a, b) in enumerate(pairs, start=1)]
-    if bye is not None:
-        tables.append(Table(len(tables) + 1, bye.id, None, Reason.BYE, bye.points, None))
-    return tables
+def _initial(field_: list[Entrant], *, seed: int, method: str, avoid_clubs: bool = False) -> list[Table]:
+    order = seeding_order(field_, seed=seed, method=method)
+    rank = {e.id: i for i, e in enumerate(order)}
+    pairs, bye = split(order, method)
+    by_id = {e.id: e for e in field_}
+    return _build(field_, [(a.id, b.id) for a, b in pairs], bye.id if bye is not None else None, rank,
+                  by_id, avoid_clubs=avoid_clubs, late=False)
 
 
 # --------------------------------------------------------------------------- Swiss
 
 
 def _ranked(field_: list[Entrant]) -> list[Entrant]:
-    """Stable order by match points (higher first), keeping the caller's ranking within ties."""
-    return sorted(field_, key=lambda e: -e.points)
+    """Stable order by match points (higher first), late entries (``joined_round > 1``) below
+    the teams with the same points that played every round, else the caller's ranking."""
+    return sorted(field_, key=lambda e: (-e.points, e.joined_round > 1))
 
 
 def _met(a: Entrant, b: Entrant) -> bool:
@@ -289,7 +288,7 @@ def _candidate_graph(ranked: list[Entrant], weights: _Weights, k: int, odd: bool
     return g
 
 
-def _swiss(field_: list[Entrant]) -> list[Table]:
+def _swiss(field_: list[Entrant], *, avoid_clubs: bool = False) -> list[Table]:
     ranked = _ranked(field_)
     n = len(ranked)
     odd = n % 2 == 1
@@ -302,7 +301,7 @@ def _swiss(field_: list[Entrant]) -> list[Table]:
         matching = nx.max_weight_matching(graph, maxcardinality=True, weight="weight")
         if len(matching) != (n + 1) // 2:
             raise _blocking_error(graph, ranked, odd)
-    return _tables(matching, by_id, weights)
+    return _tables(matching, by_id, weights, ranked=ranked, avoid_clubs=avoid_clubs)
 
 
 def _met_positions(ranked: list[Entrant]) -> list[set[int]]:
@@ -517,7 +516,10 @@ def _chunked_optimum(ranked: list[Entrant], weights: _Weights, odd: bool) -> set
             return pairs
     return None
 
-def _tables(matching, by_id: dict, weights: _Weights) -> list[Table]:
+
+def _tables(matching, by_id: dict, weights: _Weights, *, ranked: list[Entrant] | None = None,
+            avoid_clubs: bool = False) -> list[Table]:
+    """The tables of a Swiss ``matching`` (id pairs, the bye as ``(BYE, id)``)."""
     pairs = []
     bye = None
     for a, b in matching:
@@ -527,63 +529,36 @@ def _tables(matching, by_id: dict, weights: _Weights) -> list[Table]:
         top, bottom = (a, b) if weights.rank[a] < weights.rank[b] else (b, a)
         pairs.append((top, bottom))
     pairs.sort(key=lambda p: weights.rank[p[0]])
+    return _build(ranked or list(by_id.values()), pairs, bye, weights.rank, by_id, avoid_clubs=avoid_clubs, late=True)
+
+
+def _build(field_: list[Entrant], pairs: list[tuple], bye, rank: dict, by_id: dict, *, avoid_clubs: bool,
+           late: bool) -> list[Table]:
+    """Number the tables by the rank of their better team (NS), the bye last; club avoidance and
+    the late-entry flags (Swiss rounds) on the way."""
+    club = {e.id: normalise(e.club) for e in field_}
+    moved: set = set()
+    if avoid_clubs and any(club.values()):
+        levels = {p: i for i, p in enumerate(sorted({e.points for e in field_}, reverse=True))}
+        group = {e.id: levels[e.points] for e in field_}
+        pairs, moved = avoid_clubs_(pairs, group=group, rank=rank, club=club,
+                                    met=lambda a, b: _met(by_id[a], by_id[b]))
+        pairs.sort(key=lambda p: rank[p[0]])
+    mixed = {e.points for e in field_ if e.joined_round == 1}
     tables = []
     for number, (top, bottom) in enumerate(pairs, start=1):
-        reason = Reason.SAME_GROUP if by_id[top].points == by_id[bottom].points else Reason.FLOATED
-        tables.append(Table(number, top, bottom, reason, by_id[top].points, by_id[bottom].points))
+        t, b = by_id[top], by_id[bottom]
+        reason = Reason.SAME_GROUP if t.points == b.points else Reason.FLOATED
+        tables.append(Table(number, top, bottom, reason, t.points, b.points, club_swap=top in moved,
+                            club_clash=avoid_clubs and same_club(club, top, bottom),
+                            late=_late((t, b), mixed) if late else ()))
     if bye is not None:
-        tables.append(Table(len(tables) + 1, bye, None, Reason.BYE, by_id[bye].points, None))
+        tables.append(Table(len(tables) + 1, bye, None, Reason.BYE, by_id[bye].points, None,
+                            late=_late((by_id[bye],), mixed) if late else ()))
     return tables
 
 
-# --------------------------------------------------------------------------- impossibility
-
-
-def _quick_impossible(ranked: list[Entrant], odd: bool) -> None:
-    """Cheap checks before matching: nobody left for the bye; teams with no possible opponent
-    (with an odd field one such team may take the bye if it has not had one)."""
-    names = {e.id: e.name for e in ranked}
-    if odd and all(e.had_bye for e in ranked):
-        ids = [e.id for e in ranked]
-        raise NoPairing(ids, [names[i] for i in ids], no_bye_left=True)
-    stuck = [a for a in ranked if all(_met(a, b) for b in ranked if b is not a)]
-    if not stuck:
-        return
-    if odd and len(stuck) == 1 and not stuck[0].had_bye:
-        return
-    raise NoPairing([e.id for e in stuck], [e.name for e in stuck])
-
-
-def _matching_size(graph: nx.Graph) -> int:
-    return len(nx.max_weight_matching(graph, maxcardinality=True, weight=None))
-
-
-def _blocking_error(graph: nx.Graph, ranked: list[Entrant], odd: bool) -> NoPairing:
-    """Build :class:`NoPairing` from the full candidate graph (Gallai-Edmonds decomposition on the
-    deficient components): D = vertices left unpaired by some maximum matching, A = their
-    neighbours outside D. The blocking teams are D and A, in ranking order."""
-    rank = {e.id: i for i, e in enumerate(ranked)}
-    names = {e.id: e.name for e in ranked}
-    simple = nx.Graph()
-    simple.add_nodes_from(graph.nodes)
-    simple.add_edges_from(graph.edges)
-    deficient_d: set = set()
-    for component in nx.connected_components(simple):
-        sub = simple.subgraph(component).copy()
-        size = _matching_size(sub)
-        if len(component) - 2 * size <= 0:
-            continue
-        for v in sorted(component, key=lambda x: rank.get(x, -1)):
-            rest = sub.copy()
-            rest.remove_node(v)
-            if _matching_size(rest) == size:
-                deficient_d.add(v)
-    neighbours = set()
-    for v in deficient_d:
-        neighbours.update(simple.neighbors(v))
-    blocking = (deficient_d | neighbours) - {BYE}
-    if not blocking:  # only the bye node is unmatched: nobody left who may take the bye
-        ids = [e.id for e in ranked]
-        return NoPairing(ids, [names[i] for i in ids], no_bye_left=True)
-    ordered = sorted(blocking, key=lambda x: rank[x])
-    return NoPairing(ordered, [names[i] for i in ordered], no_bye_left=False)
+def _late(entrants, mixed: set) -> tuple:
+    """Ids of the late entries among ``entrants`` whose score group (``mixed``: the points of
+    teams that played every round) made the late-entry rule matter."""
+    return tuple(e.id for e in entrants if e.joined_round > 1 and e.points in mixed)

@@ -2,7 +2,8 @@
 although it only matches a provably sufficient set of candidate pairs chunk by chunk
 (scoring.draw.pairing_core, module doc "Speed, with the same optimum").
 
-The oracle here is independent of the module: it ranks the field itself, builds the full graph
+The oracle here is independent of the module: it ranks the field itself (late entries below the
+teams with equal points that played every round, issue 23), builds the full graph
 with its own lexicographic weights (bye as low as possible; then the fewest and shortest floats,
 a float costing the square of the score groups it crosses; then the smallest total rank
 distance) and lets networkx match it. The pairing must reach the same objective on random fields
@@ -36,7 +37,7 @@ def objective(ranked: list[Entrant], pairs: list[tuple[int, int]], bye: int | No
 def oracle(field_: list[Entrant]) -> tuple[int, int, int] | None:
     """The best objective over every rematch-free pairing of ``field_`` (full graph), or ``None``
     when there is none."""
-    ranked = sorted(field_, key=lambda e: -e.points)
+    ranked = sorted(field_, key=lambda e: (-e.points, e.joined_round > 1))
     n = len(ranked)
     rank = {e.id: i for i, e in enumerate(ranked)}
     levels = sorted({e.points for e in ranked}, reverse=True)
@@ -73,7 +74,7 @@ def check_round(entrants: list[Entrant], rnd: int, seed: int):
         assert expected is None, "a pairing existed"
         return None
     assert expected is not None
-    ranked = sorted(field_, key=lambda e: -e.points)
+    ranked = sorted(field_, key=lambda e: (-e.points, e.joined_round > 1))
     pairs = [(t.ns, t.ew) for t in tables if t.ew is not None]
     bye = next((t.ns for t in tables if t.ew is None), None)
     assert objective(ranked, pairs, bye) == expected

@@ -92,7 +92,7 @@ def test_random_tournaments(cfg):
                 points[tb.ew] += 2
         if bye_tables and rnd > 1:  # the bye went to the lowest-ranked team that could take it (round 1: drawn)
             bye_team = bye_tables[0].ns
-            ranked = sorted(field_, key=lambda e: -e.points)
+            ranked = sorted(field_, key=lambda e: (-e.points, e.joined_round > 1))  # late entries below (issue 23)
             lower = ranked[[e.id for e in ranked].index(bye_team) + 1:]
             for e in lower:
                 if not e.had_bye:  # a lower team without a bye: giving it the bye must be impossible
