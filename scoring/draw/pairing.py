@@ -16,17 +16,17 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import transaction
 from django.utils import translation
-from django.utils.translation import gettext as _t
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import gettext_noop
 
 from scoring import policy
 from scoring.draw.lifecycle import next_round_number, require_earlier_closed, require_entrants
-from scoring.draw.pairing_core import Entrant, NoPairing, Reason, Table, check_pairing, pair_round
+from scoring.draw.pairing_core import METHODS, Entrant, NoPairing, Reason, Table, check_pairing, pair_round
 from scoring.errors import NotAllowed, PairingImpossible
 from scoring.games.base import EntrantKind
 from scoring.locking import lock
 from scoring.models import Match, Round, Team, Tournament
+from scoring.models.results import reason_text
 from scoring.policy import Perm
 from scoring.results.sheet import recompute
 from scoring.standings import team_standings
@@ -60,22 +60,49 @@ def entrants_for(tournament: Tournament, *, before_round: int | None = None) -> 
         out.append(Entrant(
             id=team.pk, name=team.name, points=row.match_points, opponents=frozenset(opponents[team.pk]),
             had_bye=team.pk in byes, seed=team.seed, joined_round=team.joined_round,
-            withdrawn_after_round=team.withdrawn_after_round,
+            withdrawn_after_round=team.withdrawn_after_round, club=team.affiliation, rating=team.rating,
         ))
     return out
 
 
-def _note(table: Table, names: dict, round_number: int, method: str, seed: int) -> dict:
+#: The note of a round-1 table per method (:mod:`scoring.draw.pairing_seeding`).
+FIRST_ROUND_NOTES = {
+    "seeded": gettext_noop("Round 1: by seed numbers"),
+    "rating": gettext_noop("Round 1: by rating (1 v n/2+1)"),
+    "fold": gettext_noop("Round 1: by seed numbers, fold (1 v n)"),
+    "fold_rating": gettext_noop("Round 1: by rating, fold (1 v n)"),
+}
+
+
+def _note(table: Table, names: dict, round_number: int, method: str, seed: int, clubs: dict | None = None) -> dict:
     """Why ``table`` was paired: ``{"template", "params"}`` with an untranslated message (marked
-    with ``gettext_noop``), translated when shown (:meth:`Match.pairing_reason_text`)."""
+    with ``gettext_noop``), translated when shown (:meth:`Match.pairing_reason_text`); ``"extra"``:
+    more such messages for club avoidance and late entries (issue 23)."""
+    note = _main_note(table, names, round_number, method, seed)
+    extra = []
+    if table.club_swap:
+        extra.append({"template": gettext_noop("Opponents swapped with another table of the same score groups, so that "
+                                               "two teams of one club do not meet."), "params": {}})
+    if table.club_clash:
+        extra.append({"template": gettext_noop("Both teams are of {club}: no swap avoids it without a rematch or "
+                                               "another float."), "params": {"club": (clubs or {}).get(table.ns, "")}})
+    for team in table.late:
+        extra.append({"template": gettext_noop("{team} joined late: ranked below the teams with the same match points "
+                                               "that played every round."), "params": {"team": names.get(team, "?")}})
+    if extra:
+        note["extra"] = extra
+    return note
+
+
+def _main_note(table: Table, names: dict, round_number: int, method: str, seed: int) -> dict:
     if table.reason == Reason.BYE:
         if round_number == 1:
             return {"template": gettext_noop("Bye (odd number of teams)"), "params": {}}
         return {"template": gettext_noop("Bye: lowest-ranked team without a bye so far ({points} match points)"),
                 "params": {"points": table.ns_points}}
     if round_number == 1 and table.ns_points == 0 and table.ew_points == 0 and method:
-        if method == "seeded":
-            return {"template": gettext_noop("Round 1: by seed numbers"), "params": {}}
+        if method in FIRST_ROUND_NOTES:
+            return {"template": FIRST_ROUND_NOTES[method], "params": {}}
         return {"template": gettext_noop("Round 1: random draw (seed {seed})"), "params": {"seed": seed}}
     if table.reason == Reason.SAME_GROUP:
         return {"template": gettext_noop("Same score group ({points} match points)"), "params": {"points": table.ns_points}}
@@ -86,18 +113,37 @@ def _note(table: Table, names: dict, round_number: int, method: str, seed: int) 
 def _note_text(reason: dict) -> str:
     """The reason in the site's default language, for ``Match.pairing_note`` (exports, commands)."""
     with translation.override(settings.LANGUAGE_CODE):
-        return _t(reason["template"]).format(**reason["params"])[:NOTE_LENGTH]
+        return reason_text(reason)[:NOTE_LENGTH]
+
+
+def default_method(tournament: Tournament, number: int) -> str:
+    """The round-1 method the pair page proposes for round ``number`` (:func:`first_round_method`
+    over the teams present then; one query)."""
+    teams = Team.objects.filter(tournament=tournament).only("seed", "joined_round", "withdrawn_after_round")
+    return first_round_method(tournament, [Entrant(id=t.pk, seed=t.seed, joined_round=t.joined_round,
+                                                   withdrawn_after_round=t.withdrawn_after_round) for t in teams], number)
+
+
+def first_round_method(tournament: Tournament, entrants: list[Entrant], number: int) -> str:
+    """The tournament's round-1 method (``Tournament.first_round_method``); when it is empty
+    (automatic): ``seeded`` when every present team has a seed number, else ``random``."""
+    if tournament.first_round_method:
+        return tournament.first_round_method
+    present = [e for e in entrants if e.present_in(number)]
+    return "seeded" if present and all(e.seed is not None for e in present) else "random"
 
 
 def _draw(tournament: Tournament, number: int, *, seed: int, method: str | None) -> tuple[list[tuple], str]:
     """Pair round ``number`` (inside the tournament's lock): ``([(ns, ew, reason)], method)``.
-    ``method=None``: by seed numbers when every present team has one, else random."""
+    ``method=None``: the tournament's default (:func:`first_round_method`); an unknown method is
+    :class:`NotAllowed`. Same-club tables are avoided when ``tournament.avoid_same_club``."""
     entrants = entrants_for(tournament, before_round=number)
     if method is None:
-        present = [e for e in entrants if e.present_in(number)]
-        method = "seeded" if present and all(e.seed is not None for e in present) else "random"
+        method = first_round_method(tournament, entrants, number)
+    if method not in METHODS:
+        raise NotAllowed(_("Unknown round 1 pairing method: {method}.").format(method=method), field="method")
     try:
-        tables = pair_round(entrants, number, seed=seed, method=method)
+        tables = pair_round(entrants, number, seed=seed, method=method, avoid_clubs=tournament.avoid_same_club)
     except NoPairing as err:
         if err.no_bye_left:
             msg = _("No pairing is possible: every team has already had a bye ({teams}).")
@@ -107,7 +153,8 @@ def _draw(tournament: Tournament, number: int, *, seed: int, method: str | None)
     if not tables:
         raise NotAllowed(_("There are no teams to pair in round {number}.").format(number=number))
     names = {e.id: e.name for e in entrants}
-    return [(t.ns, t.ew, _note(t, names, number, method, seed)) for t in tables], method
+    clubs = {e.id: e.club for e in entrants}
+    return [(t.ns, t.ew, _note(t, names, number, method, seed, clubs)) for t in tables], method
 
 
 def pair_next_round(tournament: Tournament, actor, *, seed: int | None = None, method: str | None = None) -> Round:
@@ -269,5 +316,6 @@ def drawn_reasons(matches: list[Match]) -> list[list]:
         kept = (m.pairing_reason or {}).get("drawn")
         if kept:
             return kept
-    return [[m.team_ns_id, m.team_ew_id, {"template": m.pairing_reason["template"], "params": m.pairing_reason.get("params") or {}}]
+    return [[m.team_ns_id, m.team_ew_id, {"template": m.pairing_reason["template"], "params": m.pairing_reason.get("params") or {},
+                                          **({"extra": m.pairing_reason["extra"]} if m.pairing_reason.get("extra") else {})}]
             for m in matches if (m.pairing_reason or {}).get("template") not in (None, EDITED["template"])]

@@ -84,6 +84,7 @@ TEAM_COLUMNS = {
     "affiliation": ("affiliation", "association", "club", "vereniging"),
     "seed": ("seed",),
     "joined_round": ("joined_round", "joined round", "from round", "vanaf ronde"),
+    "rating": ("rating", "elo", "sterkte"),
 }
 
 PLAYER_COLUMNS = {
@@ -92,6 +93,7 @@ PLAYER_COLUMNS = {
     "seed": ("seed",),
     "joined_round": ("joined_round", "joined round", "from round", "vanaf ronde"),
     "substitute": ("substitute", "invaller", "reserve"),
+    "rating": ("rating", "elo", "sterkte"),
 }
 
 TEAMS = EntrantKind(
@@ -99,8 +101,8 @@ TEAMS = EntrantKind(
     existing=lambda t: list(Team.objects.filter(tournament=t).values_list("name", flat=True)),
     exists_message=gettext_noop("A team named {name!r} already exists in this tournament."),
     repeated_message=gettext_noop("The team name {name!r} is also used on line {line}."),
-    example=(("De Draken", "Anna de Vries", "Bram Jansen", "Asopos", "1", ""),
-             ("Jade", "Eva Smit", "Floris Bos", "Augustinus", "", "")),
+    example=(("De Draken", "Anna de Vries", "Bram Jansen", "Asopos", "1", "", "1500"),
+             ("Jade", "Eva Smit", "Floris Bos", "Augustinus", "", "", "")),
 )
 
 PLAYERS = EntrantKind(
@@ -108,8 +110,8 @@ PLAYERS = EntrantKind(
     existing=lambda t: list(Player.objects.filter(tournament=t).values_list("name", flat=True)),
     exists_message=gettext_noop("A player named {name!r} is already registered in this tournament."),
     repeated_message=gettext_noop("The player name {name!r} is also used on line {line}."),
-    example=(("Anna de Vries", "Asopos", "1", "", "no"), ("Bram Jansen", "Augustinus", "", "", "no"),
-             ("Carmen Bakker", "", "", "2", "yes")),
+    example=(("Anna de Vries", "Asopos", "1", "", "no", "1500"), ("Bram Jansen", "Augustinus", "", "", "no", ""),
+             ("Carmen Bakker", "", "", "2", "yes", "")),
 )
 
 KINDS = {TEAMS.key: TEAMS, PLAYERS.key: PLAYERS}
@@ -128,10 +130,12 @@ def entrants_dataset(tournament: Tournament, kind: EntrantKind) -> tablib.Datase
     ds = tablib.Dataset(headers=list(kind.columns), title=kind.key)
     if kind is TEAMS:
         for tm in tournament.teams.select_related("first_player", "second_player").order_by("name"):
-            ds.append([tm.name, tm.first_player.name, tm.second_player.name, tm.affiliation, tm.seed or "", tm.joined_round])
+            ds.append([tm.name, tm.first_player.name, tm.second_player.name, tm.affiliation, tm.seed or "", tm.joined_round,
+                       "" if tm.rating is None else tm.rating])
     else:
         for p in tournament.players.order_by("name"):
-            ds.append([p.name, p.affiliation, p.seed or "", p.joined_round, "yes" if p.is_substitute else "no"])
+            ds.append([p.name, p.affiliation, p.seed or "", p.joined_round, "yes" if p.is_substitute else "no",
+                       "" if p.rating is None else p.rating])
     return ds
 
 
@@ -265,14 +269,15 @@ def _create_teams(tournament: Tournament, rows: list[dict[str, Any]]) -> None:
     players = Player.objects.bulk_create(players, batch_size=500)
     Team.objects.bulk_create([
         Team(tournament=tournament, name=row["name"], affiliation=row["affiliation"],
-             first_player=players[2 * i], second_player=players[2 * i + 1], seed=row["seed"], joined_round=row["joined_round"])
+             first_player=players[2 * i], second_player=players[2 * i + 1], seed=row["seed"], joined_round=row["joined_round"],
+             rating=row.get("rating"))
         for i, row in enumerate(rows)], batch_size=500)
 
 
 def _create_players(tournament: Tournament, rows: list[dict[str, Any]]) -> None:
     Player.objects.bulk_create([
         Player(tournament=tournament, name=row["name"], affiliation=row["affiliation"], seed=row["seed"],
-               joined_round=row["joined_round"], is_substitute=bool(row["substitute"]))
+               joined_round=row["joined_round"], is_substitute=bool(row["substitute"]), rating=row.get("rating"))
         for row in rows], batch_size=500)
 
 
@@ -304,11 +309,11 @@ def import_entrants(kind: EntrantKind, tournament: Tournament, file_bytes: bytes
 
 def import_teams_csv(tournament: Tournament, file_bytes: bytes) -> ImportReport:
     """Import teams (columns :data:`TEAM_COLUMNS`: ``name``, ``player1``, ``player2`` required;
-    ``affiliation``, ``seed``, ``joined_round`` optional); see the module."""
+    ``affiliation``, ``seed``, ``joined_round``, ``rating`` optional); see the module."""
     return import_entrants(TEAMS, tournament, file_bytes)
 
 
 def import_players_csv(tournament: Tournament, file_bytes: bytes) -> ImportReport:
     """Import players of a four-player tournament (columns :data:`PLAYER_COLUMNS`: ``name``
-    required; ``affiliation``, ``seed``, ``joined_round``, ``substitute`` optional)."""
+    required; ``affiliation``, ``seed``, ``joined_round``, ``substitute``, ``rating`` optional)."""
     return import_entrants(PLAYERS, tournament, file_bytes)

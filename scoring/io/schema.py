@@ -8,13 +8,14 @@ whom, statuses, records checked by the game's adapter) are checked afterwards by
 Layout (``format`` 1; :func:`scoring.io.tournament_json.export_tournament` writes it):
 
 - the tournament: ``name``, ``slug``, ``game`` (a key of the games registry), ``rules``,
-  ``round_format``, ``hands_per_round``, ``tiebreaks``, ``seed``, ``blind_confirmation``,
+  ``round_format``, ``hands_per_round``, ``tiebreaks``, ``seed``, ``first_round_method`` (left out
+  when automatic), ``avoid_same_club`` (left out when on), ``blind_confirmation``,
   ``player_entry`` (left out when off), ``verification`` (``"end"`` or ``"each"``, left out when ``"end"``), ``status``, ``venue``, ``starts_on``, ``members`` (``[{"username", "role"}]``);
 - Tai Pan: ``teams`` (``[{"name", "players": [two names], "affiliation", "seed", "joined_round",
-  "withdrawn_after_round"}]``) and per round ``matches`` (``[{"table", "ns", "ew" (null: a bye),
+  "withdrawn_after_round", "rating" (left out when none)}]``) and per round ``matches`` (``[{"table", "ns", "ew" (null: a bye),
   "hands": [records], "ended", "pairing_note", "confirmed_by"}]``);
 - four-player games: ``players`` (``[{"name", "affiliation", "seed", "joined_round",
-  "withdrawn_after_round", "substitute"}]``) and per round ``tables`` (``[{"table", "seats": [four
+  "withdrawn_after_round", "substitute", "rating" (left out when none)}]``) and per round ``tables`` (``[{"table", "seats": [four
   names, East/seat 0 first], "deals": [records], "ended", "seating_note", "confirmed_by"}]``).
 - A result confirmed by one of its sides through its private link (issue 15) has
   ``"confirmed_via"``: that side's name (and ``confirmed_by`` null); the key is left out
@@ -107,6 +108,10 @@ Record = Annotated[dict[str, JsonValue], AfterValidator(_bounded_record)]
 Ended = Literal["target", "time"] | None
 
 
+#: A rating (optional strength, higher is stronger; round 1 by rating).
+Rating = Annotated[StrictInt, Field(ge=0, le=MAX_SEED)]
+
+
 class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True, str_max_length=MAX_STRING)
 
@@ -121,6 +126,7 @@ class TeamIn(Strict):
     players: Annotated[list[Name], Field(min_length=2, max_length=2)]
     affiliation: OptionalText = ""
     seed: Seed | None = None
+    rating: Rating | None = None
     joined_round: RoundNumber = 1
     withdrawn_after_round: Annotated[StrictInt, Field(ge=0, le=MAX_ROUND)] | None = None
 
@@ -129,6 +135,7 @@ class PlayerIn(Strict):
     name: Name
     affiliation: OptionalText = ""
     seed: Seed | None = None
+    rating: Rating | None = None
     joined_round: RoundNumber = 1
     withdrawn_after_round: Annotated[StrictInt, Field(ge=0, le=MAX_ROUND)] | None = None
     substitute: StrictBool = False
@@ -173,6 +180,8 @@ class TournamentFile(Strict):
     hands_per_round: Annotated[StrictInt, Field(ge=1, le=MAX_RECORDS)] | None = None
     tiebreaks: Annotated[list[Annotated[str, Field(max_length=40)]], Field(max_length=20)] = []
     seed: Int32 = 0
+    first_round_method: Literal["", "random", "seeded", "rating", "fold", "fold_rating"] = ""
+    avoid_same_club: StrictBool = True
     blind_confirmation: StrictBool = False
     player_entry: StrictBool = False
     verification: Literal["end", "each"] = "end"

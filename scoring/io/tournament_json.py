@@ -120,6 +120,7 @@ def _export_teams(t: Tournament) -> dict[str, Any]:
             "seed": tm.seed,
             "joined_round": tm.joined_round,
             "withdrawn_after_round": tm.withdrawn_after_round,
+            **({"rating": tm.rating} if tm.rating is not None else {}),
         } for tm in teams],
         "rounds": [{"number": r.number, "status": r.status, "seed": r.seed, "matches": by_round.get(r.pk, [])}
                    for r in t.rounds.order_by("number")],
@@ -149,6 +150,7 @@ def _export_players(t: Tournament) -> dict[str, Any]:
             "joined_round": p.joined_round,
             "withdrawn_after_round": p.withdrawn_after_round,
             "substitute": p.is_substitute,
+            **({"rating": p.rating} if p.rating is not None else {}),
         } for p in players],
         "rounds": [{"number": r.number, "status": r.status, "seed": r.seed, "tables": by_round.get(r.pk, [])}
                    for r in t.rounds.order_by("number")],
@@ -177,6 +179,9 @@ def export_tournament(t: Tournament) -> dict:
         "hands_per_round": t.hands_per_round,
         "tiebreaks": list(t.tiebreaks or []),
         "seed": t.seed,
+        # Round-1 method and club avoidance (issue 23): left out at their defaults.
+        **({"first_round_method": t.first_round_method} if t.first_round_method else {}),
+        **({} if t.avoid_same_club else {"avoid_same_club": False}),
         "blind_confirmation": t.blind_confirmation,
         # Only when on (files of tournaments without player entry stay as they were).
         **({"player_entry": True} if t.player_entry else {}),
@@ -217,14 +222,14 @@ def _create_teams(t: Tournament, entries) -> dict[str, Any]:
         second = Player.objects.create(tournament=t, name=e.players[1], affiliation=e.affiliation)
         out[name_key(e.name)] = Team.objects.create(
             tournament=t, name=e.name, affiliation=e.affiliation, first_player=first, second_player=second,
-            seed=e.seed, joined_round=e.joined_round, withdrawn_after_round=e.withdrawn_after_round)
+            seed=e.seed, joined_round=e.joined_round, withdrawn_after_round=e.withdrawn_after_round, rating=e.rating)
     return out
 
 
 def _create_players(t: Tournament, entries) -> dict[str, Any]:
     return {name_key(e.name): Player.objects.create(
         tournament=t, name=e.name, affiliation=e.affiliation, seed=e.seed, joined_round=e.joined_round,
-        withdrawn_after_round=e.withdrawn_after_round, is_substitute=e.substitute) for e in entries or []}
+        withdrawn_after_round=e.withdrawn_after_round, is_substitute=e.substitute, rating=e.rating) for e in entries or []}
 
 
 def _create_match(rnd: Round, c, records, entrants, adapter, ended) -> Match:
@@ -319,7 +324,8 @@ def _create(plan: Plan, slug: str, members: dict[str, tuple[Any, str]], warnings
     t = Tournament.objects.create(
         name=data.name, slug=slug, game=data.game, rules=data.rules if data.rules is not None else {},
         round_format=data.round_format, hands_per_round=data.hands_per_round, tiebreaks=list(data.tiebreaks),
-        seed=data.seed, blind_confirmation=data.blind_confirmation, player_entry=data.player_entry,
+        seed=data.seed, first_round_method=data.first_round_method, avoid_same_club=data.avoid_same_club,
+        blind_confirmation=data.blind_confirmation, player_entry=data.player_entry,
         verification=data.verification, status=t_status,
         venue=data.venue, starts_on=data.starts_on,
     )

@@ -32,11 +32,11 @@ from scoring.models.results import (
 )
 from scoring.models.rounds import Round
 from scoring.models.tasks import TaskState
-from scoring.models.tournaments import Membership, RoundFormat, Tournament
+from scoring.models.tournaments import FirstRoundMethod, Membership, RoundFormat, Tournament
 
 __all__ = [
     "ApiToken",
     "AuditEntry", "Confirmation", "Deal", "Dispute", "EntrantLink", "Hand", "IdempotentAnswer", "Invitation", "Match", "MatchQuerySet", "Membership",
-    "ResultContainer", "ResultRecord", "Player", "Round", "RoundFormat", "Table", "TableSeat", "TaskState",
+    "FirstRoundMethod", "ResultContainer", "ResultRecord", "Player", "Round", "RoundFormat", "Table", "TableSeat", "TaskState",
     "Team", "Tournament",
 ]

@@ -11,13 +11,16 @@ class Player(models.Model):
     """A person. In Tai Pan a member of a :class:`Team`; in four-player games an entrant.
 
     ``joined_round``: first round the player may be seated (late entry; individual games).
-    ``withdrawn_after_round``: never seated after this round; results kept.
+    ``withdrawn_after_round``: never seated after this round; results kept. ``rating``: optional
+    strength (whole number, higher is stronger).
     """
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="players")
     name = models.CharField(_("name"), max_length=120)
     affiliation = models.CharField(_("affiliation"), max_length=120, blank=True)
     seed = models.PositiveIntegerField(_("seed"), null=True, blank=True)
+    rating = models.PositiveIntegerField(_("rating"), null=True, blank=True,
+                                         help_text=_("A whole number, higher is stronger."))
     joined_round = models.PositiveSmallIntegerField(_("joined in round"), default=1)
     withdrawn_after_round = models.PositiveSmallIntegerField(_("withdrawn after round"), null=True, blank=True)
     is_substitute = models.BooleanField(_("substitute"), default=False)
@@ -36,7 +39,9 @@ class Team(models.Model):
     """A Tai Pan team of two players; ``first_player`` sits N (or E), ``second_player`` S (or W).
 
     ``joined_round``: first round the team may be paired (late entry). ``withdrawn_after_round``:
-    the team is never paired after this round; its results are kept.
+    the team is never paired after this round; its results are kept. ``rating``: optional
+    strength (whole number, higher is stronger) for round 1 by rating; ``affiliation``: the club
+    (club avoidance, :mod:`scoring.draw.pairing_clubs`).
     """
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="teams")
@@ -45,6 +50,8 @@ class Team(models.Model):
     first_player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+", verbose_name=_("first player"))
     second_player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+", verbose_name=_("second player"))
     seed = models.PositiveIntegerField(_("seed"), null=True, blank=True)
+    rating = models.PositiveIntegerField(_("rating"), null=True, blank=True,
+                                         help_text=_("A whole number, higher is stronger (round 1 by rating)."))
     joined_round = models.PositiveSmallIntegerField(_("joined in round"), default=1)
     withdrawn_after_round = models.PositiveSmallIntegerField(_("withdrawn after round"), null=True, blank=True)
     updated_at = models.DateTimeField(auto_now=True)

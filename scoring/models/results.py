@@ -162,16 +162,23 @@ class Match(ResultContainer):
 
     def pairing_reason_text(self) -> str:
         """Why this table was paired, in the active language. ``pairing_reason`` holds the
-        untranslated message ``{"template": str, "params": dict}``; ``pairing_note`` the same text
-        in the site's default language (exports, older rows)."""
-        template = (self.pairing_reason or {}).get("template")
-        if not template:
+        untranslated message ``{"template": str, "params": dict}`` and optionally ``"extra"``, more
+        such messages (club avoidance, late entries) appended after it; ``pairing_note`` the same
+        text in the site's default language (exports, older rows)."""
+        if not (self.pairing_reason or {}).get("template"):
             return self.pairing_note
-        return gettext(template).format(**(self.pairing_reason.get("params") or {}))
+        return reason_text(self.pairing_reason)
 
     @property
     def is_draw(self) -> bool:
         return self.status in (self.Status.FINISHED, self.Status.CONFIRMED) and not self.is_bye and self.winner_id is None
+
+
+def reason_text(reason: dict) -> str:
+    """A pairing reason (``{"template", "params", "extra": [{"template", "params"}, ...]}``, the
+    templates untranslated) as one text in the active language, the extras after the main one."""
+    parts = [reason, *(reason.get("extra") or [])]
+    return " ".join(gettext(p["template"]).format(**(p.get("params") or {})) for p in parts if p.get("template"))
 
 
 class Hand(ResultRecord):

@@ -18,6 +18,18 @@ class RoundFormat(models.TextChoices):
     FIXED_HANDS = "fixed_hands", _("Fixed number of hands")
 
 
+class FirstRoundMethod(models.TextChoices):
+    """How round 1 of a team tournament is paired (:mod:`scoring.draw.pairing_seeding`). Empty:
+    by seed numbers when every team has one, else random (the rule before issue 23)."""
+
+    AUTO = "", _("automatic (by seed number if every team has one, else random)")
+    RANDOM = "random", _("random draw")
+    SEEDED = "seeded", _("by seed number, slide (1 v n/2+1)")
+    RATING = "rating", _("by rating, slide (1 v n/2+1)")
+    FOLD = "fold", _("by seed number, fold (1 v n)")
+    FOLD_RATING = "fold_rating", _("by rating, fold (1 v n)")
+
+
 class Tournament(StatefulModel):
     """A tournament of one game (``game``: a key of the games registry, :mod:`scoring.games`).
 
@@ -52,6 +64,20 @@ class Tournament(StatefulModel):
     )
     tiebreaks = models.JSONField(_("tie-breaks"), default=list, blank=True)
     seed = models.IntegerField(_("pairing seed"), default=0)
+    first_round_method = models.CharField(
+        _("round 1 pairing"),
+        max_length=20,
+        choices=FirstRoundMethod.choices,
+        blank=True,
+        default="",
+        help_text=_("How round 1 is paired unless chosen otherwise on the pair page (team games)."),
+    )
+    avoid_same_club = models.BooleanField(
+        _("avoid same-club pairings"),
+        default=True,
+        help_text=_("Teams of one club (affiliation) do not meet when swapping opponents with another table of the "
+                    "same score groups avoids it; never at the cost of a rematch or a float."),
+    )
     blind_confirmation = models.BooleanField(
         _("blind confirmation"),
         default=False,

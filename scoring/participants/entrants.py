@@ -112,6 +112,11 @@ def seed_field(**kwargs) -> WholeNumberField:
     return WholeNumberField(label=kwargs.pop("label", _("seed")), required=False, min_value=1, max_value=MAX_SEED, **kwargs)
 
 
+def rating_field(**kwargs) -> WholeNumberField:
+    """A rating (strength, higher is stronger): 0..:data:`MAX_SEED`, optional."""
+    return WholeNumberField(label=kwargs.pop("label", _("rating")), required=False, min_value=0, max_value=MAX_SEED, **kwargs)
+
+
 def round_field(low: int = 1, **kwargs) -> WholeNumberField:
     """A round number ``low``..:data:`MAX_ROUND`."""
     return WholeNumberField(min_value=low, max_value=MAX_ROUND, **kwargs)
@@ -126,7 +131,7 @@ def duplicate_of(name: str, names: Iterable[str]) -> str | None:
 class TeamEntry(forms.Form):
     """A team as one CSV row gives it (the same fields and rules as the organiser's team form):
     ``name``, ``player1``, ``player2`` (required), ``affiliation``, ``seed``, ``joined_round``
-    (at least ``first_open``, the first round not drawn yet; empty: that round)."""
+    (at least ``first_open``, the first round not drawn yet; empty: that round), ``rating``."""
 
     name = TextField(label=_("name"))
     player1 = TextField(label=_("First player"))
@@ -134,6 +139,7 @@ class TeamEntry(forms.Form):
     affiliation = TextField(label=_("affiliation"), required=False)
     seed = seed_field()
     joined_round = round_field(label=_("joined in round"), required=False)
+    rating = rating_field()
 
     def __init__(self, *args, first_open: int = 1, **kwargs):
         super().__init__(*args, **kwargs)
@@ -178,13 +184,15 @@ class YesNoField(forms.Field):
 class PlayerEntry(forms.Form):
     """A player of a four-player tournament as one CSV row gives it (the same fields and rules as
     the organiser's player form): ``name`` (required), ``affiliation``, ``seed``, ``joined_round``
-    (1..:data:`MAX_ROUND`; empty: ``first_open``, the first round not seated yet), ``substitute``."""
+    (1..:data:`MAX_ROUND`; empty: ``first_open``, the first round not seated yet), ``substitute``,
+    ``rating``."""
 
     name = TextField(label=_("name"))
     affiliation = TextField(label=_("affiliation"), required=False)
     seed = seed_field()
     joined_round = round_field(label=_("joined in round"), required=False)
     substitute = YesNoField(label=_("substitute"), required=False)
+    rating = rating_field()
 
     def __init__(self, *args, first_open: int = 1, **kwargs):
         super().__init__(*args, **kwargs)

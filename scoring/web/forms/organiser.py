@@ -22,13 +22,14 @@ from scoring.games import registry
 from scoring.games.base import RuleViolation
 from scoring.games.entry import capitalise_labels, more_message, violation_message
 from scoring.io import entrants_csv
-from scoring.models import Match, Player, RoundFormat, Team, Tournament
+from scoring.models import FirstRoundMethod, Match, Player, RoundFormat, Team, Tournament
 from scoring.participants.entrants import (
     MAX_SEED,
     TextField,
     WholeNumberField,
     duplicate_of,
     name_key,
+    rating_field,
     round_field,
     seed_field,
 )
@@ -58,8 +59,8 @@ class TournamentForm(forms.ModelForm):
 
     class Meta:
         model = Tournament
-        fields = ["name", "slug", "game", "round_format", "hands_per_round", "seed", "blind_confirmation", "player_entry", "verification", "venue",
-                  "starts_on"]
+        fields = ["name", "slug", "game", "round_format", "hands_per_round", "seed", "first_round_method", "avoid_same_club",
+                  "blind_confirmation", "player_entry", "verification", "venue", "starts_on"]
         widgets = {"starts_on": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"), "verification": forms.RadioSelect}
         labels = {"slug": _("Web address")}
         help_texts = {"slug": _("The short name in the tournament's address (/t/…/): letters, digits and hyphens; filled in from the name.")}
@@ -207,6 +208,7 @@ class TeamForm(forms.ModelForm):
     first_player_name = TextField(label=_("First player"))
     second_player_name = TextField(label=_("Second player"))
     seed = seed_field(label=capfirst(_("seed")))
+    rating = rating_field(label=capfirst(_("rating")), help_text=_("A whole number, higher is stronger (round 1 by rating)."))
     joined_round = round_field(label=capfirst(_("joined in round")), required=False,
                                help_text=_("Late entry: the first round this team may be paired."))
     withdrawn_after_round = round_field(0, label=capfirst(_("withdrawn after round")), required=False,
@@ -214,7 +216,8 @@ class TeamForm(forms.ModelForm):
 
     class Meta:
         model = Team
-        fields = ["name", "affiliation", "first_player_name", "second_player_name", "seed", "joined_round", "withdrawn_after_round"]
+        fields = ["name", "affiliation", "first_player_name", "second_player_name", "seed", "rating", "joined_round",
+                  "withdrawn_after_round"]
 
     def __init__(self, *args, tournament: Tournament, **kwargs):
         super().__init__(*args, **kwargs)
@@ -398,11 +401,12 @@ class PlayerForm(forms.ModelForm):
     name = TextField(label=capfirst(_("name")))
     affiliation = TextField(label=capfirst(_("affiliation")), required=False)
     seed = seed_field(label=capfirst(_("seed")))
+    rating = rating_field(label=capfirst(_("rating")), help_text=_("A whole number, higher is stronger."))
     joined_round = round_field(label=capfirst(_("joined in round")), initial=1)
 
     class Meta:
         model = Player
-        fields = ["name", "affiliation", "seed", "joined_round", "is_substitute"]
+        fields = ["name", "affiliation", "seed", "rating", "joined_round", "is_substitute"]
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -457,11 +461,12 @@ class WithdrawForm(forms.Form):
 
 
 class PairRoundForm(forms.Form):
-    """Pair the next round, or pair the draft again. Round 1 is drawn ``random`` (from the
-    tournament's seed) or ``seeded`` (by the teams' seed numbers, top half against bottom half):
-    the page asks, nothing is chosen silently (later rounds are Swiss)."""
+    """Pair the next round, or pair the draft again. Round 1 by one of the methods of
+    :mod:`scoring.draw.pairing_seeding` (random from the tournament's seed; by seed number or
+    rating, slide or fold): the page asks, the tournament's default chosen beforehand (later
+    rounds are Swiss)."""
 
-    METHODS = [("random", _("random draw")), ("seeded", _("by seed number (1 v n/2+1, 2 v n/2+2, ...)"))]
+    METHODS = [(value, label) for value, label in FirstRoundMethod.choices if value]
 
     method = forms.ChoiceField(label=_("Round 1 pairing"), choices=METHODS, required=False, widget=forms.RadioSelect)
 

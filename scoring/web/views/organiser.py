@@ -400,7 +400,8 @@ def round_pair(request, *, tournament):
     latest = tournament.rounds.order_by("-number").first()
     draft = latest if latest is not None and latest.status == Round.Status.DRAFT else None
     number = draft.number if draft else next_round_number(tournament)
-    form = PairRoundForm(request.POST if request.method == "POST" else None)
+    form = PairRoundForm(request.POST if request.method == "POST" else None,
+                         initial={"method": pairing.default_method(tournament, number)})
     if request.method == "POST" and form.is_valid():
         method = form.cleaned_data.get("method") or None
         try:
@@ -418,7 +419,8 @@ def round_pair(request, *, tournament):
     present = [t for t in tournament.teams.all() if t.joined_round <= number
                and (t.withdrawn_after_round is None or t.withdrawn_after_round >= number)]
     ctx = tournament_context(request, tournament, number=number, draft=draft, form=form,
-                             present=len(present), seeded=sum(1 for t in present if t.seed is not None))
+                             present=len(present), seeded=sum(1 for t in present if t.seed is not None),
+                             rated=sum(1 for t in present if t.rating is not None))
     return render(request, "rounds/pair.html", ctx, status=400 if request.method == "POST" else 200)
 
 
