@@ -9,6 +9,10 @@ paired), interleaved, best of ``--repeat`` CPU times. One line per size with bot
 (the 1,000-team line also against the issue's 0.25 s), whether both reach the same weight (the
 same optimum), and the tables, floats, rematches and second byes (never) of the new pairing.
 
+Club avoidance (issue 23): for each size the same field with clubs of about six teams, paired with and
+without ``avoid_clubs`` (printed only, no README table): its cost next to the pairing without it, the
+same-club tables before and after, and whether the floats and the bye stayed the same (they must).
+
 Then the whole service on the benchmark tournament (:mod:`build_tournament`, 1,000 teams after 9
 rounds): :func:`scoring.draw.pairing.pair_next_round` drawing round 10 (standings, pairing, saving
 the draft), rolled back each time, against the same with the baseline pairing patched in.
@@ -16,6 +20,7 @@ the draft), rolled back each time, against the same with the baseline pairing pa
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import random
 import sys
 
@@ -29,7 +34,7 @@ from scoring.draw.pairing_core import Entrant, Reason, pair_round
 ROUNDS_BEFORE = 8
 
 
-def baseline_pair_round(entrants, round_number, *, seed=0, method="random", initial_candidates=4):
+def baseline_pair_round(entrants, round_number, *, seed=0, method="random", initial_candidates=4, avoid_clubs=False):
     """The pairing before issue 13 (same weights, same round 1): a maximum-weight matching of the
     ``k`` nearest non-opponents by rank, ``k`` doubled until the matching pairs everyone."""
     field_ = pairing_core.present(entrants, round_number)
@@ -94,6 +99,34 @@ def weight(field_: list[Entrant], tables) -> int:
     """The pairing's total weight under the pairing's own weights (equal weight = same optimum)."""
     weights = pairing_core._Weights(pairing_core._ranked(field_))
     return sum(weights.bye(t.ns) if t.ew is None else weights.pair(t.ns, t.ew) for t in tables)
+
+
+def clubs(args, n: int, field: list[Entrant]) -> None:
+    """The cost of club avoidance on ``field`` with clubs of about six teams (printed)."""
+    groups = max(1, n // 6)
+    clubbed = [dataclasses.replace(e, club=f"Club {e.id % groups}") for e in field]
+    rnd = ROUNDS_BEFORE + 1
+    ours, base = compare(lambda: pair_round(clubbed, rnd, seed=args.seed, avoid_clubs=True),
+                         lambda: pair_round(clubbed, rnd, seed=args.seed), args.repeat)
+    plain = pair_round(clubbed, rnd, seed=args.seed)
+    avoided = pair_round(clubbed, rnd, seed=args.seed, avoid_clubs=True)
+    club = {e.id: e.club for e in clubbed}
+    points = {e.id: e.points for e in clubbed}
+
+    def clashes(tables):
+        return sum(1 for t in tables if t.ew is not None and club[t.ns] == club[t.ew])
+
+    def faced(tables):
+        out = {}
+        for t in tables:
+            out[t.ns] = None if t.ew is None else points[t.ew]
+            if t.ew is not None:
+                out[t.ew] = points[t.ns]
+        return out
+
+    report(f"{n:>5} teams, round 9, club avoidance", ours, base, "the same pairing without it")
+    print(f"      same-club tables {clashes(plain)} -> {clashes(avoided)}; floats and bye "
+          f"{'unchanged' if faced(plain) == faced(avoided) else 'CHANGED'}")
 
 
 def service(args) -> None:
@@ -165,6 +198,8 @@ def main() -> None:
               + (f"; {ours:.3f} s against the issue's 0.25 s: {'met' if ours <= 0.25 else 'NOT met'}" if n == 1000 else ""))
         table.row(f"{n:,}", fmt(ours), fmt(base), f"{ours / base:.2f}x" + (" (target: <= 0.25 s)" if n == 1000 else ""),
                   "yes" if same == "same optimum" else "NO: different weight", f"{rematches} / {second_byes}")
+    for n in args.sizes:
+        clubs(args, n, simulate(n, args.seed))
     table.print()
     if not args.no_service:
         service(args)

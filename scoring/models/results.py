@@ -176,9 +176,9 @@ class Match(ResultContainer):
 
 def reason_text(reason: dict) -> str:
     """A pairing reason (``{"template", "params", "extra": [{"template", "params"}, ...]}``, the
-    templates untranslated) as one text in the active language, the extras after the main one."""
+    templates untranslated) as one text in the active language, the extras after the main one (joined by " · ")."""
     parts = [reason, *(reason.get("extra") or [])]
-    return " ".join(gettext(p["template"]).format(**(p.get("params") or {})) for p in parts if p.get("template"))
+    return " · ".join(gettext(p["template"]).format(**(p.get("params") or {})) for p in parts if p.get("template"))
 
 
 class Hand(ResultRecord):

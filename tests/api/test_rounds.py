@@ -125,8 +125,8 @@ def test_club_avoidance_in_round_one(hall):
     # leaves a clash either way (T1 v T5, or T4 v T5); with table 3: T1 v T6 and T3 v T4, none.
     assert pairs_of(data) == [("T1", "T6"), ("T2", "T5"), ("T3", "T4")]
     swapped = "Opponents swapped with another table of the same score groups, so that two teams of one club do not meet."
-    assert [t["note"] for t in data["tables"]] == [f"Round 1: by seed numbers {swapped}", "Round 1: by seed numbers",
-                                                   f"Round 1: by seed numbers {swapped}"]
+    assert [t["note"] for t in data["tables"]] == [f"Round 1: by seed numbers · {swapped}", "Round 1: by seed numbers",
+                                                   f"Round 1: by seed numbers · {swapped}"]
     hall["cup"].avoid_same_club = False
     hall["cup"].save()
     plain = c.post(api_url("round-draw-again", "cup", 1), {"method": "seeded"}, format="json").json()
