@@ -116,14 +116,6 @@ def _note_text(reason: dict) -> str:
         return reason_text(reason)[:NOTE_LENGTH]
 
 
-def default_method(tournament: Tournament, number: int) -> str:
-    """The round-1 method the pair page proposes for round ``number`` (:func:`first_round_method`
-    over the teams present then; one query)."""
-    teams = Team.objects.filter(tournament=tournament).only("seed", "joined_round", "withdrawn_after_round")
-    return first_round_method(tournament, [Entrant(id=t.pk, seed=t.seed, joined_round=t.joined_round,
-                                                   withdrawn_after_round=t.withdrawn_after_round) for t in teams], number)
-
-
 def first_round_method(tournament: Tournament, entrants: list[Entrant], number: int) -> str:
     """The tournament's round-1 method (``Tournament.first_round_method``); when it is empty
     (automatic): ``seeded`` when every present team has a seed number, else ``random``."""

@@ -400,8 +400,9 @@ def round_pair(request, *, tournament):
     latest = tournament.rounds.order_by("-number").first()
     draft = latest if latest is not None and latest.status == Round.Status.DRAFT else None
     number = draft.number if draft else next_round_number(tournament)
+    # The tournament's own round-1 method is chosen beforehand; "automatic" leaves the choice open.
     form = PairRoundForm(request.POST if request.method == "POST" else None,
-                         initial={"method": pairing.default_method(tournament, number)})
+                         initial={"method": tournament.first_round_method or None})
     if request.method == "POST" and form.is_valid():
         method = form.cleaned_data.get("method") or None
         try:
