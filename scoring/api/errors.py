@@ -20,6 +20,10 @@ status  code                   raised by
 409     ``stale_version``      the result changed since the client read it (``StaleVersion``)
 409     ``conflict``           the action is not possible in the result's state (``Locked``,
                                ``NotAllowed``: confirmed, finished, closed round, own entries ...)
+409     ``no_pairing``         no pairing without a rematch exists (the round API,
+                               :mod:`.views.rounds`; ``blocking``: the teams that block it)
+409     ``publish_refused``    a draft round with problems (the round API; ``problems``,
+                               ``needs_confirmation``)
 413     ``too_large``          a request body over the limit
 415     ``unsupported_...``    a body that is not ``application/json`` (``unsupported_media_type``)
 429     ``throttled``          too many requests (``Retry-After`` says when to try again)
