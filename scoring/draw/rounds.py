@@ -20,6 +20,7 @@ from scoring import policy
 from scoring.draw import pairing, seating
 from scoring.draw.lifecycle import close_locked, containers
 from scoring.draw.pairing import BLOCKING_CODES, draft_problems
+from scoring.draw.signals import round_published, round_started, send_on_commit
 from scoring.errors import NotAllowed
 from scoring.games.base import EntrantKind
 from scoring.locking import lock
@@ -74,6 +75,7 @@ def publish_round(rnd: Round, actor, *, accept_warnings: bool = False) -> Round:
         if tournament.status == Tournament.Status.SETUP:
             tournament.start()
             tournament.save(update_fields=["status"])
+        send_on_commit(round_published, locked, actor)
     _sync(rnd, locked)
     return rnd
 
@@ -120,6 +122,7 @@ def start_round(rnd: Round, actor) -> Round:
                 number=locked.number, status=locked.get_status_display()))
         locked.start()
         locked.save(update_fields=["status"])
+        send_on_commit(round_started, locked, actor)
     _sync(rnd, locked)
     return rnd
 
