@@ -41,6 +41,8 @@ from scoring.web.views.public import live_seconds
 #: The pages showing the hall bar (besides any page with ``projector`` or ``hall_tournaments`` in
 #: its context): the entry pages, the private-link page and "Mijn tafels".
 HALL_PAGES = frozenset({"entrant_home", "my_tables", *(kind.url_names["enter"] for kind in KINDS.values())})
+#: Pages showing the hall bar to organisers only (the round page, with the clock's buttons).
+ORGANISER_PAGES = frozenset({"round_pairings", "round_tables", "announcements"})
 
 
 def _current(tournament: Tournament) -> Round | None:
@@ -72,8 +74,8 @@ def _url(name: str, tournament: Tournament) -> str:
 
 def bar_items(context) -> list[dict]:
     """The hall bars of a page: one per tournament of ``hall_tournaments`` in the context, else
-    the context's ``tournament`` on a projector view or a page of :data:`HALL_PAGES`; none
-    elsewhere."""
+    the context's ``tournament`` on a projector view, a page of :data:`HALL_PAGES` or, for
+    organisers, of :data:`ORGANISER_PAGES`; none elsewhere."""
     many = context.get("hall_tournaments")
     if many:
         return [bar_item(t) for t in many]
@@ -83,7 +85,8 @@ def bar_items(context) -> list[dict]:
     match = getattr(request, "resolver_match", None)
     if context.get("projector"):
         return [bar_item(tournament, big=True)]
-    if match is not None and match.url_name in HALL_PAGES:
+    if match is not None and (match.url_name in HALL_PAGES
+                              or (match.url_name in ORGANISER_PAGES and context.get("can_organise"))):
         return [bar_item(tournament)]
     return []
 
