@@ -80,8 +80,8 @@ def test_two_organisers_extending_from_the_same_version_add_five_minutes_once(wo
     counts = Counter()
     for _ in range(TRIES):
         seen = set_clock(rnd, status, left=timedelta(minutes=20))
-        outcomes = race(lambda: clock.extend(rnd, a, minutes=5, version=seen.version),
-                        lambda: clock.extend(rnd, b, minutes=5, version=seen.version))
+        outcomes = race(lambda v=seen.version: clock.extend(rnd, a, minutes=5, version=v),
+                        lambda v=seen.version: clock.extend(rnd, b, minutes=5, version=v))
         accepted = sum(o.ok for o in outcomes)
         assert accepted == 1 and len(refusals(outcomes)) == 1
         after = RoundClock.objects.get(pk=seen.pk)
@@ -123,8 +123,8 @@ def test_two_organisers_pausing_pause_once(world):
     for _ in range(TRIES):
         seen = set_clock(rnd, "running", left=timedelta(minutes=20))
         before = timezone.now()
-        outcomes = race(lambda: clock.pause(rnd, a, version=seen.version),
-                        lambda: clock.pause(rnd, b, version=seen.version))
+        outcomes = race(lambda v=seen.version: clock.pause(rnd, a, version=v),
+                        lambda v=seen.version: clock.pause(rnd, b, version=v))
         assert sum(o.ok for o in outcomes) == 1 and len(refusals(outcomes)) == 1
         after = RoundClock.objects.get(pk=seen.pk)
         assert after.status == "paused" and after.version == seen.version + 1
@@ -140,8 +140,8 @@ def test_extend_vs_pause_exactly_one_is_acknowledged_and_the_clock_shows_it(worl
     for _ in range(TRIES):
         seen = set_clock(rnd, "running", left=timedelta(minutes=20))
         before = timezone.now()
-        extend, pause = race(lambda: clock.extend(rnd, a, minutes=5, version=seen.version),
-                             lambda: clock.pause(rnd, b, version=seen.version))
+        extend, pause = race(lambda v=seen.version: clock.extend(rnd, a, minutes=5, version=v),
+                             lambda v=seen.version: clock.pause(rnd, b, version=v))
         assert extend.ok + pause.ok == 1 and len(refusals([extend, pause])) == 1
         after = RoundClock.objects.get(pk=seen.pk)
         assert after.version == seen.version + 1
@@ -159,7 +159,7 @@ def test_two_first_starts_make_one_clock(world):
     counts = Counter()
     for i in range(TRIES):
         fresh = RoundFactory(tournament=rnd.tournament, number=10 + i, status=Round.Status.PUBLISHED)
-        outcomes = race(lambda: clock.start(fresh, a, version=0), lambda: clock.start(fresh, b, version=0))
+        outcomes = race(lambda r=fresh: clock.start(r, a, version=0), lambda r=fresh: clock.start(r, b, version=0))
         assert sum(o.ok for o in outcomes) == 1 and len(refusals(outcomes)) == 1
         (made,) = RoundClock.objects.filter(round=fresh)
         assert made.status == "running" and made.version == 1
