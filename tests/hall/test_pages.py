@@ -171,3 +171,18 @@ def test_the_tournament_form_keeps_the_clock_settings(client, world):
     assert form.cleaned_data["round_minutes"] == 75 and form.cleaned_data["clock_warning_minutes"] == 0
     form = TournamentForm({**data, "round_minutes": 0}, instance=world.tp)
     assert not form.is_valid() and "round_minutes" in form.errors
+
+
+def test_a_hall_bar_costs_two_queries_and_an_unchanged_poll_three(client, world, django_assert_num_queries):
+    from scoring.web.views.hall import bar_item
+
+    for i in range(5):
+        announcements.post(world.tp, world.organiser, text=f"Note {i}")
+    clock.start(world.match.round, world.organiser, version=0)
+    with django_assert_num_queries(2):  # the current round with its clock, the announcements
+        item = bar_item(world.tp)
+    assert len(item["news"]) == 5 and item["clock"]["status"] == "running"
+    url = u("hall_news", "tp")
+    etag = client.get(url, HTTP_HX_REQUEST="true")["ETag"]
+    with django_assert_num_queries(3):  # the tournament, the announcements' ids, the clocks' versions
+        assert client.get(url, HTTP_HX_REQUEST="true", HTTP_IF_NONE_MATCH=etag).status_code == 304
