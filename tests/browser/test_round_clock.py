@@ -92,3 +92,29 @@ def test_an_organiser_adds_five_minutes_on_a_phone_and_the_projector_follows(new
     projector.wait_for_function(f"() => parseFloat(document.querySelector('[data-hall-clock]').dataset.remaining) > {before + 200}",
                                 timeout=40_000)
     assert horizontal_overflow(phone) == 0
+    phone.locator("#clock-controls a[href$='/announcements/']").click()
+    phone.fill("textarea[name=text]", "Table 3 moves to the side room")
+    phone.fill("input[name=minutes]", "10")
+    phone.locator("form.announcement-form button[type=submit]").click()
+    phone.wait_for_selector(".announcements li.active")
+    shot(phone, "announcements-360")
+    assert horizontal_overflow(phone) == 0
+    projector.wait_for_selector("text=Table 3 moves to the side room", timeout=10_000)
+    phone.locator(".announcements li.active button").click()
+    projector.wait_for_selector("text=Table 3 moves to the side room", state="detached", timeout=10_000)
+
+
+def test_the_small_bar_on_a_phones_entry_page_stays_one_short_block(new_page, running):
+    rnd, organiser = running
+    referee = staff(rnd.tournament, organisers=0, referees=1)["referee"]
+    referee.set_password("pw-Secret-123")
+    referee.save()
+    announcements.post(rnd.tournament, organiser, text="Lunch in the foyer at 12:30")
+    match = rnd.matches.order_by("table").first()
+    page = new_page(viewport=PHONE, user=referee)
+    page.goto(page.base + reverse("scoring:match_enter", args=["hall", match.pk]))
+    remaining(page)
+    box = page.locator(".hall-bar").bounding_box()
+    assert box["height"] <= 64, box  # the clock and one announcement: two short lines at most
+    assert horizontal_overflow(page) == 0
+    shot(page, "clock-entry-360")
