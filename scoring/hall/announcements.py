@@ -19,7 +19,7 @@ from django.utils.translation import gettext, override
 from django.utils.translation import gettext_lazy as _
 
 from scoring import policy
-from scoring.errors import NotAllowed
+from scoring.errors import NotAllowed, ServiceError
 from scoring.locking import lock
 from scoring.models import ANNOUNCEMENT_MAX_LENGTH, Announcement, Tournament
 from scoring.policy import Perm
@@ -39,17 +39,18 @@ def post(tournament: Tournament, actor, *, text: str, ends_at: datetime | None =
          now: datetime | None = None) -> Announcement:
     """Post an announcement in ``tournament`` (organisers only: ``PermissionDenied``). ``text``:
     1 to :data:`~scoring.models.ANNOUNCEMENT_MAX_LENGTH` characters after trimming; ``ends_at``
-    (optional, aware): in the future and at most :data:`MAX_DAYS` days ahead. :class:`NotAllowed`
-    with ``field`` ``text`` or ``ends_at`` otherwise."""
+    (optional, aware): in the future and at most :data:`MAX_DAYS` days ahead.
+    :class:`~scoring.errors.ServiceError` (invalid input; the API's 400) with ``field`` ``text`` or
+    ``ends_at`` otherwise."""
     now = now or timezone.now()
     text = " ".join(str(text or "").split())
     if not text:
-        raise NotAllowed(_("Write the announcement."), field="text")
+        raise ServiceError(_("Write the announcement."), field="text")
     if len(text) > ANNOUNCEMENT_MAX_LENGTH:
-        raise NotAllowed(_("An announcement has at most {limit} characters; this one has {n}.").format(
+        raise ServiceError(_("An announcement has at most {limit} characters; this one has {n}.").format(
             limit=ANNOUNCEMENT_MAX_LENGTH, n=len(text)), field="text")
     if ends_at is not None and not (now < ends_at <= now + timedelta(days=MAX_DAYS)):
-        raise NotAllowed(_("The end time must be in the future, at most {days} days from now.").format(days=MAX_DAYS),
+        raise ServiceError(_("The end time must be in the future, at most {days} days from now.").format(days=MAX_DAYS),
                          field="ends_at")
     with transaction.atomic():
         locked = lock(Tournament, tournament.pk)

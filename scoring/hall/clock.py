@@ -25,7 +25,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from scoring import policy
-from scoring.errors import NotAllowed, StaleVersion
+from scoring.errors import NotAllowed, ServiceError, StaleVersion
 from scoring.locking import lock, parse_version
 from scoring.models import Round, RoundClock
 from scoring.policy import Perm
@@ -167,13 +167,14 @@ def resume(rnd: Round, actor, *, version) -> RoundClock:
 
 def parse_minutes(raw) -> int:
     """``raw`` (a form's or a request's value) as whole minutes, non-zero, at most
-    :data:`MAX_EXTEND_MINUTES` either way; :class:`NotAllowed` (field ``minutes``) otherwise."""
+    :data:`MAX_EXTEND_MINUTES` either way; :class:`~scoring.errors.ServiceError` (invalid input,
+    field ``minutes``; the API's 400) otherwise."""
     try:
         minutes = int(str(raw).strip())
     except (TypeError, ValueError):
         minutes = 0
     if minutes == 0 or abs(minutes) > MAX_EXTEND_MINUTES:
-        raise NotAllowed(_("Give a whole number of minutes between -{limit} and {limit}, not 0.").format(
+        raise ServiceError(_("Give a whole number of minutes between -{limit} and {limit}, not 0.").format(
             limit=MAX_EXTEND_MINUTES), field="minutes")
     return minutes
 
@@ -181,7 +182,7 @@ def parse_minutes(raw) -> int:
 def extend(rnd: Round, actor, *, minutes, version) -> RoundClock:
     """Add ``minutes`` (negative: take off) to the clock's time, in any state: a running clock's
     end moves, a paused or idle one's remaining time changes. Never below zero (see the module's
-    docstring). Refusals as :func:`start`, and :class:`NotAllowed` for a bad ``minutes``
+    docstring). Refusals as :func:`start`, and :class:`ServiceError` for a bad ``minutes``
     (:func:`parse_minutes`)."""
     delta = timedelta(minutes=parse_minutes(minutes))
 

@@ -79,7 +79,8 @@ def test_an_action_the_state_refuses_is_409_conflict(world):
     assert "Only a running clock can be paused" in r.json()["errors"][0]["message"]
 
 
-@pytest.mark.parametrize("body", [{}, {"version": "x"}, {"version": 0, "minutes": 601}, {"version": 0}])
+@pytest.mark.parametrize("body", [{}, {"version": "x"}, {"version": 0, "minutes": 601}, {"version": 0},
+                                  {"version": 0, "minutes": 0}])
 def test_bad_extend_bodies_are_400(world, body):
     r = world.api("organiser").post(api_url("clock-extend", "tp", 1), body, format="json")
     assert r.status_code == 400 and not RoundClock.objects.exists()
@@ -118,8 +119,9 @@ def test_another_tournaments_announcement_is_404(world):
     assert Announcement.objects.get(pk=a.pk).withdrawn_at is None
 
 
-def test_a_too_long_announcement_is_400(world):
-    r = world.api("organiser").post(api_url("announcement-list", "tp"), {"text": "x" * 281}, format="json")
+@pytest.mark.parametrize("body", [{"text": "x" * 281}, {"text": "   "}, {"text": "ok", "ends_at": "2001-01-01T00:00:00Z"}])
+def test_a_bad_announcement_is_400(world, body):
+    r = world.api("organiser").post(api_url("announcement-list", "tp"), body, format="json")
     assert r.status_code == 400 and not Announcement.objects.exists()
 
 

@@ -10,7 +10,7 @@ from django.core.exceptions import PermissionDenied
 from django.utils import timezone, translation
 
 from scoring.draw import rounds
-from scoring.errors import NotAllowed
+from scoring.errors import NotAllowed, ServiceError
 from scoring.hall import announcements
 from scoring.models import Announcement, Round
 from tests.factories import staff, taipan_round
@@ -61,7 +61,7 @@ def test_an_announcement_with_an_end_time_disappears_after_it(world):
 def test_bad_announcements_are_refused_next_to_their_field(world, text, ends_in, field, message):
     t, people = world
     ends_at = timezone.now() + ends_in if ends_in else None
-    with pytest.raises(NotAllowed) as err:
+    with pytest.raises(ServiceError) as err:
         announcements.post(t, people["organiser"], text=text, ends_at=ends_at)
     assert err.value.field == field and message in str(err.value)
     assert not Announcement.objects.exists()
