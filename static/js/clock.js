@@ -94,11 +94,12 @@
       if (document.visibilityState === "visible") { clocks.forEach(function (c) { c.sync(); }); }
     });
     // The announcements' poll carries the clock's version: read the clock again when it changed.
-    document.body.addEventListener("htmx:afterSwap", function (e) {
-      var news = e.target && e.target.closest ? e.target.closest(".hall-bar") : null;
-      var fresh = e.target && e.target.getAttribute ? e.target.getAttribute("data-clock-version") : null;
+    document.body.addEventListener("htmx:afterSettle", function () {
       clocks.forEach(function (c) {
-        if (news && news.contains(c.el) && fresh !== null && fresh !== c.el.getAttribute("data-version")) { c.sync(); }
+        var bar = c.el.closest(".hall-bar");
+        var news = bar ? bar.querySelector(".hall-news") : null;
+        var fresh = news ? news.getAttribute("data-clock-version") : "";
+        if (fresh && fresh !== c.el.getAttribute("data-version")) { c.sync(); }
       });
     });
   }
