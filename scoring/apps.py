@@ -12,8 +12,11 @@ class ScoringConfig(AppConfig):
 
     def ready(self):
         """Register the app's system checks (``check --deploy``: proxy trust) and connect the login
-        throttling's signal receiver (:mod:`scoring.participants.logins`)."""
+        throttling's signal receiver (:mod:`scoring.participants.logins`) and the hall's receivers of
+        the round lifecycle's signals (automatic announcements, :mod:`scoring.hall.announcements`)."""
         from scoring import proxies  # noqa: F401
+        from scoring.hall import announcements
         from scoring.participants import logins
 
         logins.connect()
+        announcements.connect()

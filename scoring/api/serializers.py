@@ -83,6 +83,16 @@ class TournamentSerializer(TournamentSummarySerializer):
                                            "(`end`) or acknowledge each record as it is entered (`each`).")
     player_entry = serializers.BooleanField(help_text="The sides of a table enter and confirm their own results "
                                                       "through their private links (`Authorization: Link <token>`).")
+    first_round_method = serializers.CharField(
+        allow_blank=True, help_text="How round 1 is paired by default: `random`, `seeded`, `rating`, `fold`, "
+                                    "`fold_rating`, or empty (automatic: by seed numbers when every team has one).")
+    avoid_same_club = serializers.BooleanField(help_text="Swiss pairing avoids two teams of the same club "
+                                                         "(affiliation) when it costs no rematch and no float.")
+    round_minutes = serializers.IntegerField(help_text="The round clock's time when it is started, in minutes.")
+    clock_warning_minutes = serializers.IntegerField(
+        help_text="The clock's warning shows this many minutes before time is up (0: none).")
+    clock = serializers.URLField(help_text="The current round's clock.")
+    announcements = serializers.URLField(help_text="The announcements shown now.")
     sides = serializers.ListField(child=serializers.CharField(), help_text="Side keys of a result, in order "
                                                                            "(`NS`, `EW` or `E`, `S`, `W`, `N`).")
     side_labels = serializers.ListField(child=serializers.CharField())

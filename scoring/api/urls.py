@@ -10,7 +10,7 @@ API's JSON 404 (:class:`scoring.api.views.base.NoSuchEndpoint`, last), never Dja
 from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularSwaggerSplitView
 
-from scoring.api.views import engines, members, reads, results, rounds
+from scoring.api.views import engines, hall_clock, members, reads, results, rounds
 from scoring.api.views.base import NoSuchEndpoint, SchemaView
 from scoring.kinds import KINDS, ResultKind
 
@@ -55,6 +55,14 @@ v1 = [
     path("tournaments/<slug:slug>/members/<int:pk>/password", members.MemberPasswordView.as_view(), name="member-password"),
     path("tournaments/<slug:slug>/invitations", members.InvitationsView.as_view(), name="invitation-list"),
     path("tournaments/<slug:slug>/invitations/<int:pk>", members.InvitationView.as_view(), name="invitation-detail"),
+    path("tournaments/<slug:slug>/clock", hall_clock.CurrentClockView.as_view(), name="clock"),
+    path("tournaments/<slug:slug>/rounds/<int:number>/clock", hall_clock.RoundClockView.as_view(), name="round-clock"),
+    *(path(f"tournaments/<slug:slug>/rounds/<int:number>/clock/{name}", view.as_view(), name=f"clock-{name}")
+      for name, view in (("start", hall_clock.ClockStartView), ("pause", hall_clock.ClockPauseView),
+                         ("resume", hall_clock.ClockResumeView), ("extend", hall_clock.ClockExtendView))),
+    path("tournaments/<slug:slug>/announcements", hall_clock.AnnouncementsView.as_view(), name="announcement-list"),
+    path("tournaments/<slug:slug>/announcements/<int:pk>", hall_clock.AnnouncementView.as_view(),
+         name="announcement-detail"),
     path("engines", engines.EngineListView.as_view(), name="engine-list"),
     path("engines/<slug:game>/<slug:command>", engines.EngineCommandView.as_view(), name="engine-command"),
 ]

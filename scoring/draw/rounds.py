@@ -20,6 +20,7 @@ from scoring import policy
 from scoring.draw import pairing, seating
 from scoring.draw.lifecycle import close_locked, containers
 from scoring.draw.pairing import BLOCKING_CODES, draft_problems
+from scoring.draw.signals import round_published, round_started, send_on_commit
 from scoring.errors import NotAllowed
 from scoring.games.base import EntrantKind
 from scoring.locking import lock
@@ -59,7 +60,8 @@ def publish_round(rnd: Round, actor, *, accept_warnings: bool = False) -> Round:
     check as the draft warnings): a double booking, a withdrawn or not-yet-entered team, a present
     team left out or an unknown team raise :class:`PublishRefused`; rematches and second byes
     (forbidden) raise :class:`PublishRefused` with ``needs_confirmation`` unless
-    ``accept_warnings``. Raises :class:`NotAllowed` when the round is not a draft."""
+    ``accept_warnings``. Raises :class:`NotAllowed` when the round is not a draft. Once committed,
+    :data:`scoring.draw.signals.round_published` is sent (the hall's automatic announcement)."""
     with transaction.atomic():
         locked = _locked(rnd, actor, with_tournament=True)
         if locked.status != Round.Status.DRAFT:
@@ -74,6 +76,7 @@ def publish_round(rnd: Round, actor, *, accept_warnings: bool = False) -> Round:
         if tournament.status == Tournament.Status.SETUP:
             tournament.start()
             tournament.save(update_fields=["status"])
+        send_on_commit(round_published, locked, actor)
     _sync(rnd, locked)
     return rnd
 
@@ -112,7 +115,7 @@ def draft_warnings(rnd: Round) -> list[str]:
 
 def start_round(rnd: Round, actor) -> Round:
     """Mark a published round as in progress (play has started). :class:`NotAllowed` unless the
-    round is published."""
+    round is published. Once committed, :data:`scoring.draw.signals.round_started` is sent."""
     with transaction.atomic():
         locked = _locked(rnd, actor)
         if locked.status != Round.Status.PUBLISHED:
@@ -120,6 +123,7 @@ def start_round(rnd: Round, actor) -> Round:
                 number=locked.number, status=locked.get_status_display()))
         locked.start()
         locked.save(update_fields=["status"])
+        send_on_commit(round_started, locked, actor)
     _sync(rnd, locked)
     return rnd
 

@@ -10,7 +10,8 @@ Layout (``format`` 1; :func:`scoring.io.tournament_json.export_tournament` write
 - the tournament: ``name``, ``slug``, ``game`` (a key of the games registry), ``rules``,
   ``round_format``, ``hands_per_round``, ``tiebreaks``, ``seed``, ``first_round_method`` (left out
   when automatic), ``avoid_same_club`` (left out when on), ``blind_confirmation``,
-  ``player_entry`` (left out when off), ``verification`` (``"end"`` or ``"each"``, left out when ``"end"``), ``status``, ``venue``, ``starts_on``, ``members`` (``[{"username", "role"}]``);
+  ``player_entry`` (left out when off), ``verification`` (``"end"`` or ``"each"``, left out when ``"end"``), ``status``, ``venue``, ``starts_on``, ``round_minutes`` and ``clock_warning_minutes`` (the round clock,
+  left out at their defaults 90 and 10), ``members`` (``[{"username", "role"}]``);
 - Tai Pan: ``teams`` (``[{"name", "players": [two names], "affiliation", "seed", "joined_round",
   "withdrawn_after_round", "rating" (left out when none)}]``) and per round ``matches`` (``[{"table", "ns", "ew" (null: a bye),
   "hands": [records], "ended", "pairing_note", "confirmed_by"}]``);
@@ -188,6 +189,8 @@ class TournamentFile(Strict):
     status: Literal["setup", "running", "finished"] = "setup"
     venue: Note = ""
     starts_on: datetime.date | None = None
+    round_minutes: Annotated[StrictInt, Field(ge=1, le=600)] = 90
+    clock_warning_minutes: Annotated[StrictInt, Field(ge=0, le=600)] = 10
     members: Annotated[list[Member], Field(max_length=500)] = []
     teams: Annotated[list[TeamIn], Field(max_length=MAX_ENTRANTS)] | None = None
     players: Annotated[list[PlayerIn], Field(max_length=MAX_ENTRANTS)] | None = None

@@ -163,7 +163,7 @@ EXPORT_ENTRANTS = {EntrantKind.TEAMS: _export_teams, EntrantKind.PLAYERS: _expor
 def export_tournament(t: Tournament) -> dict:
     """The tournament as a JSON-ready dict in the layout of :mod:`scoring.io.schema`: its settings
     (``format``, ``name``, ``slug``, ``game``, ``rules``, ``round_format``, ``hands_per_round``,
-    ``tiebreaks``, ``seed``, ``blind_confirmation``, ``player_entry`` (only when on), ``verification`` (only when ``"each"``), ``status``, ``venue``, ``starts_on``), its
+    ``tiebreaks``, ``seed``, ``blind_confirmation``, ``player_entry`` (only when on), ``verification`` (only when ``"each"``), ``status``, ``venue``, ``starts_on``, ``round_minutes`` and ``clock_warning_minutes`` when not 90 and 10), its
     ``members`` (username and role), and its entrants and rounds (Tai Pan: ``teams`` and
     ``matches``; four-player: ``players`` and ``tables``). ``ended``: ``"target"``, ``"time"`` or
     ``null`` (not finished, or a bye: ``"ew": null`` and no hands); ``confirmed_by``: the username of
@@ -190,6 +190,9 @@ def export_tournament(t: Tournament) -> dict:
         "status": t.status,
         "venue": t.venue,
         "starts_on": t.starts_on.isoformat() if t.starts_on else None,
+        # The round clock (docs/hall.md); left out at the defaults.
+        **({"round_minutes": t.round_minutes} if t.round_minutes != 90 else {}),
+        **({"clock_warning_minutes": t.clock_warning_minutes} if t.clock_warning_minutes != 10 else {}),
         "members": [{"username": u, "role": r} for u, r in
                     t.memberships.order_by("user__username").values_list("user__username", "role")],
     }
@@ -328,6 +331,7 @@ def _create(plan: Plan, slug: str, members: dict[str, tuple[Any, str]], warnings
         blind_confirmation=data.blind_confirmation, player_entry=data.player_entry,
         verification=data.verification, status=t_status,
         venue=data.venue, starts_on=data.starts_on,
+        round_minutes=data.round_minutes, clock_warning_minutes=data.clock_warning_minutes,
     )
     Membership.objects.bulk_create([Membership(tournament=t, user=user, role=role) for user, role in members.values()])
     kind = FILE_KINDS[adapter.entrants]

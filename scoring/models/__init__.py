@@ -14,6 +14,7 @@ The models live in one module per concern and are re-exported here, so the app l
 """
 from scoring.models.accounts import Invitation
 from scoring.models.api_tokens import ApiToken
+from scoring.models.clock import ANNOUNCEMENT_MAX_LENGTH, Announcement, RoundClock
 from scoring.models.idempotency import IdempotentAnswer
 from scoring.models.links import EntrantLink
 from scoring.models.participants import Player, Team
@@ -35,7 +36,7 @@ from scoring.models.tasks import TaskState
 from scoring.models.tournaments import FirstRoundMethod, Membership, RoundFormat, Tournament
 
 __all__ = [
-    "ApiToken",
+    "ANNOUNCEMENT_MAX_LENGTH", "Announcement", "ApiToken", "RoundClock",
     "AuditEntry", "Confirmation", "Deal", "Dispute", "EntrantLink", "Hand", "IdempotentAnswer", "Invitation", "Match", "MatchQuerySet", "Membership",
     "FirstRoundMethod", "ResultContainer", "ResultRecord", "Player", "Round", "RoundFormat", "Table", "TableSeat", "TaskState",
     "Team", "Tournament",

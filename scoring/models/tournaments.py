@@ -98,6 +98,14 @@ class Tournament(StatefulModel):
                     "each hand (deal) on their phone as soon as it is entered."),
     )
     status = FSMField(_("status"), max_length=20, choices=Status.choices, default=Status.SETUP, protected=True)
+    round_minutes = models.PositiveSmallIntegerField(
+        _("round length (minutes)"), default=90,
+        help_text=_("The time on the round clock when the organiser starts it."),
+    )
+    clock_warning_minutes = models.PositiveSmallIntegerField(
+        _("clock warning (minutes before the end)"), default=10,
+        help_text=_("The clock turns orange this many minutes before time is up; 0 for no warning."),
+    )
     venue = models.CharField(_("venue"), max_length=200, blank=True)
     starts_on = models.DateField(_("date"), null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)

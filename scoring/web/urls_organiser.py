@@ -1,7 +1,7 @@
 """Organiser URLs: tournament settings, members, entrants, drawing and running rounds."""
 from django.urls import path
 
-from scoring.web.views import links, members, organiser
+from scoring.web.views import hall, links, members, organiser
 
 urlpatterns = [
     path("new/", organiser.tournament_create, name="tournament_create"),
@@ -35,6 +35,9 @@ urlpatterns = [
     path("t/<slug:slug>/round/<int:number>/start/", organiser.round_start, name="round_start"),
     path("t/<slug:slug>/round/<int:number>/close/", organiser.round_close, name="round_close"),
     path("t/<slug:slug>/round/<int:number>/tables/close/", organiser.round_close, name="round_tables_close"),
+    path("t/<slug:slug>/round/<int:number>/clock/<slug:action>/", hall.clock_action, name="round_clock"),
+    path("t/<slug:slug>/announcements/", hall.announcements_page, name="announcements"),
+    path("t/<slug:slug>/announcements/<int:pk>/withdraw/", hall.announcement_withdraw, name="announcement_withdraw"),
     path("t/<slug:slug>/links/", links.links_page, name="links"),
     path("t/<slug:slug>/links/cards.pdf", links.link_cards, name="link_cards"),
     path("t/<slug:slug>/links/<int:pk>/", links.link_detail, name="link_detail"),

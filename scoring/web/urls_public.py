@@ -3,7 +3,7 @@ the player side (find my table, team and player pages)."""
 from django.urls import path
 
 from scoring.kinds import KINDS
-from scoring.web.views import players, printing, public, results, rules_check
+from scoring.web.views import hall, players, printing, public, results, rules_check
 
 urlpatterns = [
     path("", public.tournament_list, name="tournament_list"),
@@ -20,6 +20,8 @@ urlpatterns = [
     path("t/<slug:slug>/players/standings/", public.standings, name="player_standings"),
     path("t/<slug:slug>/standings/export/", public.standings_export, name="standings_export"),
     path("t/<slug:slug>/standings.pdf", printing.standings_pdf, name="standings_pdf"),
+    path("t/<slug:slug>/clock.json", hall.clock_json, name="hall_clock"),
+    path("t/<slug:slug>/hall/", hall.hall_news, name="hall_news"),
     path("t/<slug:slug>/find/", players.find_table, name="find_table"),
     path("t/<slug:slug>/team/<int:pk>/", players.team_page, name="team_breakdown"),
     path("t/<slug:slug>/player/<int:pk>/", players.player_page, name="player_page"),

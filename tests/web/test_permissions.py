@@ -43,7 +43,9 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import URLPattern, reverse
 
 from scoring.draw import rounds
+from scoring.hall import announcements
 from scoring.models import (
+    Announcement,
     AuditEntry,
     Deal,
     Dispute,
@@ -54,6 +56,7 @@ from scoring.models import (
     Membership,
     Player,
     Round,
+    RoundClock,
     Table,
     TaskState,
     Team,
@@ -279,6 +282,27 @@ def case_round_publish(w):
 
 def case_round_start(w):
     return Write("round_start", u("round_start", "tp", 1), {}, ORG, lambda: reload(w.tp_round).status == Round.Status.IN_PROGRESS)
+
+
+def case_round_clock_start(w):
+    return Write("round_clock", u("round_clock", "tp", 1, "start"), {"version": "0"}, ORG,
+                 lambda: RoundClock.objects.filter(round=w.tp_round, status="running").exists())
+
+
+def case_round_clock_extend(w):
+    return Write("round_clock", u("round_clock", "tp", 1, "extend"), {"version": "0", "minutes": "5"}, ORG,
+                 lambda: RoundClock.objects.filter(round=w.tp_round, version=1).exists())
+
+
+def case_announcements(w):
+    return Write("announcements", u("announcements", "tp"), {"text": "Hello hall"}, ORG,
+                 lambda: Announcement.objects.filter(tournament=w.tp, text="Hello hall").exists(), get=True)
+
+
+def case_announcement_withdraw(w):
+    a = announcements.post(w.tp, SYSTEM, text="Going soon")
+    return Write("announcement_withdraw", u("announcement_withdraw", "tp", a.pk), {}, ORG,
+                 lambda: reload(a).withdrawn_at is not None)
 
 
 def case_round_close(w):
@@ -518,6 +542,10 @@ ORGANISER_CASES = {
     "round_publish": case_round_publish,
     "round_start": case_round_start,
     "round_close": case_round_close,
+    "round_clock start": case_round_clock_start,
+    "round_clock extend": case_round_clock_extend,
+    "announcements": case_announcements,
+    "announcement_withdraw": case_announcement_withdraw,
     "match_reopen closed round": case_match_reopen_closed,
     "players": case_players,
     "players_import": case_players_import,

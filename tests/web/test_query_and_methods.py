@@ -33,6 +33,8 @@ WRITE_VIEWS = {
     "team_edit", "players", "players_import", "player_edit", "player_withdraw", "round_pair", "round_seat",
     "round_edit", "round_publish", "round_tables_publish", "round_start", "round_close", "round_tables_close",
     "link_action", "member_invite", "member_link", "member_password", "invitation_revoke",
+    # the hall (issue 23): the round clock's buttons, announcements
+    "round_clock", "announcements", "announcement_withdraw",
     # account
     "api_token", "account_set_password", "open_invitation",
 }

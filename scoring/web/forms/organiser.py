@@ -60,7 +60,8 @@ class TournamentForm(forms.ModelForm):
     class Meta:
         model = Tournament
         fields = ["name", "slug", "game", "round_format", "hands_per_round", "seed", "first_round_method", "avoid_same_club",
-                  "blind_confirmation", "player_entry", "verification", "venue", "starts_on"]
+                  "blind_confirmation", "player_entry", "verification", "venue", "starts_on", "round_minutes",
+                  "clock_warning_minutes"]
         widgets = {"starts_on": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"), "verification": forms.RadioSelect}
         labels = {"slug": _("Web address")}
         help_texts = {"slug": _("The short name in the tournament's address (/t/…/): letters, digits and hyphens; filled in from the name.")}
@@ -70,6 +71,9 @@ class TournamentForm(forms.ModelForm):
         instance = self.instance
         # Left out (an older form or script): the tournament keeps its setting (a new one: at the end).
         self.fields["verification"].required = False
+        for name in ("round_minutes", "clock_warning_minutes"):
+            self.fields[name].required = False
+            self.fields[name].widget.attrs.update(min=0 if name == "clock_warning_minutes" else 1, max=600)
         self.registry = dict(REGISTRY)
         choices = [("", "---------")] + [(key, cls.label) for key, cls in self.registry.items()]
         current = list(instance.tiebreaks or NSKT_DEFAULT)  # empty: the NSKT default order
@@ -124,6 +128,24 @@ class TournamentForm(forms.ModelForm):
 
     def game_value(self) -> str:
         return self["game"].value() or ""
+
+    def clean_round_minutes(self) -> int:
+        """1 to 600 minutes; left out: the tournament keeps its length."""
+        value = self.cleaned_data.get("round_minutes")
+        if value is None:
+            return self.instance.round_minutes or 90
+        if not 1 <= value <= 600:
+            raise forms.ValidationError(_("Between 1 and 600 minutes."))
+        return value
+
+    def clean_clock_warning_minutes(self) -> int:
+        """0 (no warning) to 600 minutes; left out: the tournament keeps its warning."""
+        value = self.cleaned_data.get("clock_warning_minutes")
+        if value is None:
+            return self.instance.clock_warning_minutes if self.instance.pk else 10
+        if value > 600:
+            raise forms.ValidationError(_("Between 0 and 600 minutes."))
+        return value
 
     def clean_verification(self) -> str:
         return self.cleaned_data.get("verification") or self.instance.verification or Tournament.Verification.AT_END
