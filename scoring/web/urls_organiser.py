@@ -1,7 +1,7 @@
 """Organiser URLs: tournament settings, members, entrants, drawing and running rounds."""
 from django.urls import path
 
-from scoring.web.views import links, members, organiser
+from scoring.web.views import hall_board, links, members, organiser
 
 urlpatterns = [
     path("new/", organiser.tournament_create, name="tournament_create"),
@@ -35,6 +35,12 @@ urlpatterns = [
     path("t/<slug:slug>/round/<int:number>/start/", organiser.round_start, name="round_start"),
     path("t/<slug:slug>/round/<int:number>/close/", organiser.round_close, name="round_close"),
     path("t/<slug:slug>/round/<int:number>/tables/close/", organiser.round_close, name="round_tables_close"),
+    # The hall (docs/hall.md): progress board, time's up, referee zones.
+    path("t/<slug:slug>/round/<int:number>/board/", hall_board.board_page, name="round_board"),
+    path("t/<slug:slug>/round/<int:number>/board/close/", hall_board.board_close, name="round_board_close"),
+    path("t/<slug:slug>/round/<int:number>/times-up/", hall_board.times_up_page, name="round_times_up"),
+    path("t/<slug:slug>/round/<int:number>/times-up/apply/", hall_board.times_up_apply, name="round_times_up_apply"),
+    path("t/<slug:slug>/round/<int:number>/zones/", hall_board.zones_page, name="round_zones"),
     path("t/<slug:slug>/links/", links.links_page, name="links"),
     path("t/<slug:slug>/links/cards.pdf", links.link_cards, name="link_cards"),
     path("t/<slug:slug>/links/<int:pk>/", links.link_detail, name="link_detail"),
