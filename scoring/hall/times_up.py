@@ -32,7 +32,7 @@ from django.utils.translation import gettext as _t
 from django.utils.translation import gettext_lazy as _
 
 from scoring import policy
-from scoring.errors import NotAllowed
+from scoring.errors import NotAllowed, ServiceError
 from scoring.kinds import kind_for
 from scoring.locking import lock
 from scoring.models import AuditEntry, ResultContainer, Round, TimesUp
@@ -98,7 +98,7 @@ def call(rnd: Round, actor, *, grace_minutes: int = 0) -> TimesUp:
     policy.require(actor, Perm.MANAGE, rnd.tournament)
     grace = int(grace_minutes or 0)
     if not 0 <= grace <= MAX_GRACE_MINUTES:
-        raise NotAllowed(_("The time to finish the hand in play is 0 to {n} minutes.").format(n=MAX_GRACE_MINUTES),
+        raise ServiceError(_("The time to finish the hand in play is 0 to {n} minutes.").format(n=MAX_GRACE_MINUTES),
                          field="grace_minutes")
     now = timezone.now()
     with transaction.atomic():

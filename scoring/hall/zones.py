@@ -25,7 +25,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from scoring import policy
-from scoring.errors import NotAllowed
+from scoring.errors import NotAllowed, ServiceError
 from scoring.kinds import kind_for
 from scoring.locking import lock
 from scoring.models import Membership, RefereeAssignment, RefereeCall, Round
@@ -44,7 +44,7 @@ def table_count(rnd: Round) -> int:
 
 def parse_tables(text: str, last: int) -> list[int]:
     """The table numbers written in ``text`` ("1-10, 14, 20-22"; commas, semicolons or spaces
-    between parts, a dash for a range), sorted and without repeats. :class:`NotAllowed` on field
+    between parts, a dash for a range), sorted and without repeats. :class:`~scoring.errors.ServiceError` (bad input) on field
     ``tables`` for anything else, table 0, a reversed range or a table above ``last``."""
     numbers: set[int] = set()
     for part in re.split(r"[,;\s]+", re.sub(r"\s*[-\u2013]\s*", "-", (text or "").strip())):
@@ -52,17 +52,17 @@ def parse_tables(text: str, last: int) -> list[int]:
             continue
         m = _PART.match(part)
         if m is None:
-            raise NotAllowed(_("\u201c{part}\u201d is not a table number or a range like 1-10.").format(part=part),
+            raise ServiceError(_("\u201c{part}\u201d is not a table number or a range like 1-10.").format(part=part),
                              field="tables")
         first = int(m.group(1))
         end = int(m.group(2)) if m.group(2) else first
         if first == 0:
-            raise NotAllowed(_("There is no table 0: tables start at 1."), field="tables")
+            raise ServiceError(_("There is no table 0: tables start at 1."), field="tables")
         if end < first:
-            raise NotAllowed(_("The range {part} runs backwards: write it from low to high.").format(part=part),
+            raise ServiceError(_("The range {part} runs backwards: write it from low to high.").format(part=part),
                              field="tables")
         if end > last:
-            raise NotAllowed(_("This round has {n} tables: there is no table {number}.").format(n=last, number=end),
+            raise ServiceError(_("This round has {n} tables: there is no table {number}.").format(n=last, number=end),
                              field="tables")
         numbers.update(range(first, end + 1))
     return sorted(numbers)

@@ -9,7 +9,7 @@ import pytest
 from django.core.exceptions import PermissionDenied
 from django.utils import timezone
 
-from scoring.errors import Locked, NotAllowed, StaleVersion
+from scoring.errors import Locked, NotAllowed, ServiceError, StaleVersion
 from scoring.hall import times_up
 from scoring.kinds import kind_of
 from scoring.models import AuditEntry, ResultContainer, Round, TimesUp
@@ -127,7 +127,7 @@ def test_only_organisers_call_times_up_and_only_in_an_open_round():
     for who in (people["referee"], people["head"], people["outsider"]):
         with pytest.raises(PermissionDenied):
             times_up.call(rnd, who)
-    with pytest.raises(NotAllowed, match="0 to 30 minutes"):
+    with pytest.raises(ServiceError, match="0 to 30 minutes"):
         times_up.call(rnd, people["organiser"], grace_minutes=31)
     with pytest.raises(NotAllowed, match="not called"):
         times_up.apply(rnd, people["organiser"])

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from django.core.exceptions import PermissionDenied
 
-from scoring.errors import NotAllowed
+from scoring.errors import NotAllowed, ServiceError
 from scoring.hall import calls, zones
 from scoring.models import RefereeCall
 from scoring.participants import links
@@ -33,7 +33,7 @@ def test_parse_tables_reads_ranges_and_lists(text, numbers):
     ("1--3", "is not a table number"),
 ])
 def test_parse_tables_says_what_is_wrong_on_the_field(text, message):
-    with pytest.raises(NotAllowed, match=message) as info:
+    with pytest.raises(ServiceError, match=message) as info:
         zones.parse_tables(text, 22)
     assert info.value.field == "tables"
 

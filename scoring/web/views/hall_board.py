@@ -74,7 +74,7 @@ def board_context(request, tournament, rnd: Round) -> dict:
     call = times_up.current(rnd)
     return tournament_context(
         request, tournament, round=rnd, rows=rows, summary=board.summary(rows), times_up=call,
-        unfinished=[row.number for row in rows if row.unfinished], kind=kind, live_seconds=live_seconds(),
+        unfinished=sorted(row.number for row in rows if row.unfinished), kind=kind, live_seconds=live_seconds(),
         stale_minutes=board.STALE_MINUTES, records_noun=tournament.adapter.record_noun)
 
 
