@@ -52,7 +52,7 @@ def parse_tables(text: str, last: int) -> list[int]:
             continue
         m = _PART.match(part)
         if m is None:
-            raise ServiceError(_("\u201c{part}\u201d is not a table number or a range like 1-10.").format(part=part),
+            raise ServiceError(_("“{part}” is not a table number or a range like 1-10.").format(part=part),
                              field="tables")
         first = int(m.group(1))
         end = int(m.group(2)) if m.group(2) else first

@@ -140,7 +140,7 @@ def times_up_page(request, number, *, tournament):
                 queued = tasks.schedule_times_up(call)
                 messages.success(request, _t("Time's up called: finish the hand in play. The tables are ended at {time}.")
                                  .format(time=_local(call.grace_until)) if queued else
-                                 _t("Time's up called: finish the hand in play. Press \u201cApply now\u201d at {time}.")
+                                 _t("Time's up called: finish the hand in play. Press “Apply now” at {time}.")
                                  .format(time=_local(call.grace_until)))
             return redirect("scoring:round_board", tournament.slug, rnd.number)
     context = tournament_context(request, tournament, round=rnd, form=form, pending=times_up.preview(rnd),
