@@ -33,6 +33,7 @@ from scoring.hall import board, calls, times_up, zones
 from scoring.kinds import kind_for
 from scoring.models import Round
 from scoring.policy import Perm
+from scoring.results import presenter
 from scoring.web.conditional import VARYING_HEADERS, code_version, live_poll
 from scoring.web.context import tournament_context
 from scoring.web.decorators import actor_of, tournament_view, visible_result, visible_round
@@ -69,6 +70,8 @@ def board_context(request, tournament, rnd: Round) -> dict:
     kind = kind_for(tournament.adapter)
     rows = board.rows(rnd)
     for row in rows:
+        row.totals_text = presenter.totals_text(tournament.adapter, row.totals)
+        row.names = [side["name"] for side in row.sides if side["name"]]
         row.urls = {"detail": reverse(kind.url_name("detail"), args=[tournament.slug, row.pk]),
                     "enter": reverse(kind.url_name("enter"), args=[tournament.slug, row.pk])}
     call = times_up.current(rnd)
