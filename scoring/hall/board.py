@@ -156,9 +156,11 @@ def summary(board: list[Row]) -> dict[str, int]:
 
 def state(rnd: Round) -> list:
     """What the board shows, in one query: the round's status, its results' versions and last
-    change, the assignments' and calls' last change, the time's up call, and the minute (the
-    "minutes since the last record" move on). For the page's ETag (:mod:`scoring.web.conditional`)."""
+    change, the assignments' count and last change, the calls' last change, the time's up call,
+    and the minute (the "minutes since the last record" move on). For the page's ETag
+    (:mod:`scoring.web.conditional`)."""
     related = kind_for(rnd.tournament.adapter).round_related
+
     def latest(model, field_name, **filters):
         return Subquery(model.objects.filter(round=OuterRef("pk"), **filters).order_by().values("round")
                         .annotate(x=Max(field_name)).values("x")[:1])
@@ -169,6 +171,8 @@ def state(rnd: Round) -> list:
                      ans=latest(RefereeCall, "answered_at"),
                      n=Subquery(RefereeCall.objects.filter(round=OuterRef("pk"), answered_at=None).order_by()
                                 .values("round").annotate(x=Count("pk")).values("x")[:1]),
+                     na=Subquery(RefereeAssignment.objects.filter(round=OuterRef("pk")).order_by().values("round")
+                                 .annotate(x=Count("pk")).values("x")[:1]),
                      tu=latest(TimesUp, "called_at"), tua=latest(TimesUp, "applied_at"))
-           .values_list("status", "v", "t", "a", "c", "ans", "n", "tu", "tua").first())
+           .values_list("status", "v", "t", "a", "na", "c", "ans", "n", "tu", "tua").first())
     return [*(row or ()), int(timezone.now().timestamp() // 60)]
