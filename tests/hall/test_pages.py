@@ -114,6 +114,10 @@ def test_times_up_with_grace_shows_finish_the_hand_and_apply_now(client):
     client.post(url, {"grace_minutes": "2"})
     html = client.get(board_url(rnd)).content.decode()
     assert "finish the hand in play" in html and "Apply now" in html
+    client.force_login(people["referee"])  # the entry page says it too, and entry goes on
+    enter = reverse(kind_of(m1).url_name("enter"), args=[rnd.tournament.slug, m1.pk])
+    assert "Time's up: finish the hand in play. The table is ended" in client.get(enter).content.decode()
+    client.force_login(people["organiser"])
     apply_url = reverse("scoring:round_times_up_apply", args=[rnd.tournament.slug, rnd.number])
     client.post(apply_url)
     client.post(apply_url)
