@@ -184,6 +184,6 @@ def test_a_side_calls_a_referee_from_its_entry_page(client):
     assert call.table == 1 and call.via_entrant == m1.team_ns.name and call.answered_at is None
     # Not the other table's side.
     other = reverse("scoring:match_call_referee", args=[rnd.tournament.slug, m2.pk])
-    assert client.post(other).status_code == 404
+    assert client.post(other).status_code == 403
     assert RefereeCall.objects.count() == 1
     assert ResultContainer  # noqa: B018

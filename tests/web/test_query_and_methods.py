@@ -33,6 +33,9 @@ WRITE_VIEWS = {
     "team_edit", "players", "players_import", "player_edit", "player_withdraw", "round_pair", "round_seat",
     "round_edit", "round_publish", "round_tables_publish", "round_start", "round_close", "round_tables_close",
     "link_action", "member_invite", "member_link", "member_password", "invitation_revoke",
+    # the hall (issue 23): time's up, zones, closing from the board, claims and calls for a referee
+    "round_board_close", "round_times_up", "round_times_up_apply", "round_zones", "claim_table", "answer_call",
+    "match_call_referee", "table_call_referee",
     # account
     "api_token", "account_set_password", "open_invitation",
 }

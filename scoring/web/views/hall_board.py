@@ -15,7 +15,7 @@ import json
 
 from django import forms
 from django.contrib import messages
-from django.http import Http404
+from django.core.exceptions import PermissionDenied
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -236,14 +236,14 @@ def answer_call(request, number, table, *, tournament):
 
 
 @require_POST
-@tournament_view(entrants=True)
+@tournament_view(Perm.ENTER_RESULTS, entrants=True)
 def call_referee(request, pk, *, tournament, kind):
     """A side (through its private link) or a referee calls a referee to this table; back to the
-    page the button was on."""
+    page the button was on. 403 for an entrant of another table."""
     container = visible_result(request, tournament, kind, pk)
     actor = actor_of(request)
     if not calls.may_call(actor, container):
-        raise Http404
+        raise PermissionDenied
     try:
         _call, created = calls.call(container, actor)
     except ServiceError as exc:
