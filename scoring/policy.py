@@ -1,8 +1,10 @@
 """Who may see and do what: the one policy module (docs/tournaments.md "Roles").
 
 Roles are per tournament (:class:`~scoring.models.Membership`): an **organiser** may do
-everything in their tournament; a **referee** enters, confirms and reopens results; everyone else
-(the public) reads published pages. Superusers count as organisers everywhere (the admin).
+everything in their tournament; a **referee** enters, confirms and reopens results; a **head
+referee** is a referee who also sees the progress board of a round (:data:`Perm.VIEW_BOARD`,
+docs/hall.md); everyone else (the public) reads published pages. Superusers count as organisers
+everywhere (the admin).
 
 Decisions (the same for Tai Pan matches and four-player tables; ``docs/results.md``):
 
@@ -41,6 +43,7 @@ from scoring.models import EntrantLink, Membership, ResultContainer, Round, Tour
 
 ORGANISER = Membership.Role.ORGANISER
 REFEREE = Membership.Role.REFEREE
+HEAD_REFEREE = Membership.Role.HEAD_REFEREE
 #: The role of an entrant acting through its private link (:class:`EntrantActor`).
 ENTRANT = "entrant"
 
@@ -137,6 +140,8 @@ class Perm(StrEnum):
     REOPEN_CLOSED_ROUND = "reopen_closed_round"
     #: See who changed what (the audit trail) and the referee's tools.
     VIEW_AUDIT = "view_audit"
+    #: See the progress board of a round (every table's state, disputes, calls for a referee).
+    VIEW_BOARD = "view_board"
     #: Settings, members, entrants, drawing, publishing and closing rounds.
     MANAGE = "manage"
 
@@ -144,6 +149,9 @@ class Perm(StrEnum):
 ROLE_PERMS: dict[str, frozenset[Perm]] = {
     ORGANISER: frozenset(Perm),
     REFEREE: frozenset({Perm.ENTER_RESULTS, Perm.CONFIRM_RESULTS, Perm.REOPEN_RESULTS, Perm.VIEW_AUDIT}),
+    # A referee who also sees the progress board (docs/hall.md).
+    HEAD_REFEREE: frozenset({Perm.ENTER_RESULTS, Perm.CONFIRM_RESULTS, Perm.REOPEN_RESULTS, Perm.VIEW_AUDIT,
+                             Perm.VIEW_BOARD}),
     # Per result only (see has_perm): the entrant's own results, with player entry on.
     ENTRANT: frozenset({Perm.ENTER_RESULTS, Perm.CONFIRM_RESULTS}),
 }

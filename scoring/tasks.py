@@ -46,9 +46,10 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext_noop
 
 from scoring.draw.lifecycle import containers
+from scoring.hall import times_up
 from scoring.io import entrants_csv
 from scoring.kinds import kind_for
-from scoring.models import ResultContainer, Round, TaskState, Tournament
+from scoring.models import ResultContainer, Round, TaskState, TimesUp, Tournament
 from scoring.printing import sheets
 from scoring.printing.common import code_version
 
@@ -414,3 +415,27 @@ def import_entrants(self, state_id: int) -> str:
         log.warning("import %s failed (try %s): %s", state.key, self.request.retries + 1, exc)
         raise
     return relative
+
+
+@shared_task(acks_late=True, ignore_result=True)
+def apply_times_up(round_id: int) -> list[int]:
+    """Apply a round's time's up call when its grace period ("finish the hand in play") is over
+    (:func:`scoring.hall.times_up.apply_due`): the table numbers it ended, ``[]`` when it was
+    applied already (by the organiser's "apply now") or called again since."""
+    return times_up.apply_due(round_id)
+
+
+def schedule_times_up(call: TimesUp) -> bool:
+    """Queue :func:`apply_times_up` for the end of ``call``'s grace period when a worker runs.
+    False (nothing queued) without a grace, when Celery runs in-process (no ``REDIS_URL``: a
+    countdown would not wait) or the broker cannot be reached: the organiser applies it with
+    "apply now" (the progress board shows the grace's end)."""
+    if call.grace_until is None or apply_times_up.app.conf.task_always_eager:
+        return False
+    try:
+        with apply_times_up.app.connection_for_write(transport_options={"max_retries": 0}) as connection:
+            apply_times_up.apply_async(args=[call.round_id], eta=call.grace_until, retry=False, connection=connection)
+    except Exception as exc:  # noqa: BLE001 - kombu raises several kinds when Redis is down
+        log.warning("could not queue time's up for round %s: %s", call.round_id, exc)
+        return False
+    return True

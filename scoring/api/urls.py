@@ -10,7 +10,7 @@ API's JSON 404 (:class:`scoring.api.views.base.NoSuchEndpoint`, last), never Dja
 from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularSwaggerSplitView
 
-from scoring.api.views import engines, hall_clock, members, reads, results, rounds
+from scoring.api.views import engines, hall_board, hall_clock, members, reads, results, rounds
 from scoring.api.views.base import NoSuchEndpoint, SchemaView
 from scoring.kinds import KINDS, ResultKind
 
@@ -35,6 +35,8 @@ def result_urls(result_kind: ResultKind) -> list:
         path(f"tournaments/<slug:slug>/{prefix}/<int:pk>/confirm", results.ConfirmView.as_view(**k), name=f"{kind}-confirm"),
         path(f"tournaments/<slug:slug>/{prefix}/<int:pk>/dispute", results.DisputeView.as_view(**k), name=f"{kind}-dispute"),
         path(f"tournaments/<slug:slug>/{prefix}/<int:pk>/reopen", results.ReopenView.as_view(**k), name=f"{kind}-reopen"),
+        path(f"tournaments/<slug:slug>/{prefix}/<int:pk>/referee-call", hall_board.RefereeCallView.as_view(**k),
+             name=f"{kind}-referee-call"),
     ]
 
 
@@ -50,6 +52,16 @@ v1 = [
     path("tournaments/<slug:slug>/rounds/<int:number>/start", rounds.StartView.as_view(), name="round-start"),
     path("tournaments/<slug:slug>/rounds/<int:number>/close", rounds.CloseView.as_view(), name="round-close"),
     path("tournaments/<slug:slug>/standings", reads.StandingsView.as_view(), name="standings"),
+    path("tournaments/<slug:slug>/rounds/<int:number>/times-up", hall_board.TimesUpView.as_view(), name="times-up"),
+    path("tournaments/<slug:slug>/rounds/<int:number>/times-up/apply", hall_board.TimesUpApplyView.as_view(),
+         name="times-up-apply"),
+    path("tournaments/<slug:slug>/rounds/<int:number>/assignments", hall_board.AssignmentsView.as_view(),
+         name="assignments"),
+    path("tournaments/<slug:slug>/rounds/<int:number>/tables/<int:table>/claim", hall_board.ClaimView.as_view(),
+         name="claim"),
+    path("tournaments/<slug:slug>/rounds/<int:number>/tables/<int:table>/referee-call/answer",
+         hall_board.AnswerCallView.as_view(), name="referee-call-answer"),
+    path("tournaments/<slug:slug>/rounds/<int:number>/board", hall_board.BoardView.as_view(), name="board"),
     *(url for kind in KINDS.values() for url in result_urls(kind)),
     path("tournaments/<slug:slug>/members", members.MembersView.as_view(), name="member-list"),
     path("tournaments/<slug:slug>/members/<int:pk>/password", members.MemberPasswordView.as_view(), name="member-password"),

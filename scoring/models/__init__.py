@@ -15,6 +15,7 @@ The models live in one module per concern and are re-exported here, so the app l
 from scoring.models.accounts import Invitation
 from scoring.models.api_tokens import ApiToken
 from scoring.models.clock import ANNOUNCEMENT_MAX_LENGTH, Announcement, RoundClock
+from scoring.models.hall_board import RefereeAssignment, RefereeCall, TimesUp
 from scoring.models.idempotency import IdempotentAnswer
 from scoring.models.links import EntrantLink
 from scoring.models.participants import Player, Team
@@ -38,6 +39,6 @@ from scoring.models.tournaments import FirstRoundMethod, Membership, RoundFormat
 __all__ = [
     "ANNOUNCEMENT_MAX_LENGTH", "Announcement", "ApiToken", "RoundClock",
     "AuditEntry", "Confirmation", "Deal", "Dispute", "EntrantLink", "Hand", "IdempotentAnswer", "Invitation", "Match", "MatchQuerySet", "Membership",
-    "FirstRoundMethod", "ResultContainer", "ResultRecord", "Player", "Round", "RoundFormat", "Table", "TableSeat", "TaskState",
-    "Team", "Tournament",
+    "FirstRoundMethod", "RefereeAssignment", "RefereeCall", "ResultContainer", "ResultRecord", "Player", "Round",
+    "RoundFormat", "Table", "TableSeat", "TaskState", "Team", "TimesUp", "Tournament",
 ]

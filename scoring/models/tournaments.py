@@ -155,11 +155,14 @@ class Tournament(StatefulModel):
 
 
 class Membership(models.Model):
-    """A user's role in one tournament. Organisers may do everything a referee may."""
+    """A user's role in one tournament. Organisers may do everything a referee may; a head
+    referee is a referee who also sees the progress board (:data:`scoring.policy.Perm.VIEW_BOARD`)."""
 
     class Role(models.TextChoices):
         ORGANISER = "organiser", _("Organiser")
         REFEREE = "referee", _("Referee")
+        #: A referee who also sees the progress board of every round (docs/hall.md).
+        HEAD_REFEREE = "head_referee", _("Head referee")
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="memberships")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships")

@@ -18,7 +18,7 @@ from django.utils.translation import gettext_lazy as _
 from scoring.errors import ServiceError, StaleVersion
 from scoring.games.base import Evaluation, RecordOutcome
 from scoring.models import AuditEntry, ResultContainer, ResultRecord, Round
-from scoring.results.refusals import Action
+from scoring.results.refusals import Action, Code
 from scoring.results.result import ResultSheet, reason_text, settle_record_disputes, sync
 from scoring.results.retry import stored_submission, submission_key
 
@@ -78,6 +78,9 @@ def add_record(container: ResultContainer, record: dict[str, Any], actor, *, exp
             earlier.replayed = True
             return earlier
         if expected_version is not None and int(expected_version) != sheet.container.version:
+            refused = sheet.refusal(Action.ADD, actor, permission=False)
+            if refused is not None and refused.code == Code.TIMES_UP:
+                raise refused.exception()  # says more than "changed by someone else"
             raise StaleVersion()
         sheet.require(Action.ADD, actor, permission=False)
         records = sheet.records

@@ -43,7 +43,7 @@ from django.utils.translation import gettext_lazy as _
 from scoring import policy
 from scoring.errors import Locked, NotAllowed
 from scoring.kinds import ResultKind
-from scoring.models import Dispute, ResultContainer, Round, Tournament
+from scoring.models import Dispute, ResultContainer, Round, TimesUp, Tournament
 from scoring.policy import Perm
 
 
@@ -120,6 +120,8 @@ class Code(StrEnum):
     OWN_RECORD = "own_record"
     #: The record asked about is acknowledged already (nothing is pending).
     ACKNOWLEDGED = "acknowledged"
+    #: Time's up for the round ended this result at the time limit (:mod:`scoring.hall.times_up`).
+    TIMES_UP = "times_up"
 
 
 @dataclass(frozen=True)
@@ -266,6 +268,9 @@ def _takes_records(sheet: ResultSheet) -> Refusal | None:
         return refused
     if c.status == c.Status.FINISHED:
         if c.ended == c.Ended.TIME:
+            if TimesUp.objects.filter(round_id=sheet.round.pk, applied_at__isnull=False).exists():
+                return Refusal(_("Time is up for this round: the result was ended at the time limit and takes no more. "
+                                 "A referee can resume play if this was finished in time."), Locked, Code.TIMES_UP)
             return Refusal(_("This result was ended at the time limit: resume play before adding more."), Locked)
         return Refusal(_("This result is finished: no more can be added."), Locked)
     return None

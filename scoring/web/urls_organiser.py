@@ -1,7 +1,7 @@
 """Organiser URLs: tournament settings, members, entrants, drawing and running rounds."""
 from django.urls import path
 
-from scoring.web.views import hall, links, members, organiser
+from scoring.web.views import hall, hall_board, links, members, organiser
 
 urlpatterns = [
     path("new/", organiser.tournament_create, name="tournament_create"),
@@ -38,6 +38,12 @@ urlpatterns = [
     path("t/<slug:slug>/round/<int:number>/clock/<slug:action>/", hall.clock_action, name="round_clock"),
     path("t/<slug:slug>/announcements/", hall.announcements_page, name="announcements"),
     path("t/<slug:slug>/announcements/<int:pk>/withdraw/", hall.announcement_withdraw, name="announcement_withdraw"),
+    # The hall (docs/hall.md): progress board, time's up, referee zones.
+    path("t/<slug:slug>/round/<int:number>/board/", hall_board.board_page, name="round_board"),
+    path("t/<slug:slug>/round/<int:number>/board/close/", hall_board.board_close, name="round_board_close"),
+    path("t/<slug:slug>/round/<int:number>/times-up/", hall_board.times_up_page, name="round_times_up"),
+    path("t/<slug:slug>/round/<int:number>/times-up/apply/", hall_board.times_up_apply, name="round_times_up_apply"),
+    path("t/<slug:slug>/round/<int:number>/zones/", hall_board.zones_page, name="round_zones"),
     path("t/<slug:slug>/links/", links.links_page, name="links"),
     path("t/<slug:slug>/links/cards.pdf", links.link_cards, name="link_cards"),
     path("t/<slug:slug>/links/<int:pk>/", links.link_detail, name="link_detail"),

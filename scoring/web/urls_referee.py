@@ -5,7 +5,7 @@ and dispute pages through their private links (``urls_entrants``)."""
 from django.urls import path
 
 from scoring.kinds import KINDS, ResultKind
-from scoring.web.views import printing, referee, result_actions, results
+from scoring.web.views import hall_board, printing, referee, result_actions, results
 
 
 def _result_urls(kind: ResultKind) -> list:
@@ -34,5 +34,9 @@ urlpatterns = [
     path("handleiding-scheidsrechter.pdf", referee.guide_pdf, name="referee_guide_pdf"),
     *(url for kind in KINDS.values() for url in _result_urls(kind)),
     path("t/<slug:slug>/code/", referee.find_match, name="find_match"),
+    path("t/<slug:slug>/round/<int:number>/table/<int:table>/claim/", hall_board.claim_table, name="claim_table"),
+    path("t/<slug:slug>/round/<int:number>/table/<int:table>/answer/", hall_board.answer_call, name="answer_call"),
+    *(path(f"t/<slug:slug>/{kind.key}/<int:pk>/call-referee/", hall_board.call_referee, {"kind": kind},
+           name=f"{kind.key}_call_referee") for kind in KINDS.values()),
     path("t/<slug:slug>/round/<int:number>/pack/build/", printing.round_pack_build, name="round_pack_build"),
 ]

@@ -31,7 +31,13 @@ result instead; ``tests/links/`` covers the entrants).
 New (issue 22 item 3): inviting with a login link (``member_invite``, a new link for a member
 ``member_link``; both redirect to ``member_invitation``, which shows the link once), revoking a link
 (``invitation_revoke``) and setting a member's password (``member_password``) are organiser
-writes. What a link itself grants: ``tests/participants/test_invitations.py``."""
+writes. What a link itself grants: ``tests/participants/test_invitations.py``.
+
+New (issue 23): time's up (``round_times_up`` with its confirmation page, ``round_times_up_apply``),
+the referee zones (``round_zones``) and closing from the progress board (``round_board_close``)
+are organiser writes; claiming a table (``claim_table``), answering a call for a referee
+(``answer_call``) and calling one (``match_call_referee``, ``table_call_referee``; also a side
+through its link, ``tests/hall/``) are referee writes."""
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -43,7 +49,8 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import URLPattern, reverse
 
 from scoring.draw import rounds
-from scoring.hall import announcements
+from scoring.hall import announcements, times_up
+from scoring.hall import calls as hall_calls
 from scoring.models import (
     Announcement,
     AuditEntry,
@@ -55,11 +62,14 @@ from scoring.models import (
     Match,
     Membership,
     Player,
+    RefereeAssignment,
+    RefereeCall,
     Round,
     RoundClock,
     Table,
     TaskState,
     Team,
+    TimesUp,
     Tournament,
 )
 from scoring.participants import invitations, links
@@ -310,6 +320,46 @@ def case_round_close(w):
     return Write("round_close", u("round_close", "tp", 1), {}, ORG, lambda: reload(rnd).status == Round.Status.CLOSED)
 
 
+def case_round_board_close(w):
+    rnd = all_confirmed(w, "match")
+    return Write("round_board_close", u("round_board_close", "tp", 1), {}, ORG,
+                 lambda: reload(rnd).status == Round.Status.CLOSED)
+
+
+def case_round_times_up(w):
+    return Write("round_times_up", u("round_times_up", "tp", 1), {"grace_minutes": "0"}, ORG,
+                 lambda: TimesUp.objects.filter(round=w.tp_round, applied_at__isnull=False).exists(), get=True)
+
+
+def case_round_times_up_apply(w):
+    times_up.call(w.tp_round, SYSTEM, grace_minutes=5)
+    return Write("round_times_up_apply", u("round_times_up_apply", "tp", 1), {}, ORG,
+                 lambda: reload(w.match).ended == "time")
+
+
+def case_round_zones(w):
+    ref = w.referee
+    return Write("round_zones", u("round_zones", "tp", 1), {"referee": ref.pk, f"r{ref.pk}-tables": "1"}, ORG,
+                 lambda: RefereeAssignment.objects.filter(round=w.tp_round, table=1, referee=ref).exists(), get=True)
+
+
+def case_claim_table(w):
+    return Write("claim_table", u("claim_table", "tp", 1, 1), {}, REF,
+                 lambda: RefereeAssignment.objects.filter(round=w.tp_round, table=1, claimed=True).exists())
+
+
+def case_answer_call(w):
+    hall_calls.call(w.match, SYSTEM)
+    return Write("answer_call", u("answer_call", "tp", 1, 1), {}, REF,
+                 lambda: not RefereeCall.objects.filter(answered_at=None).exists())
+
+
+def case_call_referee(w, kind):
+    c, slug = (w.match, "tp") if kind == "match" else (w.table, "sc")
+    return Write(f"{kind}_call_referee", u(f"{kind}_call_referee", slug, c.pk), {}, REF,
+                 lambda: RefereeCall.objects.filter(round_id=c.round_id).exists())
+
+
 def case_match_reopen_closed(w):
     """Changed on purpose: in a closed round only an organiser reopens, and the round reopens."""
     rounds.close_round(all_confirmed(w, "match"), SYSTEM)
@@ -558,7 +608,16 @@ ORGANISER_CASES = {
     "link_action regenerate": case_link_regenerate,
     "link_action revoke": case_link_revoke,
 }
-REFEREE_CASES = {"round_pack_build": case_round_pack_build}
+ORGANISER_CASES.update({
+    "round_board_close": case_round_board_close,
+    "round_times_up": case_round_times_up,
+    "round_times_up_apply": case_round_times_up_apply,
+    "round_zones": case_round_zones,
+})
+REFEREE_CASES = {"round_pack_build": case_round_pack_build, "claim_table": case_claim_table,
+                 "answer_call": case_answer_call,
+                 "match_call_referee": lambda w: case_call_referee(w, "match"),
+                 "table_call_referee": lambda w: case_call_referee(w, "table")}
 for _kind in KINDS:
     for _action, _case in (("enter", case_enter), ("preview", case_preview), ("edit", case_edit), ("delete", case_delete),
                            ("end", case_end), ("resume", case_resume), ("confirm", case_confirm), ("reopen", case_reopen),

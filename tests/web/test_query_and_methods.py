@@ -35,6 +35,9 @@ WRITE_VIEWS = {
     "link_action", "member_invite", "member_link", "member_password", "invitation_revoke",
     # the hall (issue 23): the round clock's buttons, announcements
     "round_clock", "announcements", "announcement_withdraw",
+    # the hall (issue 23): time's up, zones, closing from the board, claims and calls for a referee
+    "round_board_close", "round_times_up", "round_times_up_apply", "round_zones", "claim_table", "answer_call",
+    "match_call_referee", "table_call_referee",
     # account
     "api_token", "account_set_password", "open_invitation",
 }

@@ -84,7 +84,7 @@ def _kwargs(pattern: URLPattern, world: World) -> dict | None:
     kind = (pattern.default_args or {}).get("kind")
     players = kind == "table" or name.startswith(("player", "round_seat", "players_import")) or "players" in name
     t = world.sichuan if players else world.taipan
-    values = {"slug": t.slug, "number": 1, "game": "taipan", "task_id": world.task.pk, "action": "regenerate"}
+    values = {"slug": t.slug, "number": 1, "game": "taipan", "task_id": world.task.pk, "action": "regenerate", "table": 1}
     if "pk" in params:
         if kind == "match":
             values["pk"] = world.match.pk

@@ -26,7 +26,7 @@ from scoring.models import Membership, Tournament
 from scoring.participants import invitations
 from scoring.policy import Perm
 
-ROLES = [Membership.Role.REFEREE.value, Membership.Role.ORGANISER.value]
+ROLES = [Membership.Role.REFEREE.value, Membership.Role.HEAD_REFEREE.value, Membership.Role.ORGANISER.value]
 ERRORS = {
     400: OpenApiResponse(ErrorSerializer, description="Invalid input (a field is missing or malformed, a password "
                                                       "too weak)."),

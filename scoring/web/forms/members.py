@@ -14,6 +14,7 @@ from scoring.participants import invitations
 
 #: The roles, referee first (the default everywhere on the members page).
 ROLE_CHOICES = [(Membership.Role.REFEREE.value, Membership.Role.REFEREE.label),
+                (Membership.Role.HEAD_REFEREE.value, Membership.Role.HEAD_REFEREE.label),
                 (Membership.Role.ORGANISER.value, Membership.Role.ORGANISER.label)]
 
 

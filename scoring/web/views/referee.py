@@ -13,8 +13,9 @@ from django.views.decorators.http import require_safe
 
 from scoring import policy
 from scoring.draw import match_codes
+from scoring.hall import zones
 from scoring.kinds import kind_for, kind_of
-from scoring.models import Dispute, Membership, Round, Tournament
+from scoring.models import Dispute, Membership, RefereeCall, Round, Tournament
 from scoring.policy import Perm
 from scoring.printing import referee_guide
 from scoring.results import sheet
@@ -64,7 +65,10 @@ def round_tables(request, tournament: Tournament, rnd: Round) -> list[dict]:
 @login_required
 def my_tables(request):
     """"My tables": per tournament where the user is a referee or organiser (superusers: every
-    running tournament), the current round's tables with their state and a link to enter."""
+    running tournament), the current round's tables with their state and a link to enter: first
+    the tables in the user's zone or claimed by them (:mod:`scoring.hall.zones`), then the rest
+    (collapsed when the user has tables), each with its referee, a call for a referee and a
+    "claim" button."""
     user = request.user
     if user.is_superuser:
         tournaments = list(Tournament.objects.filter(status=Tournament.Status.RUNNING).order_by("name"))
@@ -78,9 +82,18 @@ def my_tables(request):
         rnd = current_round(tournament)
         rows = round_tables(request, tournament, rnd) if rnd else []
         open_first = sorted(rows, key=lambda r: (r["container"].status in ("confirmed",) or r["bye"], r["number"]))
-        sections.append({"tournament": tournament, "round": rnd, "rows": open_first,
-                         "record_noun": tournament.adapter.record_noun})
-    return render(request, "referee/my_tables.html", {"sections": sections})
+        assigned = zones.assignments(rnd) if rnd else {}
+        open_calls = {c.table for c in RefereeCall.objects.filter(round=rnd, answered_at=None)} if rnd else set()
+        for row in open_first:
+            a = assigned.get(row["number"])
+            row.update(referee=a.referee.get_username() if a else "", claimed=bool(a and a.claimed),
+                       mine=bool(a and a.referee_id == user.pk), called=row["number"] in open_calls)
+        sections.append({"tournament": tournament, "round": rnd, "record_noun": tournament.adapter.record_noun,
+                         "mine": [r for r in open_first if r["mine"]], "rest": [r for r in open_first if not r["mine"]],
+                         "board": policy.has_perm(user, Perm.VIEW_BOARD, tournament)})
+    # hall_tournaments: the tournaments listed, for the round clock and announcements of base.html.
+    return render(request, "referee/my_tables.html",
+                  {"sections": sections, "hall_tournaments": [s["tournament"] for s in sections]})
 
 
 @require_safe

@@ -1,0 +1,189 @@
+"""The hall pages (issue 23 items 2, 4, 5): the progress board (organisers and head referees, live
+with ETags, a fixed number of queries), time's up with its confirmation step, closing from the
+board, referee zones with errors on the field, claiming on "My tables", calling a referee from
+the entry page."""
+from __future__ import annotations
+
+import pytest
+from django.core.cache import cache
+from django.urls import reverse
+
+from scoring.hall import zones
+from scoring.kinds import kind_of
+from scoring.models import AuditEntry, RefereeAssignment, RefereeCall, ResultContainer
+from scoring.participants import links
+from scoring.results import sheet
+from tests.factories import confirm_result
+from tests.hall.helpers import KINDS, RECORDS, hall_round
+from tests.links.conftest import open_link
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def _english(client, settings):
+    settings.LANGUAGE_CODE = "en"
+    client.cookies["django_language"] = "en"
+    cache.clear()
+
+
+def board_url(rnd):
+    return reverse("scoring:round_board", args=[rnd.tournament.slug, rnd.number])
+
+
+def test_board_is_for_organisers_and_head_referees(client):
+    rnd, _cs, people = hall_round("match", tables=2)
+    for who, status in ((people["organiser"], 200), (people["head"], 200), (people["referee"], 403),
+                        (people["outsider"], 403)):
+        client.force_login(who)
+        assert client.get(board_url(rnd)).status_code == status, who
+    client.logout()
+    assert client.get(board_url(rnd)).status_code == 302
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_board_shows_the_tables_in_attention_order_with_the_kinds_nouns(client, kind):
+    rnd, cs, people = hall_round(kind, tables=3)
+    sheet.add_record(cs[0], RECORDS[kind][0], people["referee"])
+    from scoring.hall import calls
+
+    calls.call(cs[2], people["referee"])
+    client.force_login(people["head"])
+    html = client.get(board_url(rnd)).content.decode()
+    assert html.index('id="board-table-3"') < html.index('id="board-table-1"') < html.index('id="board-table-2"')
+    noun = "hand" if kind == "match" else "deal"
+    assert f"1 {noun}" in html and "Needs a referee" in html
+    assert "Time&#x27;s up" not in html  # head referees see the board, not the organiser's actions
+
+
+def test_board_poll_answers_304_when_nothing_changed_and_200_after_a_record(client):
+    rnd, cs, people = hall_round("match", tables=2)
+    client.force_login(people["organiser"])
+    headers = {"HX-Request": "true", "HX-Target": "live"}
+    first = client.get(board_url(rnd), headers=headers)
+    assert first.status_code == 200 and first.content.decode().lstrip().startswith('<div id="live"')
+    again = client.get(board_url(rnd), headers={**headers, "If-None-Match": first["ETag"]})
+    assert again.status_code == 304
+    sheet.add_record(cs[0], RECORDS["match"][0], people["referee"])
+    assert client.get(board_url(rnd), headers={**headers, "If-None-Match": first["ETag"]}).status_code == 200
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_board_page_queries_do_not_grow_with_the_tables(client, django_assert_max_num_queries, kind):
+    counts = []
+    for tables in (8, 40):
+        rnd, cs, people = hall_round(kind, tables=tables)
+        for c in cs[::3]:
+            sheet.add_record(c, RECORDS[kind][0], people["referee"])
+        zones.set_zone(rnd, people["referee"], f"1-{tables // 2}", people["organiser"])
+        client.force_login(people["organiser"])
+        from django.db import connection
+        from django.test.utils import CaptureQueriesContext
+
+        with CaptureQueriesContext(connection) as ctx:
+            assert client.get(board_url(rnd)).status_code == 200
+        counts.append(len(ctx.captured_queries))
+    assert counts[0] == counts[1], counts
+    with django_assert_max_num_queries(counts[0]):
+        client.get(board_url(rnd))
+
+
+def test_times_up_confirmation_lists_the_tables_and_what_each_would_decide(client):
+    rnd, (m1, m2, m3), people = hall_round("match", tables=3)
+    sheet.add_record(m1, RECORDS["match"][0], people["referee"])  # NS 75 : EW 25
+    confirm_result(m3, people["referees"][1])
+    client.force_login(people["organiser"])
+    url = reverse("scoring:round_times_up", args=[rnd.tournament.slug, rnd.number])
+    html = client.get(url).content.decode()
+    assert 'id="times-up-1"' in html and 'id="times-up-2"' in html and 'id="times-up-3"' not in html
+    assert f"{m1.team_ns.name} wins: 75 – 25." in html and "It ends in a draw: 0 – 0." in html
+    response = client.post(url, {"grace_minutes": "0"})
+    assert response.status_code == 302
+    for c in (m1, m2):
+        c.refresh_from_db()
+        assert c.ended == c.Ended.TIME
+    assert AuditEntry.objects.filter(action="end", reason="Time's up (round 1)").count() == 2
+    client.force_login(people["referee"])
+    assert client.post(url, {"grace_minutes": "0"}).status_code == 403
+
+
+def test_times_up_with_grace_shows_finish_the_hand_and_apply_now(client):
+    rnd, (m1,), people = hall_round("match", tables=1)
+    client.force_login(people["organiser"])
+    url = reverse("scoring:round_times_up", args=[rnd.tournament.slug, rnd.number])
+    client.post(url, {"grace_minutes": "2"})
+    html = client.get(board_url(rnd)).content.decode()
+    assert "finish the hand in play" in html and "Apply now" in html
+    client.force_login(people["referee"])  # the entry page says it too, and entry goes on
+    enter = reverse(kind_of(m1).url_name("enter"), args=[rnd.tournament.slug, m1.pk])
+    assert "Time's up: finish the hand in play. The table is ended" in client.get(enter).content.decode()
+    client.force_login(people["organiser"])
+    apply_url = reverse("scoring:round_times_up_apply", args=[rnd.tournament.slug, rnd.number])
+    client.post(apply_url)
+    client.post(apply_url)
+    m1.refresh_from_db()
+    assert m1.ended == m1.Ended.TIME
+    assert AuditEntry.objects.filter(action="end").count() == 1
+
+
+def test_close_from_the_board_names_the_open_tables(client):
+    rnd, (m1, m2), people = hall_round("match", tables=2)
+    confirm_result(m1, people["referees"][1])
+    client.force_login(people["organiser"])
+    html = client.get(board_url(rnd)).content.decode()
+    assert "Not yet: table(s) 2." in html
+    response = client.post(reverse("scoring:round_board_close", args=[rnd.tournament.slug, rnd.number]), follow=True)
+    assert "table(s) 2 is not confirmed yet" in response.content.decode()
+    rnd.refresh_from_db()
+    assert rnd.is_open
+
+
+def test_zones_page_saves_a_zone_and_says_what_is_wrong_next_to_the_field(client):
+    rnd, _cs, people = hall_round("match", tables=5)
+    anna, bert = people["referees"]
+    client.force_login(people["organiser"])
+    url = reverse("scoring:round_zones", args=[rnd.tournament.slug, rnd.number])
+    assert client.post(url, {"referee": anna.pk, f"r{anna.pk}-tables": "1-3"}).status_code == 302
+    bad = client.post(url, {"referee": bert.pk, f"r{bert.pk}-tables": "3-6"})
+    assert bad.status_code == 400
+    assert "This round has 5 tables: there is no table 6." in bad.content.decode()
+    overlap = client.post(url, {"referee": bert.pk, f"r{bert.pk}-tables": "3-5"})
+    assert f"Table(s) 3 are already in the zone of {anna.username}" in overlap.content.decode()
+    client.post(url, {"referee": bert.pk, f"r{bert.pk}-tables": "3-5", f"r{bert.pk}-take_over": "on"})
+    assert zones.zones(rnd) == {anna.pk: [1, 2], bert.pk: [3, 4, 5]}
+
+
+def test_my_tables_shows_my_zone_first_the_rest_collapsed_and_claims(client):
+    rnd, cs, people = hall_round("match", tables=4)
+    anna = people["referee"]
+    zones.set_zone(rnd, anna, "3", people["organiser"])
+    client.force_login(anna)
+    response = client.get(reverse("scoring:my_tables"))
+    html = response.content.decode()
+    assert response.context["hall_tournaments"] == [rnd.tournament]
+    mine, rest = html.index('class="my-tables mine"'), html.index("<details")
+    assert mine < html.index('id="my-table-3"') < rest < html.index('id="my-table-1"')
+    claim = reverse("scoring:claim_table", args=[rnd.tournament.slug, rnd.number, 1])
+    assert client.post(claim, {"next": reverse("scoring:my_tables")}).status_code == 302
+    assert RefereeAssignment.objects.get(round=rnd, table=1).referee == anna
+
+
+def test_a_side_calls_a_referee_from_its_entry_page(client):
+    rnd, (m1, m2), people = hall_round("match", tables=2, )
+    rnd.tournament.player_entry = True
+    rnd.tournament.save()
+    link = links.link_for(m1.team_ns)
+    open_link(client, links.token_of(link))
+    enter = reverse(kind_of(m1).url_name("enter"), args=[rnd.tournament.slug, m1.pk])
+    html = client.get(enter).content.decode()
+    assert "Call a referee" in html
+    call_url = reverse("scoring:match_call_referee", args=[rnd.tournament.slug, m1.pk])
+    assert client.post(call_url, {"next": enter}).status_code == 302
+    assert "A referee was called at" in client.get(enter).content.decode()
+    call = RefereeCall.objects.get()
+    assert call.table == 1 and call.via_entrant == m1.team_ns.name and call.answered_at is None
+    # Not the other table's side.
+    other = reverse("scoring:match_call_referee", args=[rnd.tournament.slug, m2.pk])
+    assert client.post(other).status_code == 403
+    assert RefereeCall.objects.count() == 1
+    assert ResultContainer  # noqa: B018
