@@ -10,7 +10,7 @@ API's JSON 404 (:class:`scoring.api.views.base.NoSuchEndpoint`, last), never Dja
 from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularSwaggerSplitView
 
-from scoring.api.views import engines, members, reads, results
+from scoring.api.views import engines, hall_print, members, reads, results
 from scoring.api.views.base import NoSuchEndpoint, SchemaView
 from scoring.kinds import KINDS, ResultKind
 
@@ -44,6 +44,7 @@ v1 = [
     path("tournaments/<slug:slug>", reads.TournamentDetailView.as_view(), name="tournament-detail"),
     path("tournaments/<slug:slug>/rounds", reads.RoundListView.as_view(), name="round-list"),
     path("tournaments/<slug:slug>/rounds/<int:number>", reads.RoundDetailView.as_view(), name="round-detail"),
+    path("tournaments/<slug:slug>/rounds/<int:number>/names", hall_print.RoundNamesView.as_view(), name="round-names"),
     path("tournaments/<slug:slug>/standings", reads.StandingsView.as_view(), name="standings"),
     *(url for kind in KINDS.values() for url in result_urls(kind)),
     path("tournaments/<slug:slug>/members", members.MembersView.as_view(), name="member-list"),

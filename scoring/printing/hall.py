@@ -21,6 +21,7 @@ from __future__ import annotations
 import io
 import unicodedata
 from dataclasses import dataclass
+from xml.sax.saxutils import escape
 
 from django.utils.translation import gettext as _
 from reportlab.lib import colors
@@ -29,7 +30,6 @@ from reportlab.lib.units import mm
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfgen import canvas as pdf_canvas
 from reportlab.platypus import BaseDocTemplate, Frame, PageTemplate, Paragraph, Spacer, Table, TableStyle
-from xml.sax.saxutils import escape
 
 from scoring.kinds import kind_for
 from scoring.models import Round
@@ -40,6 +40,11 @@ CARD_SIZES = {"A4": A4, "A5": A5}
 HEAD_BG = colors.HexColor("#e8edf3")
 #: Columns of the wall list on an A4 page.
 LIST_COLUMNS = 3
+
+
+def _title(rnd: Round, what: str) -> str:
+    """The PDF's title (and footer): ``"<tournament> - round <n> - <what>"``."""
+    return _("%(tournament)s - round %(round)s - %(what)s") % {"tournament": rnd.tournament.name, "round": rnd.number, "what": what}
 
 
 def _is_draft(rnd: Round) -> bool:
@@ -97,7 +102,7 @@ def table_cards_pdf(rnd: Round, *, size: str = "A4", tent: bool = False) -> byte
     pagesize = page if tent else landscape(page)
     width, height = pagesize
     buffer = io.BytesIO()
-    title = f"{tournament.name} - {_('round')} {rnd.number} - {_('table cards')}"
+    title = _title(rnd, _("table cards"))
     c = pdf_canvas.Canvas(buffer, pagesize=pagesize, pageCompression=1)
     c.setTitle(title)
     c.setAuthor("NSKT")
@@ -172,7 +177,7 @@ def name_list_pdf(rnd: Round) -> bytes:
     st = styles()
     tournament = rnd.tournament
     entries = name_entries(rnd)
-    title = f"{tournament.name} - {_('round')} {rnd.number} - {_('where do I sit?')}"
+    title = _title(rnd, _("where do I sit?"))
     buffer = io.BytesIO()
     doc = BaseDocTemplate(buffer, pagesize=A4, leftMargin=MARGIN, rightMargin=MARGIN, topMargin=MARGIN,
                           bottomMargin=MARGIN, title=title, author="NSKT")
@@ -264,5 +269,5 @@ def pairings_pdf(rnd: Round) -> bytes:
         flow.append(para(_("This round has no tables yet."), st["body"]))
     if byes:
         flow += [Spacer(1, 3 * mm), para(_("Bye: %(names)s") % {"names": ", ".join(byes)}, st["body"])]
-    title = f"{tournament.name} - {_('round')} {rnd.number} - {_('pairings')}"
+    title = _title(rnd, _("pairings"))
     return build(flow, title, draft=_is_draft(rnd))

@@ -30,16 +30,16 @@ def test_dutch_headers_named_in_errors():
 def test_header_spelling_kept_as_in_the_file():
     t = TournamentFactory()
     TeamFactory(tournament=t, name="Draken")
-    report = import_teams_csv(t, "Team Name,Speler 1,Speler 2\nDRAKEN,Anna,Bram\n".encode())
+    report = import_teams_csv(t, b"Team Name,Speler 1,Speler 2\nDRAKEN,Anna,Bram\n")
     assert [(line, column) for line, column, _ in report.errors] == [(2, "Team Name")]
 
 
 def test_players_file_with_dutch_header():
     t = TournamentFactory(game="sichuan")
-    report = import_players_csv(t, "naam;vanaf ronde\nAnna;nul\n".encode())
+    report = import_players_csv(t, b"naam;vanaf ronde\nAnna;nul\n")
     assert [column for _, column, _ in report.errors] == ["vanaf ronde"]
 
 
 def test_a_column_given_twice_names_both_spellings():
-    report = import_teams_csv(TournamentFactory(), "naam,speler1,speler2,teamnaam\nA,B,C,D\n".encode())
+    report = import_teams_csv(TournamentFactory(), b"naam,speler1,speler2,teamnaam\nA,B,C,D\n")
     assert "naam / teamnaam" in report.errors[0][2]

@@ -57,8 +57,12 @@ def test_table_card_number_is_big():
     rnd = cup()
     for size, least in (("A4", 300), ("A5", 200)):
         page = PdfReader(io.BytesIO(hall.table_cards_pdf(rnd, size=size))).pages[0]
-        found = []
-        page.extract_text(visitor_text=lambda text, cm, tm, font, fs: found.append((text.strip(), fs * tm[0])))
+        found: list[tuple[str, float]] = []
+
+        def visit(text, cm, tm, font, fs, found=found):
+            found.append((text.strip(), fs * tm[0]))
+
+        page.extract_text(visitor_text=visit)
         assert max(fs for text, fs in found if text == "1") >= least
 
 

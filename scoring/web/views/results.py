@@ -152,15 +152,7 @@ def enter(request, pk, *, tournament, kind):
     except RuleViolation as err:
         entry.add_violations(err)
     except StaleVersion:
-        # One banner (results/_stale.html). When someone saved the record being typed first
-        # (``record_number``: the number the form was for), the page shows the records as they
-        # are now and the form for the next number, the typed input kept as "your input (not
-        # saved)", saved only with a deliberate tick (never a duplicate by a second tap on "Save").
-        container.refresh_from_db()
-        typed = whole_number(request.POST.get("record_number") or "", max_digits=5)
-        saved_first = typed is not None and len(kind.records(container)) >= typed
-        return _render_entry(request, tournament, container, kind, entry, status=STALE_STATUS, stale=True,
-                             stale_new=saved_first)
+        return _lost_race(request, tournament, container, kind, entry)
     except ServiceError as err:
         entry.add_error(err.field, err.message)
     else:
@@ -170,6 +162,19 @@ def enter(request, pk, *, tournament, kind):
         return redirect(urls_of(kind, tournament, container)["enter"] + f"#record-{rec.number}")
     container.refresh_from_db()
     return _render_entry(request, tournament, container, kind, entry, status=400)
+
+
+def _lost_race(request, tournament, container, kind, entry):
+    """The 409 page of a new record whose save found the result changed: one banner
+    (results/_stale.html). When someone saved the record being typed first (``record_number``:
+    the number the form was for), the page shows the records as they are now and the form for
+    the next number, the typed input kept as "your input (not saved)", saved only with a
+    deliberate tick (never a duplicate by a second tap on "Save")."""
+    container.refresh_from_db()
+    typed = whole_number(request.POST.get("record_number") or "", max_digits=5)
+    saved_first = typed is not None and len(kind.records(container)) >= typed
+    return _render_entry(request, tournament, container, kind, entry, status=STALE_STATUS, stale=True,
+                         stale_new=saved_first)
 
 
 def _entering(request, tournament, kind, pk) -> ResultContainer:
