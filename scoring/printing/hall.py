@@ -19,6 +19,7 @@ A draft round's papers carry the draft watermark (:func:`scoring.printing.common
 from __future__ import annotations
 
 import io
+import re
 import unicodedata
 from dataclasses import dataclass
 from xml.sax.saxutils import escape
@@ -148,11 +149,13 @@ class NameEntry:
     is_team: bool = False
 
 
-def sort_key(name: str) -> tuple[str, str]:
+def sort_key(name: str) -> tuple[tuple, str]:
     """Alphabetical order as people expect it: case and accents ignored first (``"Émile"`` with
-    the E's), then the exact spelling to break ties."""
-    plain = "".join(ch for ch in unicodedata.normalize("NFKD", name) if not unicodedata.combining(ch))
-    return plain.casefold(), name
+    the E's), numbers by their value (``"Team 4"`` before ``"Team 10"``), then the exact spelling
+    to break ties."""
+    plain = "".join(ch for ch in unicodedata.normalize("NFKD", name) if not unicodedata.combining(ch)).casefold()
+    parts = tuple((0, int(p), "") if p.isdigit() else (1, 0, p) for p in re.split(r"(\d+)", plain) if p)
+    return parts, name
 
 
 def name_entries(rnd: Round) -> list[NameEntry]:

@@ -82,6 +82,7 @@ def test_name_list_teams_and_players_point_to_table_and_seat():
 
 def test_name_list_accents_sort_with_plain_letters():
     assert sorted(["Zoë", "Émile", "eva", "Anna"], key=hall.sort_key) == ["Anna", "Émile", "eva", "Zoë"]
+    assert sorted(["Team 10", "Team 4", "team 4b", "Team"], key=hall.sort_key) == ["Team", "Team 4", "team 4b", "Team 10"]
 
 
 def test_name_list_long_field_flows_over_columns_and_pages():
