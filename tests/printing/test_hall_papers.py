@@ -8,6 +8,7 @@ from django.urls import reverse
 from pypdf import PdfReader
 from reportlab.lib.pagesizes import A4, A5, landscape
 
+from scoring import tasks
 from scoring.models import Round
 from scoring.printing import hall, sheets
 from tests.factories import MatchFactory, RoundFactory, TournamentFactory, named_teams, staff, table_round
@@ -164,3 +165,12 @@ def test_projector_page_is_paged(client):
     assert r.status_code == 200 and 'class="listing names paged"' in html and "projector.js" in html
     assert html.count('class="team off"') + html.count('class=" off"') == 60 - 20  # 3 pages of 20, first shown
     assert "1/3" in html
+
+
+def test_publishing_gives_the_round_pack_a_new_key():
+    """The stored pack of a draft carries the watermark: publishing must not serve it again."""
+    rnd = cup(status=Round.Status.DRAFT)
+    draft_key = tasks.round_pack_key(rnd)
+    rnd.publish()
+    rnd.save()
+    assert tasks.round_pack_key(rnd) != draft_key
