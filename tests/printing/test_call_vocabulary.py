@@ -1,4 +1,4 @@
-"""One vocabulary for Tai Pan calls (issue 23 item 10): the glossary (DESIGN.md section 4) names
+"""One vocabulary for Tai Pan calls (issue 23 item 10): the project glossary names
 the calls "Tai Pan" and "Grand Tai Pan"; their initials TP and GTP are used everywhere: the
 entry buttons, the paper sheet's cells and legend, the referee guide. "T" / "GT" appear nowhere."""
 import re
