@@ -215,6 +215,8 @@ def round_pack_state(rnd: Round, language: str | None = None) -> list:
       players; for tables the seats (count, ids, players) and the players' last change (the
       kind's ``side_aggregates["round"]`` and :meth:`~scoring.kinds.ResultKind.seat_state`): a
       renamed team or player gives a new state;
+    - whether the round is a draft (a draft's pack carries the draft watermark; publishing gives
+      the round a new pack without it);
     - the round's number and the tournament's printed fields (:data:`TOURNAMENT_FIELDS`: name,
       venue, date, game and rules, the blind setting);
     - the language it is printed in (default: the active one) and the code
@@ -231,7 +233,7 @@ def round_pack_state(rnd: Round, language: str | None = None) -> list:
         **kind.side_aggregates["round"])
     seats = kind.seat_state(rnd)
     printed = {field: getattr(tournament, field) for field in TOURNAMENT_FIELDS}
-    return ["public", rnd.pk, rnd.number, results, seats, printed, language or translation.get_language(), code_version()]
+    return ["public", rnd.pk, rnd.number, rnd.status == Round.Status.DRAFT, results, seats, printed, language or translation.get_language(), code_version()]
 
 
 def round_pack_key(rnd: Round, language: str | None = None) -> str:

@@ -10,7 +10,7 @@ API's JSON 404 (:class:`scoring.api.views.base.NoSuchEndpoint`, last), never Dja
 from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularSwaggerSplitView
 
-from scoring.api.views import engines, hall_board, hall_clock, members, reads, results, rounds
+from scoring.api.views import engines, hall_board, hall_clock, hall_print, members, reads, results, rounds
 from scoring.api.views.base import NoSuchEndpoint, SchemaView
 from scoring.kinds import KINDS, ResultKind
 
@@ -51,6 +51,7 @@ v1 = [
     path("tournaments/<slug:slug>/rounds/<int:number>/publish", rounds.PublishView.as_view(), name="round-publish"),
     path("tournaments/<slug:slug>/rounds/<int:number>/start", rounds.StartView.as_view(), name="round-start"),
     path("tournaments/<slug:slug>/rounds/<int:number>/close", rounds.CloseView.as_view(), name="round-close"),
+    path("tournaments/<slug:slug>/rounds/<int:number>/names", hall_print.RoundNamesView.as_view(), name="round-names"),
     path("tournaments/<slug:slug>/standings", reads.StandingsView.as_view(), name="standings"),
     path("tournaments/<slug:slug>/rounds/<int:number>/times-up", hall_board.TimesUpView.as_view(), name="times-up"),
     path("tournaments/<slug:slug>/rounds/<int:number>/times-up/apply", hall_board.TimesUpApplyView.as_view(),

@@ -60,7 +60,10 @@ def publish_round(rnd: Round, actor, *, accept_warnings: bool = False) -> Round:
     check as the draft warnings): a double booking, a withdrawn or not-yet-entered team, a present
     team left out or an unknown team raise :class:`PublishRefused`; rematches and second byes
     (forbidden) raise :class:`PublishRefused` with ``needs_confirmation`` unless
-    ``accept_warnings``. Raises :class:`NotAllowed` when the round is not a draft. Once committed,
+    ``accept_warnings``. An earlier round that is not closed (a result of a closed round was
+    reopened after this round was drawn) raises :class:`PublishRefused` with
+    ``needs_confirmation`` unless ``accept_warnings`` (:func:`earlier_open_warnings`). Raises
+    :class:`NotAllowed` when the round is not a draft. Once committed,
     :data:`scoring.draw.signals.round_published` is sent (the hall's automatic announcement)."""
     with transaction.atomic():
         locked = _locked(rnd, actor, with_tournament=True)
@@ -70,6 +73,7 @@ def publish_round(rnd: Round, actor, *, accept_warnings: bool = False) -> Round:
         if not containers(locked).exists():
             raise NotAllowed(_("Round {number} has no tables yet.").format(number=locked.number))
         PUBLISH_CHECKS[locked.tournament.adapter.entrants](locked, accept_warnings)
+        _check_earlier_rounds(locked, accept_warnings)
         locked.publish()
         locked.save(update_fields=["status"])
         tournament = locked.tournament
@@ -101,6 +105,26 @@ def _check_seating(locked: Round, accept_warnings: bool) -> None:
     """A seating has no problems that stop publishing (repeats are reported when seating)."""
 
 
+def earlier_open_warnings(rnd: Round) -> list[str]:
+    """One warning per round before ``rnd`` that is not closed: a closed round whose result was
+    reopened (it is in progress again), or any other earlier round still open. A round drawn on
+    top of a reopened result may rest on standings that will still change (issue 23 item 7)."""
+    earlier = Round.objects.filter(tournament_id=rnd.tournament_id, number__lt=rnd.number).exclude(
+        status=Round.Status.CLOSED).order_by("number").values_list("number", flat=True)
+    return [str(_("Round {number} is not closed: a result was reopened or is not confirmed yet; "
+                  "this round's pairing may rest on standings that will still change.").format(number=n))
+            for n in earlier]
+
+
+def _check_earlier_rounds(locked: Round, accept_warnings: bool) -> None:
+    warnings = earlier_open_warnings(locked)
+    if warnings and not accept_warnings:
+        raise PublishRefused(
+            _("Round {number} was not published: {problems} Tick \"Publish anyway\" to publish it all the same.").format(
+                number=locked.number, problems=" ".join(warnings)),
+            problems=warnings, needs_confirmation=True)
+
+
 #: What is checked before publishing a draft round of each kind of entrant.
 PUBLISH_CHECKS = {EntrantKind.TEAMS: _check_pairing, EntrantKind.PLAYERS: _check_seating}
 
@@ -109,8 +133,9 @@ DRAFT_WARNINGS = {EntrantKind.TEAMS: pairing.draft_warnings, EntrantKind.PLAYERS
 
 
 def draft_warnings(rnd: Round) -> list[str]:
-    """The warnings of a draft round (rematches, double bookings, ...; or repeat meetings)."""
-    return DRAFT_WARNINGS[rnd.tournament.adapter.entrants](rnd)
+    """The warnings of a draft round (rematches, double bookings, ...; or repeat meetings), then
+    the earlier rounds that are not closed (:func:`earlier_open_warnings`)."""
+    return DRAFT_WARNINGS[rnd.tournament.adapter.entrants](rnd) + earlier_open_warnings(rnd)
 
 
 def start_round(rnd: Round, actor) -> Round:

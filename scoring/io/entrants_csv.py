@@ -6,7 +6,7 @@ Every row goes through the same validation as the organiser's form
 lengths, control and invisible characters, whole numbers in ASCII digits within bounds) plus the
 duplicate check (a name already in the tournament or earlier in the file, compared with case and
 accents folded: :func:`~scoring.participants.entrants.name_key`). Every error names the CSV line (the header is line 1; a quoted cell may span
-lines) and the column. Nothing is saved unless every row is good; then all rows are saved in one
+lines) and the column as the file's header spelled it (``speler2``, not ``player2``). Nothing is saved unless every row is good; then all rows are saved in one
 transaction.
 
 Limits: :data:`MAX_BYTES` and :data:`MAX_ROWS` (a clear message, nothing read further). A file of
@@ -47,6 +47,9 @@ class ImportReport:
     created: int = 0
     errors: list[tuple[int, str, str]] = field(default_factory=list)
     rows: int = 0
+    #: Column key -> the header as the file spelled it (``"player2"`` -> ``"speler2"``); errors
+    #: name a column this way (:func:`column_label`). Not stored with the report.
+    headers: dict[str, str] = field(default_factory=dict, compare=False)
 
     @property
     def ok(self) -> bool:
@@ -199,10 +202,18 @@ def _column_map(kind: EntrantKind, headers: list[str]) -> tuple[dict[str, int], 
                 continue
             if key in out:
                 problems.append(_t("The column {column} appears twice in the header (columns {first} and {second}): "
-                                   "keep one.").format(column=key, first=out[key] + 1, second=i + 1))
+                                   "keep one.").format(column=" / ".join(dict.fromkeys((headers[out[key]].strip(), header.strip()))),
+                                                       first=out[key] + 1, second=i + 1))
             else:
                 out[key] = i
     return out, problems
+
+
+def column_label(report: ImportReport, key: str) -> str:
+    """The column ``key`` as the file's header spelled it (``"speler2"`` for ``player2``), so an
+    error points at a column the organiser can find in their own file; ``key`` itself when the
+    file has no such column (or ``""`` for the row as a whole)."""
+    return report.headers.get(key, key)
 
 
 def check(kind: EntrantKind, tournament: Tournament, file_bytes: bytes,
@@ -216,6 +227,7 @@ def check(kind: EntrantKind, tournament: Tournament, file_bytes: bytes,
     if twice:
         report.errors.extend((1, "", problem) for problem in twice)
         return report, []
+    report.headers = {key: headers[i].strip() for key, i in columns.items()}
     missing = [c for c in kind.required if c not in columns]
     if missing:
         report.errors.append((1, ", ".join(missing), _t("Missing column(s): {columns}.").format(columns=", ".join(missing))))
@@ -251,7 +263,7 @@ def check(kind: EntrantKind, tournament: Tournament, file_bytes: bytes,
                     seen[nkey] = line
         for message in form.non_field_errors():
             row_errors.append(("", message))
-        report.errors.extend((line, key, message) for key, message in row_errors)
+        report.errors.extend((line, column_label(report, key), message) for key, message in row_errors)
         if valid and not row_errors:
             cleaned.append(form.cleaned_data)
     if progress is not None:
@@ -298,7 +310,7 @@ def import_entrants(kind: EntrantKind, tournament: Tournament, file_bytes: bytes
         taken = {name_key(n) for n in kind.existing(Tournament.objects.select_for_update().get(pk=tournament.pk))}
         clashes = [row["name"] for row in rows if name_key(row["name"]) in taken]
         if clashes:
-            report.errors.append((0, "name", _t(kind.exists_message).format(name=clashes[0])))
+            report.errors.append((0, column_label(report, "name"), _t(kind.exists_message).format(name=clashes[0])))
             return report
         CREATE[kind.key](tournament, rows)
         report.created = len(rows)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import io
 import itertools
+import math
 from functools import cache
 from pathlib import Path
 from xml.sax.saxutils import escape
@@ -20,6 +21,7 @@ from xml.sax.saxutils import escape
 import qrcode
 import reportlab
 from django.conf import settings
+from django.utils.translation import gettext as _
 from reportlab import rl_config
 from reportlab.lib import colors
 from reportlab.lib.pagesizes import A4
@@ -163,11 +165,37 @@ def qr(url: str, size: float = 24 * mm) -> QrCode:
     return QrCode(url, size)
 
 
-def build(flowables: list, title: str, pagesize=A4) -> bytes:
+def build(flowables: list, title: str, pagesize=A4, *, draft: bool = False) -> bytes:
+    """The PDF bytes of ``flowables`` on pages of ``pagesize`` with the footer; ``draft``: every
+    page carries the :func:`watermark` (a draft round's PDFs)."""
     buffer = io.BytesIO()
     doc = document(buffer, title, pagesize)
-    doc.build(flowables, onFirstPage=footer, onLaterPages=footer)
+    on_page = draft_footer if draft else footer
+    doc.build(flowables, onFirstPage=on_page, onLaterPages=on_page)
     return buffer.getvalue()
+
+
+def watermark(canvas, width: float, height: float) -> None:
+    """The draft mark across a page of ``width`` x ``height`` points: "DRAFT" (Dutch "CONCEPT")
+    in large light letters along the diagonal, drawn over the content, so that nobody hangs up or
+    plays from a draft round's papers (issue 23 item 7)."""
+    register_fonts()
+    text = _("DRAFT")
+    canvas.saveState()
+    canvas.setFillColor(colors.Color(0.85, 0.1, 0.1, alpha=0.22))
+    canvas.translate(width / 2, height / 2)
+    canvas.rotate(math.degrees(math.atan2(height, width)))
+    diagonal = math.hypot(width, height)
+    size = min(0.7 * diagonal / max(pdfmetrics.stringWidth(text, FONT_BOLD, 1), 1), height / 3)
+    canvas.setFont(FONT_BOLD, size)
+    canvas.drawCentredString(0, -0.35 * size, text)
+    canvas.restoreState()
+
+
+def draft_footer(canvas, doc) -> None:
+    """The footer and the draft :func:`watermark` (``onPage`` of a draft round's PDFs)."""
+    footer(canvas, doc)
+    watermark(canvas, *doc.pagesize)
 
 
 def footer(canvas, doc) -> None:

@@ -36,7 +36,7 @@ SECTIONS = (
           "players in their seats, the referee's QR code (“Referee: enter result”: scanning it opens the entry "
           "page of exactly this table) and the match code, e.g. 3-12-XK (round, table, two check letters): "
           "type it on “My tables” to reach the same page. The sheet never carries a team's private link."),
-        _("Each line is one hand: the calls per seat (T = Tai Pan, GT = Grand Tai Pan), who went out first, "
+        _("Each line is one hand: the calls per seat (TP = Tai Pan, GTP = Grand Tai Pan), who went out first, "
           "a double victory (then there are no card points), and the card points of NS and EW, which add up "
           "to 100. The players sign the sheet when the match is over."),
     )),

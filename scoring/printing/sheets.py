@@ -216,7 +216,8 @@ def score_sheet_pdf(container: ResultContainer, *, base_url: str = "", viewer=No
     records = [] if blank else kind.records(container)
     tournament = container.round.tournament
     title = f"{tournament.name} - {_('round')} {container.round.number} - {_('table')} {kind.number(container)}"
-    return build(sheet_flowables(container, records, styles(), base_url, blank=blank), title)
+    return build(sheet_flowables(container, records, styles(), base_url, blank=blank), title,
+                 draft=container.round.status == Round.Status.DRAFT)
 
 
 def round_pack_pdf(rnd: Round, *, base_url: str = "", progress: Callable[[int, int], None] | None = None,
@@ -224,7 +225,8 @@ def round_pack_pdf(rnd: Round, *, base_url: str = "", progress: Callable[[int, i
     """Every score sheet of round ``rnd`` in one PDF, one sheet per page by table number (byes get a
     short page). ``progress(done, total)`` is called after each table. A fixed number of queries
     for the public. Printed for ``viewer`` (default the public, as the stored pack is): a result
-    whose totals are hidden from them gets the empty sheet (:func:`score_sheet_pdf`)."""
+    whose totals are hidden from them gets the empty sheet (:func:`score_sheet_pdf`). A draft
+    round's pack (and sheet) carries the draft watermark (:func:`scoring.printing.common.watermark`)."""
     viewer = AnonymousUser() if viewer is None else viewer
     kind = kind_for(rnd.tournament.adapter)
     containers = list(kind.in_round(rnd))
@@ -241,4 +243,4 @@ def round_pack_pdf(rnd: Round, *, base_url: str = "", progress: Callable[[int, i
             progress(i + 1, len(containers))
     if not flow:
         flow.append(para(_("This round has no tables yet."), st["body"]))
-    return build(flow, f"{rnd.tournament.name} - {_('round')} {rnd.number}")
+    return build(flow, f"{rnd.tournament.name} - {_('round')} {rnd.number}", draft=rnd.status == Round.Status.DRAFT)

@@ -3,7 +3,7 @@ the player side (find my table, team and player pages)."""
 from django.urls import path
 
 from scoring.kinds import KINDS
-from scoring.web.views import hall, players, printing, public, results, rules_check
+from scoring.web.views import hall, hall_print, players, printing, public, results, rules_check
 
 urlpatterns = [
     path("", public.tournament_list, name="tournament_list"),
@@ -16,6 +16,10 @@ urlpatterns = [
     path("t/<slug:slug>/round/<int:number>/tables.pdf", printing.round_pack, name="round_tables_pdf"),
     path("t/<slug:slug>/round/<int:number>/pack/<int:task_id>/", printing.round_pack_status, name="round_pack_status"),
     path("t/<slug:slug>/round/<int:number>/pack/<int:task_id>/download.pdf", printing.round_pack_download, name="round_pack_download"),
+    path("t/<slug:slug>/round/<int:number>/table-cards.pdf", hall_print.table_cards, name="round_table_cards_pdf"),
+    path("t/<slug:slug>/round/<int:number>/names/", hall_print.name_list, name="round_names"),
+    path("t/<slug:slug>/round/<int:number>/names.pdf", hall_print.name_list_pdf, name="round_names_pdf"),
+    path("t/<slug:slug>/round/<int:number>/pairings.pdf", hall_print.pairings_pdf, name="round_pairings_pdf"),
     path("t/<slug:slug>/standings/", public.standings, name="standings"),
     path("t/<slug:slug>/players/standings/", public.standings, name="player_standings"),
     path("t/<slug:slug>/standings/export/", public.standings_export, name="standings_export"),

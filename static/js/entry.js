@@ -160,6 +160,10 @@
       var first = form.querySelector("input, select, textarea");
       if (first) { fire(first); }
     }
+    // "Discard my input" after a conflict: the kept input is dropped, not restored on the next page.
+    Array.prototype.forEach.call(document.querySelectorAll("[data-discard-draft]"), function (link) {
+      link.addEventListener("click", function () { store.removeItem(key); });
+    });
     form.addEventListener("input", save);
     form.addEventListener("change", save);
     if (form.getAttribute("data-bound") === "1") { save(); }
@@ -229,6 +233,8 @@
     if (details) { details.open = true; }
     errorField.focus({ preventScroll: true });
     errorField.scrollIntoView({ block: "center" });
+  } else if (document.getElementById("stale-note")) {
+    document.getElementById("stale-note").focus();
   } else if (document.getElementById("entry-errors")) {
     document.getElementById("entry-errors").focus();
   } else if (!window.location.hash) {

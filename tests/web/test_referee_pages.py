@@ -187,14 +187,14 @@ def test_the_four_player_entry_heading_names_the_table_once(client):
     trnd, (table,) = table_round("sichuan", name="Sichuan open", slug="sc")
     client.force_login(staff(trnd.tournament)["referee"])
     html = client.get(u("table_enter", "sc", table.pk)).content.decode()
-    line = re.search(r'<p class="muted"><a href="[^"]+">Round 1 · Table 1</a>([^<]*)</p>', html)
+    line = re.search(r'<h1 class="entry-title"><a href="[^"]+">Round 1 · Table 1</a>([^<]*)</h1>', html)
     assert line and line.group(1) == ""
     assert "Table 1 · Table 1" not in html
     assert "Table 1 · Table 1" not in client.get(u("table_end", "sc", table.pk)).content.decode()
     rnd, (m,) = taipan_round(name="Cup", slug="cup")
     client.force_login(staff(rnd.tournament)["referee"])
     html = client.get(u("match_enter", "cup", m.pk)).content.decode()
-    assert re.search(r'Round 1 · Table 1</a> · [^<]+ – [^<]+</p>', html)
+    assert re.search(r'Round 1 · Table 1</a> <small class="muted">· [^<]+ – [^<]+</small></h1>', html)
 
 
 def test_the_confirm_button_is_offered_only_to_who_may_confirm(client):

@@ -306,10 +306,10 @@ def test_stale_version_is_refused_clearly(client, setup):
     m = setup["match"]
     old_version = Match.objects.get(pk=m.pk).version
     post_hand(client, m, first_out="N", ns=75)  # someone else's save bumps the version
-    r = client.post(url("match_enter", m), hand_data(old_version, first_out="E", ns=50))
+    r = client.post(url("match_enter", m), hand_data(old_version, first_out="E", ns=50, record_number="1"))
     assert r.status_code == 409
     assert r.context["stale"] is True
-    assert STALE in r.content.decode()
+    assert "Not saved: someone else saved hand 1 first." in r.content.decode()
     assert Hand.objects.filter(match=m).count() == 1
     # the typed input is kept
     assert r.context["entry"].form["card_points_ns"].value() == "50"

@@ -74,10 +74,10 @@ def records(container):
 
 
 def refused(response):
-    """409 with the message (and no "correct what is marked" banner: nothing is marked), and its
-    "Reload" link leads to a page that answers a GET."""
+    """409 with the one conflict banner (and no "correct what is marked" banner: nothing is
+    marked), and its "Reload" (or "Discard my input") link leads to a page that answers a GET."""
     html = response.content.decode()
-    if response.status_code != 409 or STALE not in html or 'id="entry-errors"' in html:
+    if response.status_code != 409 or '<div class="stale"' not in html or 'id="entry-errors"' in html:
         return False
     reload_url = html.split('<div class="stale"', 1)[1].split('href="', 1)[1].split('"', 1)[0]
     return response.client.get(reload_url).status_code == 200
@@ -182,7 +182,7 @@ def test_edit_or_delete_of_a_record_a_colleague_just_deleted_is_a_conflict(clien
     c.refresh_from_db()
     r = client.post(url(result["edit"], c, 2), {**result["other"], "reason": "typo", "version": seen})
     assert refused(r)
-    assert "This was changed by someone else in the meantime" in r.content.decode()
+    assert STALE in r.content.decode() and "Someone else saved a change after you opened the page" in r.content.decode()
     r = client.post(url(result["delete"], c, 2), {"reason": "entered twice", "version": seen})
     assert refused(r)
     assert len(records(c)) == 1 and Confirmation.objects.count() == 0

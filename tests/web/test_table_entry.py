@@ -23,7 +23,7 @@ from tests.web.entry_data import NAMES, T01, T04, sc_rows, tg_settle, tw_post, w
 
 pytestmark = pytest.mark.django_db
 
-STALE = "changed by someone else"
+STALE = "Someone else saved a change after you opened the page"
 
 
 @pytest.fixture(autouse=True)

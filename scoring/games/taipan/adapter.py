@@ -268,12 +268,11 @@ class TaiPan(GameAdapter):
     def sheet_cells(self, record) -> list[str]:
         calls = record.get("calls") or {}
         cp = record.get("card_points") or {}
-        short = {"tai_pan": "T", "grand_tai_pan": "GT"}
-        return [*(short.get(calls.get(s), "") for s in SEATS), record.get("first_out") or "",
+        return [*(str(CALL_SHORT.get(calls.get(s), "")) for s in SEATS), record.get("first_out") or "",
                 record.get("double_victory") or "", str(cp.get("NS", "")), str(cp.get("EW", ""))]
 
     def sheet_legend(self) -> str:
-        return _t("Calls: T = Tai Pan, GT = Grand Tai Pan. First out: N/E/S/W. Double victory: NS/EW (no card points then). "
+        return _t("Calls: TP = Tai Pan, GTP = Grand Tai Pan. First out: N/E/S/W. Double victory: NS/EW (no card points then). "
                   "Card points NS + EW = 100.")
 
     def sheet_rows(self, settings) -> int:

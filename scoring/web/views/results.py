@@ -110,7 +110,10 @@ def enter(request, pk, *, tournament, kind):
     """The referee's entry page (the QR code of the score sheet opens it): the records so far with
     their running totals, then the next record's form with a live preview. POST saves the record
     and comes back here at the new record (``#record-N``, highlighted); engine violations stand
-    next to their field, the typed input is kept and nothing is saved.
+    next to their field, the typed input is kept and nothing is saved. A save that lost the race
+    to a colleague's record (409) shows one banner, the records as they are now and the form for
+    the next number with the typed input kept as "your input (not saved)": it is saved only with
+    the tick ``confirm_new`` (this is another record, not the one just saved).
 
     The form carries a ``submission`` token: a repeated POST of the same form (a retry after a
     dropped connection) is answered with the record already stored, never a second one.
@@ -139,15 +142,17 @@ def enter(request, pk, *, tournament, kind):
         if refused is not None:
             entry.add_error("", refused.message)
         return _render_entry(request, tournament, container, kind, entry, status=400)
+    if request.POST.get("after_conflict") and not request.POST.get("confirm_new"):
+        # Input kept after a conflict is saved only once the referee ticked that it is another record.
+        return _render_entry(request, tournament, container, kind, entry, status=400, stale=True, stale_new=True,
+                             confirm_missing=True)
     try:
         rec = sheet.add_record(container, entry.record(), actor, expected_version=_version(request),
                                submission=request.POST.get("submission") or None)
     except RuleViolation as err:
         entry.add_violations(err)
-    except StaleVersion as err:
-        entry.add_error("", err.message)
-        container.refresh_from_db()
-        return _render_entry(request, tournament, container, kind, entry, status=STALE_STATUS, stale=True)
+    except StaleVersion:
+        return _lost_race(request, tournament, container, kind, entry)
     except ServiceError as err:
         entry.add_error(err.field, err.message)
     else:
@@ -157,6 +162,19 @@ def enter(request, pk, *, tournament, kind):
         return redirect(urls_of(kind, tournament, container)["enter"] + f"#record-{rec.number}")
     container.refresh_from_db()
     return _render_entry(request, tournament, container, kind, entry, status=400)
+
+
+def _lost_race(request, tournament, container, kind, entry):
+    """The 409 page of a new record whose save found the result changed: one banner
+    (results/_stale.html). When someone saved the record being typed first (``record_number``:
+    the number the form was for), the page shows the records as they are now and the form for
+    the next number, the typed input kept as "your input (not saved)", saved only with a
+    deliberate tick (never a duplicate by a second tap on "Save")."""
+    container.refresh_from_db()
+    typed = whole_number(request.POST.get("record_number") or "", max_digits=5)
+    saved_first = typed is not None and len(kind.records(container)) >= typed
+    return _render_entry(request, tournament, container, kind, entry, status=STALE_STATUS, stale=True,
+                         stale_new=saved_first)
 
 
 def _entering(request, tournament, kind, pk) -> ResultContainer:
@@ -232,8 +250,7 @@ def _record_or_conflict(request, tournament, container, kind, number):
         except StaleVersion:
             stale = True
         if stale:
-            entry = _entry(tournament, container)
-            messages.error(request, StaleVersion().message)
+            entry = _entry(tournament, container)  # the one banner of results/_stale.html says it
             return None, _render_entry(request, tournament, container, kind, entry, status=STALE_STATUS, stale=True,
                                        reload_url=urls_of(kind, tournament, container)["detail"])
     raise Http404()
@@ -258,8 +275,7 @@ def edit(request, pk, number, *, tournament, kind):
                               reason=reason_form.cleaned_data["reason"])
         except RuleViolation as err:
             entry.add_violations(err)
-        except StaleVersion as err:
-            entry.add_error("", err.message)
+        except StaleVersion:  # the one banner of results/_stale.html says it
             container.refresh_from_db()
             return _render_entry(request, tournament, container, kind, entry, status=STALE_STATUS, number=number,
                                  stale=True, reason_form=reason_form)

@@ -12,6 +12,6 @@ KIT = GameKit(
     side_labels_en=["NS", "EW"],
     side_labels_nl=["NS", "EW"],
     sheet_label="Tai Pan",
-    sheet_rows=[(TAI_PAN_HAND, ["T", "N", "75", "25"], [175, 25]), (PLAIN_HAND, ["N", "75", "25"], [75, 25])],
+    sheet_rows=[(TAI_PAN_HAND, ["TP", "N", "75", "25"], [175, 25]), (PLAIN_HAND, ["N", "75", "25"], [75, 25])],
     blank_rows=20,
 )
