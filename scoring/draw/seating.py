@@ -18,6 +18,7 @@ from scoring.errors import NotAllowed
 from scoring.games.base import EntrantKind
 from scoring.locking import lock
 from scoring.models import AuditEntry, Deal, Player, Round, Table, TableSeat, Tournament
+from scoring.participants import checkins
 from scoring.policy import Perm
 from scoring.results import audit
 
@@ -31,10 +32,11 @@ def is_active(player: Player, round_number: int) -> bool:
 
 
 def active_players(tournament: Tournament, round_number: int) -> list[Player]:
-    """Players who may be seated in round ``round_number`` (one query)."""
+    """Players who may be seated in round ``round_number``: joined, not withdrawn for it, and
+    checked in when the tournament requires check-in (:func:`scoring.participants.checkins.absences`)."""
     qs = tournament.players.filter(joined_round__lte=round_number).filter(
         Q(withdrawn_after_round__isnull=True) | Q(withdrawn_after_round__gte=round_number)
-    )
+    ).exclude(pk__in=list(checkins.absences(tournament, round_number)))
     return list(qs.order_by("name", "pk"))
 
 

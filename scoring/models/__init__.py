@@ -14,6 +14,7 @@ The models live in one module per concern and are re-exported here, so the app l
 """
 from scoring.models.accounts import Invitation
 from scoring.models.api_tokens import ApiToken
+from scoring.models.checkins import CheckIn, Withdrawal
 from scoring.models.idempotency import IdempotentAnswer
 from scoring.models.links import EntrantLink
 from scoring.models.participants import Player, Team
@@ -36,7 +37,7 @@ from scoring.models.tournaments import Membership, RoundFormat, Tournament
 
 __all__ = [
     "ApiToken",
-    "AuditEntry", "Confirmation", "Deal", "Dispute", "EntrantLink", "Hand", "IdempotentAnswer", "Invitation", "Match", "MatchQuerySet", "Membership",
+    "AuditEntry", "CheckIn", "Confirmation", "Deal", "Dispute", "EntrantLink", "Hand", "IdempotentAnswer", "Invitation", "Match", "MatchQuerySet", "Membership",
     "ResultContainer", "ResultRecord", "Player", "Round", "RoundFormat", "Table", "TableSeat", "TaskState",
-    "Team", "Tournament",
+    "Team", "Tournament", "Withdrawal",
 ]

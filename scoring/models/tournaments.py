@@ -71,6 +71,12 @@ class Tournament(StatefulModel):
         help_text=_("With player entry: the opponents check the whole result when it is finished, or acknowledge "
                     "each hand (deal) on their phone as soon as it is entered."),
     )
+    checkin_required = models.BooleanField(
+        _("check-in required"),
+        default=False,
+        help_text=_("Before each round is drawn, teams (players) check in on their private link or the organiser "
+                    "ticks them off; only those checked in are paired (seated)."),
+    )
     status = FSMField(_("status"), max_length=20, choices=Status.choices, default=Status.SETUP, protected=True)
     venue = models.CharField(_("venue"), max_length=200, blank=True)
     starts_on = models.DateField(_("date"), null=True, blank=True)
