@@ -314,3 +314,12 @@ def history(tournament: Tournament, entrant) -> list[Withdrawal]:
 def present_filter(tournament: Tournament, number: int) -> Q:
     """A ``Q`` on the entrants' model: those present in round ``number`` (see the module)."""
     return ~Q(pk__in=list(absences(tournament, number)))
+
+
+def absent_names(tournament: Tournament, number: int) -> list[tuple[str, str]]:
+    """``[(name, why)]`` of the entrants absent in round ``number`` (:func:`absences`; ``why``
+    translated), by name, for the page where the organiser draws the round. Late entries that
+    have not joined yet are left out."""
+    absent = {pk: why for pk, why in absences(tournament, number).items() if why != NOT_JOINED}
+    rows = entrants(tournament).filter(pk__in=list(absent)).order_by("name").values_list("pk", "name")
+    return [(name, str(ABSENCE_TEXTS[absent[pk]])) for pk, name in rows]

@@ -58,7 +58,7 @@ class TournamentForm(forms.ModelForm):
 
     class Meta:
         model = Tournament
-        fields = ["name", "slug", "game", "round_format", "hands_per_round", "seed", "blind_confirmation", "player_entry", "verification", "venue",
+        fields = ["name", "slug", "game", "round_format", "hands_per_round", "seed", "blind_confirmation", "player_entry", "verification", "checkin_required", "venue",
                   "starts_on"]
         widgets = {"starts_on": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"), "verification": forms.RadioSelect}
         labels = {"slug": _("Web address")}
@@ -434,6 +434,9 @@ class WithdrawForm(forms.Form):
 
     after_round = round_field(label=capfirst(_("withdrawn after round")))
     reinstate = forms.BooleanField(label=capfirst(_("reinstate instead")), required=False)
+    from_round = round_field(label=capfirst(_("back from round")), required=False,
+                             help_text=_("When reinstating: the first round they play again (empty: the next round drawn)."))
+    reason = TextField(label=capfirst(_("reason")), required=False, max_length=250)
 
     def __init__(self, *args, player: Player | None = None, **kwargs):
         super().__init__(*args, **kwargs)
