@@ -95,6 +95,7 @@ def tournament_detail(request, actor, t: Tournament) -> dict[str, Any]:
         "blind_confirmation": t.blind_confirmation,
         "player_entry": t.player_entry,
         "verification": t.verification,
+        "checkin_required": t.checkin_required,
         "sides": list(adapter.sides),
         "side_labels": [str(x) for x in adapter.side_labels()],
         "record_noun": str(adapter.record_noun[0]),

@@ -83,6 +83,8 @@ class TournamentSerializer(TournamentSummarySerializer):
                                            "(`end`) or acknowledge each record as it is entered (`each`).")
     player_entry = serializers.BooleanField(help_text="The sides of a table enter and confirm their own results "
                                                       "through their private links (`Authorization: Link <token>`).")
+    checkin_required = serializers.BooleanField(help_text="Entrants check in before each round is drawn; only those "
+                                                          "checked in are paired or seated (`.../checkins`).")
     sides = serializers.ListField(child=serializers.CharField(), help_text="Side keys of a result, in order "
                                                                            "(`NS`, `EW` or `E`, `S`, `W`, `N`).")
     side_labels = serializers.ListField(child=serializers.CharField())

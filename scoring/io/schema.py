@@ -9,7 +9,7 @@ Layout (``format`` 1; :func:`scoring.io.tournament_json.export_tournament` write
 
 - the tournament: ``name``, ``slug``, ``game`` (a key of the games registry), ``rules``,
   ``round_format``, ``hands_per_round``, ``tiebreaks``, ``seed``, ``blind_confirmation``,
-  ``player_entry`` (left out when off), ``verification`` (``"end"`` or ``"each"``, left out when ``"end"``), ``status``, ``venue``, ``starts_on``, ``members`` (``[{"username", "role"}]``);
+  ``player_entry`` (left out when off), ``verification`` (``"end"`` or ``"each"``, left out when ``"end"``), ``checkin_required`` (left out when off), ``status``, ``venue``, ``starts_on``, ``members`` (``[{"username", "role"}]``);
 - Tai Pan: ``teams`` (``[{"name", "players": [two names], "affiliation", "seed", "joined_round",
   "withdrawn_after_round"}]``) and per round ``matches`` (``[{"table", "ns", "ew" (null: a bye),
   "hands": [records], "ended", "pairing_note", "confirmed_by"}]``);
@@ -176,6 +176,7 @@ class TournamentFile(Strict):
     blind_confirmation: StrictBool = False
     player_entry: StrictBool = False
     verification: Literal["end", "each"] = "end"
+    checkin_required: StrictBool = False
     status: Literal["setup", "running", "finished"] = "setup"
     venue: Note = ""
     starts_on: datetime.date | None = None

@@ -161,7 +161,7 @@ EXPORT_ENTRANTS = {EntrantKind.TEAMS: _export_teams, EntrantKind.PLAYERS: _expor
 def export_tournament(t: Tournament) -> dict:
     """The tournament as a JSON-ready dict in the layout of :mod:`scoring.io.schema`: its settings
     (``format``, ``name``, ``slug``, ``game``, ``rules``, ``round_format``, ``hands_per_round``,
-    ``tiebreaks``, ``seed``, ``blind_confirmation``, ``player_entry`` (only when on), ``verification`` (only when ``"each"``), ``status``, ``venue``, ``starts_on``), its
+    ``tiebreaks``, ``seed``, ``blind_confirmation``, ``player_entry`` (only when on), ``verification`` (only when ``"each"``), ``checkin_required`` (only when on), ``status``, ``venue``, ``starts_on``), its
     ``members`` (username and role), and its entrants and rounds (Tai Pan: ``teams`` and
     ``matches``; four-player: ``players`` and ``tables``). ``ended``: ``"target"``, ``"time"`` or
     ``null`` (not finished, or a bye: ``"ew": null`` and no hands); ``confirmed_by``: the username of
@@ -182,6 +182,8 @@ def export_tournament(t: Tournament) -> dict:
         **({"player_entry": True} if t.player_entry else {}),
         # Opponent verification per hand; left out at the default (at the end of the match).
         **({"verification": t.verification} if t.verification != Tournament.Verification.AT_END else {}),
+        # Check-in before each draw; left out when off (files of tournaments without it stay as they were).
+        **({"checkin_required": True} if t.checkin_required else {}),
         "status": t.status,
         "venue": t.venue,
         "starts_on": t.starts_on.isoformat() if t.starts_on else None,
@@ -320,7 +322,7 @@ def _create(plan: Plan, slug: str, members: dict[str, tuple[Any, str]], warnings
         name=data.name, slug=slug, game=data.game, rules=data.rules if data.rules is not None else {},
         round_format=data.round_format, hands_per_round=data.hands_per_round, tiebreaks=list(data.tiebreaks),
         seed=data.seed, blind_confirmation=data.blind_confirmation, player_entry=data.player_entry,
-        verification=data.verification, status=t_status,
+        verification=data.verification, checkin_required=data.checkin_required, status=t_status,
         venue=data.venue, starts_on=data.starts_on,
     )
     Membership.objects.bulk_create([Membership(tournament=t, user=user, role=role) for user, role in members.values()])

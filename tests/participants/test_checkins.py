@@ -169,3 +169,15 @@ def test_no_show_at_a_table_of_four_seats_a_substitute():
     with pytest.raises(NotAllowed):  # the substitute has a seat now
         noshow.table_no_show(table, org, absent_player_id=players[0].pk, substitute_id=sub.pk, reason="absent")
     assert Player.objects.filter(pk=players[1].pk).exists()
+
+
+def test_setting_travels_through_the_tournament_json():
+    from scoring.io import tournament_json
+    t = TournamentFactory(checkin_required=True, slug="ci-export")
+    data = tournament_json.export_tournament(t)
+    assert data["checkin_required"] is True
+    copy = tournament_json.import_tournament(data, slug="ci-import")
+    assert copy.checkin_required is True
+    t.checkin_required = False
+    t.save()
+    assert "checkin_required" not in tournament_json.export_tournament(t)
