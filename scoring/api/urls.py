@@ -10,7 +10,7 @@ API's JSON 404 (:class:`scoring.api.views.base.NoSuchEndpoint`, last), never Dja
 from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularSwaggerSplitView
 
-from scoring.api.views import engines, members, reads, results
+from scoring.api.views import checkins, engines, members, reads, results
 from scoring.api.views.base import NoSuchEndpoint, SchemaView
 from scoring.kinds import KINDS, ResultKind
 
@@ -50,6 +50,12 @@ v1 = [
     path("tournaments/<slug:slug>/members/<int:pk>/password", members.MemberPasswordView.as_view(), name="member-password"),
     path("tournaments/<slug:slug>/invitations", members.InvitationsView.as_view(), name="invitation-list"),
     path("tournaments/<slug:slug>/invitations/<int:pk>", members.InvitationView.as_view(), name="invitation-detail"),
+    path("tournaments/<slug:slug>/checkins", checkins.CheckInListView.as_view(), name="checkin-list"),
+    path("tournaments/<slug:slug>/checkins/mine", checkins.MyCheckInView.as_view(), name="checkin-mine"),
+    path("tournaments/<slug:slug>/checkins/<int:pk>", checkins.CheckInView.as_view(), name="checkin-detail"),
+    path("tournaments/<slug:slug>/rounds/<int:number>/no-show", checkins.NoShowView.as_view(), name="no-show"),
+    path("tournaments/<slug:slug>/entrants/<int:pk>/withdraw", checkins.WithdrawView.as_view(), name="entrant-withdraw"),
+    path("tournaments/<slug:slug>/entrants/<int:pk>/return", checkins.ReturnView.as_view(), name="entrant-return"),
     path("engines", engines.EngineListView.as_view(), name="engine-list"),
     path("engines/<slug:game>/<slug:command>", engines.EngineCommandView.as_view(), name="engine-command"),
 ]
