@@ -10,7 +10,7 @@ from scoring.draw import noshow, pairing, rounds, seating
 from scoring.errors import NotAllowed, ServiceError
 from scoring.models import AuditEntry, CheckIn, Match, Player, Round, Team, Withdrawal
 from scoring.participants import checkins, links
-from scoring.policy import SYSTEM, EntrantActor
+from scoring.policy import EntrantActor
 from tests.factories import PlayerFactory, TeamFactory, TournamentFactory, staff
 
 pytestmark = pytest.mark.django_db

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import pytest
 from django.urls import reverse
-from django.utils import translation
 
 from scoring.draw import pairing, rounds
 from scoring.models import CheckIn, Match, Round, Team, Withdrawal
