@@ -96,6 +96,8 @@ def tournament_detail(request, actor, t: Tournament) -> dict[str, Any]:
         "player_entry": t.player_entry,
         "verification": t.verification,
         "checkin_required": t.checkin_required,
+        "forfeit_score": t.forfeit_score,
+        "forfeit_points": t.forfeit_points,
         "sides": list(adapter.sides),
         "side_labels": [str(x) for x in adapter.side_labels()],
         "record_noun": str(adapter.record_noun[0]),

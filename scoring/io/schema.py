@@ -9,7 +9,7 @@ Layout (``format`` 1; :func:`scoring.io.tournament_json.export_tournament` write
 
 - the tournament: ``name``, ``slug``, ``game`` (a key of the games registry), ``rules``,
   ``round_format``, ``hands_per_round``, ``tiebreaks``, ``seed``, ``blind_confirmation``,
-  ``player_entry`` (left out when off), ``verification`` (``"end"`` or ``"each"``, left out when ``"end"``), ``checkin_required`` (left out when off), ``status``, ``venue``, ``starts_on``, ``members`` (``[{"username", "role"}]``);
+  ``player_entry`` (left out when off), ``verification`` (``"end"`` or ``"each"``, left out when ``"end"``), ``checkin_required`` (left out when off), ``forfeit_score`` and ``forfeit_points`` (left out when empty), ``status``, ``venue``, ``starts_on``, ``members`` (``[{"username", "role"}]``);
 - Tai Pan: ``teams`` (``[{"name", "players": [two names], "affiliation", "seed", "joined_round",
   "withdrawn_after_round"}]``) and per round ``matches`` (``[{"table", "ns", "ew" (null: a bye),
   "hands": [records], "ended", "pairing_note", "confirmed_by"}]``);
@@ -141,6 +141,7 @@ class MatchIn(Strict):
     hands: Annotated[list[Record], Field(max_length=MAX_RECORDS)] = []
     ended: Ended = None
     pairing_note: Note = ""
+    forfeit: Literal["NS", "EW"] | None = None
     confirmed_by: Username | None = None
     confirmed_via: Name | None = None
 
@@ -177,6 +178,8 @@ class TournamentFile(Strict):
     player_entry: StrictBool = False
     verification: Literal["end", "each"] = "end"
     checkin_required: StrictBool = False
+    forfeit_score: Annotated[StrictInt, Field(ge=0, le=100000)] | None = None
+    forfeit_points: Annotated[StrictInt, Field(ge=0, le=1000)] | None = None
     status: Literal["setup", "running", "finished"] = "setup"
     venue: Note = ""
     starts_on: datetime.date | None = None

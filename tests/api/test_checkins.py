@@ -88,7 +88,7 @@ def test_no_show_gives_a_bye(hall):
     match = rnd.matches.order_by("table").first()
     url = api_url("no-show", "hall", 1)
     assert c.post(url, {"result": match.pk, "absent": match.team_ns_id}, format="json").status_code == 400
-    r = c.post(url, {"result": match.pk, "absent": match.team_ns_id, "reason": "gone"}, format="json")
+    r = c.post(url, {"result": match.pk, "absent": match.team_ns_id, "reason": "gone", "rule": "bye"}, format="json")
     assert r.status_code == 200 and r.json() == {"result": match.pk, "rule": "bye", "status": "finished"}
     m = Match.objects.get(pk=match.pk)
     assert m.is_bye and m.team_ns_id == match.team_ew_id
@@ -118,3 +118,17 @@ def test_withdraw_and_return(hall):
     r = c.post(api_url("entrant-return", "hall", teams[2].pk), {"reason": "arrived"}, format="json")
     assert r.status_code == 200 and r.json()["returns_round"] == 1
     assert Withdrawal.objects.get(team=teams[2]).returned_by == org
+
+
+def test_no_show_forfeit_by_default(hall):
+    t, teams, org, c, _ref = hall
+    for team in teams[:2]:
+        checkins.set_checkin(t, org, team.pk)
+    rnd = pairing.pair_next_round(t, org)
+    rounds.publish_round(rnd, org)
+    match = rnd.matches.get()
+    r = c.post(api_url("no-show", "hall", 1), {"result": match.pk, "absent": match.team_ew_id, "reason": "gone"}, format="json")
+    assert r.status_code == 200 and r.json() == {"result": match.pk, "rule": "forfeit", "status": "finished"}
+    m = Match.objects.get(pk=match.pk)
+    assert (m.total_ns, m.total_ew, m.points_ns, m.points_ew) == (800, 0, 2, 0)  # NSKT target 800, a win's 2
+    assert c.get(api_url("tournament-detail", "hall")).json()["forfeit_score"] is None

@@ -143,8 +143,8 @@ def test_no_show_makes_the_match_a_bye_for_the_present_team():
     match = rnd.matches.order_by("table").first()
     absent, present = match.team_ns, match.team_ew
     with pytest.raises(ServiceError):
-        noshow.match_no_show(match, org, absent_team_id=absent.pk, reason=" ")
-    noshow.match_no_show(match, org, absent_team_id=absent.pk, reason="not at the table at 10:15")
+        noshow.match_no_show(match, org, absent_team_id=absent.pk, reason=" ", rule="bye")
+    noshow.match_no_show(match, org, absent_team_id=absent.pk, reason="not at the table at 10:15", rule="bye")
     match = Match.objects.get(pk=match.pk)
     assert match.team_ns == present and match.team_ew is None and match.is_bye
     assert match.status == Match.Status.FINISHED and match.winner == present
@@ -152,7 +152,7 @@ def test_no_show_makes_the_match_a_bye_for_the_present_team():
     entry = AuditEntry.objects.get(match=match, object_type="no_show")
     assert entry.reason == "not at the table at 10:15" and entry.user == org and entry.new["absent"] == absent.pk
     with pytest.raises(NotAllowed):
-        noshow.match_no_show(match, org, absent_team_id=present.pk, reason="again")
+        noshow.match_no_show(match, org, absent_team_id=present.pk, reason="again", rule="bye")
 
 
 def test_no_show_at_a_table_of_four_seats_a_substitute():
@@ -181,3 +181,51 @@ def test_setting_travels_through_the_tournament_json():
     t.checkin_required = False
     t.save()
     assert "checkin_required" not in tournament_json.export_tournament(t)
+
+
+def test_forfeit_gives_the_present_team_the_forfeit_score_and_points_and_is_rebuilt():
+    from scoring.results import sheet
+    from scoring.standings import team_standings
+    t, ts, org = teams(4)
+    for team in ts:
+        checkins.set_checkin(t, org, team.pk)
+    rnd = pairing.pair_next_round(t, org)
+    rounds.publish_round(rnd, org)
+    match = rnd.matches.order_by("table").first()
+    absent, present = match.team_ew, match.team_ns
+    noshow.match_no_show(match, org, absent_team_id=absent.pk, reason="no-show")
+    match = Match.objects.get(pk=match.pk)
+    # Defaults: the match target of the NSKT rules (800) to 0, a win's match points (2) to 0.
+    assert (match.forfeit, match.total_ns, match.total_ew, match.points_ns, match.points_ew) == ("EW", 800, 0, 2, 0)
+    assert match.winner == present and match.status == Match.Status.FINISHED and match.team_ew == absent
+    # Configured: 500 card points, 3 match points; the numbers are rebuilt from the stored match.
+    t.forfeit_score, t.forfeit_points = 500, 3
+    t.save()
+    Match.objects.filter(pk=match.pk).update(total_ns=0, points_ns=0, winner=None)
+    sheet.rebuild(Match.objects.filter(pk=match.pk))
+    match = Match.objects.get(pk=match.pk)
+    assert (match.total_ns, match.total_ew, match.points_ns, match.points_ew, match.winner_id) == (500, 0, 3, 0, present.pk)
+    # A second person confirms it like any finished result; the standings read it.
+    sheet.confirm(match, staff(t)["referee"], expected_version=match.version)
+    rows = {r.team_id: r for r in team_standings(t)}
+    assert rows[present.pk].match_points == 3 and rows[absent.pk].match_points == 0
+
+
+def test_a_forfeit_travels_through_the_tournament_json():
+    from scoring.io import tournament_json
+    t, ts, org = teams(4)
+    t.forfeit_score, t.forfeit_points = 600, 2
+    t.save()
+    for team in ts:
+        checkins.set_checkin(t, org, team.pk)
+    rnd = pairing.pair_next_round(t, org)
+    rounds.publish_round(rnd, org)
+    match = rnd.matches.order_by("table").first()
+    noshow.match_no_show(match, org, absent_team_id=match.team_ns_id, reason="late")
+    t.refresh_from_db()
+    data = tournament_json.export_tournament(t)
+    exported = data["rounds"][0]["matches"][0]
+    assert exported["forfeit"] == "NS" and exported["hands"] == [] and data["forfeit_score"] == 600
+    copy = tournament_json.import_tournament(data, slug="forfeit-copy")
+    m = Match.objects.get(round__tournament=copy, table=match.table)
+    assert (m.forfeit, m.total_ns, m.total_ew, m.points_ns, m.points_ew, m.status) == ("NS", 0, 600, 0, 2, "finished")

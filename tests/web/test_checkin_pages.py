@@ -108,7 +108,7 @@ def test_no_show_page_makes_a_bye(client, hall):
     match = rnd.matches.order_by("table").first()
     url = reverse("scoring:no_show", args=[t.slug, 1])
     assert client.get(url).status_code == 200
-    r = client.post(url, {"result": match.pk, "absent": match.team_ew_id, "reason": "not here"})
+    r = client.post(url, {"result": match.pk, "absent": match.team_ew_id, "reason": "not here", "rule": "bye"})
     assert r.status_code == 302
     match = Match.objects.get(pk=match.pk)
     assert match.is_bye and match.status == Match.Status.FINISHED

@@ -331,7 +331,7 @@ def case_checkin_toggle(w):
 def case_no_show(w):
     rnd = draft_taipan(w)
     match = rnd.matches.order_by("table").first()
-    return Write("no_show", u("no_show", rnd.tournament.slug, 1), {"result": match.pk, "absent": match.team_ew_id, "reason": "absent"},
+    return Write("no_show", u("no_show", rnd.tournament.slug, 1), {"result": match.pk, "absent": match.team_ew_id, "reason": "absent", "rule": "bye"},
                  ORG, lambda: reload(match).team_ew_id is None, get=True)
 
 

@@ -82,12 +82,15 @@ class NoShowSerializer(serializers.Serializer):
     result = serializers.IntegerField(help_text="The match's (table's) id.")
     absent = serializers.IntegerField(help_text="The team (player) that did not show up.")
     substitute = serializers.IntegerField(required=False, help_text="Four-player tables: the player who takes the seat.")
+    rule = serializers.ChoiceField(choices=["forfeit", "bye"], default="forfeit",
+                                   help_text="Tai Pan: a forfeit win for the team that is there (the tournament's "
+                                             "`forfeit_score` and `forfeit_points`) or a bye for it.")
     reason = serializers.CharField(max_length=250)
 
 
 class NoShowDoneSerializer(serializers.Serializer):
     result = serializers.IntegerField()
-    rule = serializers.ChoiceField(choices=["bye", "substitute"])
+    rule = serializers.ChoiceField(choices=["forfeit", "bye", "substitute"])
     status = serializers.CharField()
 
 
@@ -191,8 +194,9 @@ class MyCheckInView(HallView):
 
 #: The no-show rule per kind of entrants (:mod:`scoring.draw.noshow`).
 NO_SHOW = {
-    EntrantKind.TEAMS: ("bye", lambda c, actor, d: noshow.match_no_show(c, actor, absent_team_id=d["absent"], reason=d["reason"])),
-    EntrantKind.PLAYERS: ("substitute", lambda c, actor, d: noshow.table_no_show(
+    EntrantKind.TEAMS: lambda c, actor, d: (d["rule"], noshow.match_no_show(
+        c, actor, absent_team_id=d["absent"], reason=d["reason"], rule=d["rule"])),
+    EntrantKind.PLAYERS: lambda c, actor, d: ("substitute", noshow.table_no_show(
         c, actor, absent_player_id=d["absent"], substitute_id=d.get("substitute") or 0, reason=d["reason"])),
 }
 
@@ -200,7 +204,8 @@ NO_SHOW = {
 class NoShowView(HallView):
     @extend_schema(request=NoShowSerializer, responses={200: NoShowDoneSerializer, **ERRORS}, tags=TAGS,
                    summary="Record a no-show after the draw (organisers)",
-                   description="Tai Pan: the match becomes a bye for the team that is there. Four-player games: "
+                   description="Tai Pan: a forfeit win for the team that is there (`rule`, default), or a bye "
+                               "for it. Four-player games: "
                                "`substitute` takes the seat of `absent`. Only before the first record; the reason "
                                "is kept in the audit trail.")
     def post(self, request, slug, number):
@@ -210,8 +215,7 @@ class NoShowView(HallView):
         kind = kind_for(t.adapter)
         container = get_object_or_404(kind.container_model, round=rnd, pk=data["result"])
         container.round = rnd
-        rule, act = NO_SHOW[t.adapter.entrants]
-        done = act(container, self.actor(), data)
+        rule, done = NO_SHOW[t.adapter.entrants](container, self.actor(), data)
         return Response(NoShowDoneSerializer({"result": done.pk, "rule": rule, "status": done.status}).data)
 
 

@@ -58,7 +58,7 @@ class TournamentForm(forms.ModelForm):
 
     class Meta:
         model = Tournament
-        fields = ["name", "slug", "game", "round_format", "hands_per_round", "seed", "blind_confirmation", "player_entry", "verification", "checkin_required", "venue",
+        fields = ["name", "slug", "game", "round_format", "hands_per_round", "seed", "blind_confirmation", "player_entry", "verification", "checkin_required", "forfeit_score", "forfeit_points", "venue",
                   "starts_on"]
         widgets = {"starts_on": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"), "verification": forms.RadioSelect}
         labels = {"slug": _("Web address")}

@@ -101,11 +101,12 @@ def checkin_card(tournament, actor) -> dict | None:
             "registered": checkins.absences(tournament, number).get(entrant.pk) in (None, checkins.NOT_CHECKED_IN)}
 
 
-#: The no-show rule per kind of entrants (:mod:`scoring.draw.noshow`): a bye for the team that is
-#: there, or a substitute in the seat.
+#: The no-show rule per kind of entrants (:mod:`scoring.draw.noshow`): a forfeit or a bye for the
+#: team that is there, or a substitute in the seat.
 NO_SHOW = {
-    EntrantKind.TEAMS: lambda c, actor, absent, _sub, reason: noshow.match_no_show(c, actor, absent_team_id=absent, reason=reason),
-    EntrantKind.PLAYERS: lambda c, actor, absent, sub, reason: noshow.table_no_show(
+    EntrantKind.TEAMS: lambda c, actor, absent, _sub, reason, rule: noshow.match_no_show(
+        c, actor, absent_team_id=absent, reason=reason, rule=rule),
+    EntrantKind.PLAYERS: lambda c, actor, absent, sub, reason, _rule: noshow.table_no_show(
         c, actor, absent_player_id=absent, substitute_id=sub, reason=reason),
 }
 #: The entrants at a result: ``[(id, name)]``.
@@ -121,8 +122,8 @@ SUBSTITUTES = {EntrantKind.TEAMS: False, EntrantKind.PLAYERS: True}
 @tournament_view(Perm.MANAGE)
 def no_show(request, number, *, tournament):
     """The no-show rule of a drawn round (:mod:`scoring.draw.noshow`): per match (table) that has
-    not started, record who did not show up and why; a match becomes a bye for the team that is
-    there, at a table of four a substitute takes the seat."""
+    not started, record who did not show up and why; a match becomes a forfeit win or a bye for
+    the team that is there, at a table of four a substitute takes the seat."""
     rnd = get_object_or_404(Round, tournament=tournament, number=number)
     kind = kind_for(tournament.adapter)
     error = ""
@@ -132,17 +133,20 @@ def no_show(request, number, *, tournament):
         absent = _number(request.POST.get("absent")) or 0
         reason = request.POST.get("reason", "")
         try:
-            NO_SHOW[tournament.adapter.entrants](container, request.user, absent, _number(request.POST.get("substitute")) or 0, reason)
+            NO_SHOW[tournament.adapter.entrants](container, request.user, absent, _number(request.POST.get("substitute")) or 0,
+                                                 reason, request.POST.get("rule", noshow.FORFEIT))
         except ServiceError as exc:
             error = str(exc)
         else:
             messages.success(request, _t("The no-show is recorded."))
             return redirect("scoring:no_show", tournament.slug, rnd.number)
     side_of = SIDES[tournament.adapter.entrants]
-    results = [{"container": c, "number": kind.number(c), "sides": side_of(c), "started": c.status != c.Status.PENDING}
+    results = [{"container": c, "number": kind.number(c), "sides": side_of(c), "started": c.status != c.Status.PENDING,
+                "decided": kind.decided_without_records(c)}
                for c in kind.queryset().filter(round=rnd).order_by(kind.number_field) if not kind.is_bye(c)]
     seated = Player.objects.filter(seats__table__round=rnd).values_list("pk", flat=True)
     substitutes = list(tournament.players.exclude(pk__in=list(seated)).order_by("-is_substitute", "name")) \
         if SUBSTITUTES[tournament.adapter.entrants] else []
-    ctx = tournament_context(request, tournament, round=rnd, results=results, substitutes=substitutes, error=error)
+    ctx = tournament_context(request, tournament, round=rnd, results=results, substitutes=substitutes, error=error,
+                             rules=not SUBSTITUTES[tournament.adapter.entrants])
     return render(request, "rounds/no_show.html", ctx, status=400 if error else 200)
