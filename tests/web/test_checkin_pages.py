@@ -125,3 +125,18 @@ def test_team_withdraw_and_return_through_the_service(client, hall):
     assert w.returns_round == 1 and w.return_reason == "arrived"
     assert Team.objects.get(pk=teams[0].pk).withdrawn_after_round is None
     assert Round.objects.count() == 0
+
+
+def test_draft_round_list_and_the_pair_again_link(client, hall):
+    t, teams, org = hall
+    for team in teams[:4]:
+        checkins.set_checkin(t, org, team.pk)
+    pairing.pair_next_round(t, org)
+    en(client)
+    pair = client.get(reverse("scoring:round_pair", args=[t.slug])).content.decode()
+    assert "/checkin/?round=1" in pair
+    html = client.get(reverse("scoring:checkin", args=[t.slug]), {"round": 1}).content.decode()
+    assert "4 of 40 checked in" in html and "Round 1 is a draft: pair (seat) it again to use a change." in html
+    r = client.post(reverse("scoring:checkin_toggle", args=[t.slug, teams[0].pk]), {"present": "0", "round": "1"},
+                    HTTP_HX_REQUEST="true")
+    assert "3 of 40 checked in" in r.content.decode()

@@ -434,6 +434,7 @@ def round_pair(request, *, tournament):
     absent = checkins.absences(tournament, number)
     present = [t for t in tournament.teams.all() if t.pk not in absent]
     ctx = tournament_context(request, tournament, number=number, draft=draft, form=form, absent=checkins.absent_names(tournament, number),
+                             absent_round=number if draft else None,
                              present=len(present), seeded=sum(1 for t in present if t.seed is not None))
     return render(request, "rounds/pair.html", ctx, status=400 if request.method == "POST" else 200)
 
@@ -457,7 +458,8 @@ def round_seat(request, *, tournament):
                 messages.success(request, _t("Round %(number)s seated without repeat meetings.") % {"number": outcome.round.number})
             return redirect("scoring:round_tables", tournament.slug, outcome.round.number)
     status = seating.seating_status(tournament)
-    ctx = tournament_context(request, tournament, form=form, status=status, absent=checkins.absent_names(tournament, status["round_number"]))
+    ctx = tournament_context(request, tournament, form=form, status=status, absent=checkins.absent_names(tournament, status["round_number"]),
+                             absent_round=status["round_number"] if status["reseat"] else None)
     return render(request, "rounds/seat.html", ctx, status=400 if request.method == "POST" else 200)
 
 
