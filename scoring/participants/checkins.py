@@ -277,8 +277,9 @@ def withdraw(tournament: Tournament, actor, entrant_id: int, *, after_round: int
 
 def reinstate(tournament: Tournament, actor, entrant_id: int, *, from_round: int | None = None, reason: str = "") -> Withdrawal:
     """The withdrawn entrant ``entrant_id`` returns from round ``from_round`` (default: the next
-    round to draw, :func:`open_round`); it is absent in the rounds between its withdrawal and
-    ``from_round``. Organisers only. Refused (:class:`NotAllowed`) when it is not withdrawn, or
+    round to draw, :func:`open_round`, or right after the withdrawal when no round after it is
+    drawn yet: the withdrawal is called off); it is absent in the rounds between its withdrawal
+    and ``from_round``. Organisers only. Refused (:class:`NotAllowed`) when it is not withdrawn, or
     when ``from_round`` is not after the withdrawal or is a round already drawn."""
     with transaction.atomic():
         locked = lock(Tournament, tournament.pk)
@@ -293,6 +294,9 @@ def reinstate(tournament: Tournament, actor, entrant_id: int, *, from_round: int
             row = Withdrawal.objects.create(tournament=locked, after_round=entrant.withdrawn_after_round, **{fk: entrant})
         if row is None:
             raise NotAllowed(_("{name} is not withdrawn.").format(name=entrant.name))
+        if from_round is None and number <= row.after_round:
+            # The withdrawal has not begun (no round after it is drawn yet): it is called off.
+            number = row.after_round + 1
         if number <= row.after_round or number < first_open:
             raise NotAllowed(_("{name} can return from round {first} at the earliest.").format(
                 name=entrant.name, first=max(row.after_round + 1, first_open)), field="from_round")
