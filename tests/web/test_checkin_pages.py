@@ -140,3 +140,12 @@ def test_draft_round_list_and_the_pair_again_link(client, hall):
     r = client.post(reverse("scoring:checkin_toggle", args=[t.slug, teams[0].pk]), {"present": "0", "round": "1"},
                     HTTP_HX_REQUEST="true")
     assert "3 of 40 checked in" in r.content.decode()
+
+
+def test_the_team_page_shows_its_withdrawals_and_returns(client, hall):
+    t, teams, org = hall
+    checkins.withdraw(t, org, teams[1].pk, after_round=0, reason="flat tyre")
+    checkins.reinstate(t, org, teams[1].pk, from_round=2, reason="fixed")
+    en(client)
+    html = client.get(reverse("scoring:team_edit", args=[t.slug, teams[1].pk])).content.decode()
+    assert "Withdrawn after round 0 by" in html and "flat tyre" in html and "Back from round 2 by" in html and "fixed" in html

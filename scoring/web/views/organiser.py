@@ -210,7 +210,8 @@ def team_edit(request, pk, *, tournament):
         form.save()
         messages.success(request, _t("Team %(name)s saved.") % {"name": team.name})
         return redirect("scoring:team_list", tournament.slug)
-    return render(request, "participants/team_form.html", tournament_context(request, tournament, form=form, team=team))
+    return render(request, "participants/team_form.html", tournament_context(request, tournament, form=form, team=team,
+                                                                             history=checkins.history(tournament, team)))
 
 
 #: What the import pages of each kind of entrant show.
@@ -368,7 +369,7 @@ def player_edit(request, pk, *, tournament):
         form.save()
         messages.success(request, _t("Player %(name)s saved.") % {"name": player.name})
         return redirect("scoring:players", tournament.slug)
-    ctx = tournament_context(request, tournament, form=form, withdraw=withdraw, player=player)
+    ctx = tournament_context(request, tournament, form=form, withdraw=withdraw, player=player, history=checkins.history(tournament, player))
     return render(request, "participants/player_form.html", ctx, status=400 if request.method == "POST" else 200)
 
 
