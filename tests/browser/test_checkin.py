@@ -61,3 +61,20 @@ def test_check_in_on_phones_then_draw(new_page):
     rnd = Round.objects.get(tournament=t, number=1)
     paired = {x for m in rnd.matches.all() for x in (m.team_ns_id, m.team_ew_id)}
     assert paired == {team.pk for team in teams[:10]}
+
+    # A team does not show up: the organiser records a forfeit on the no-show page (phone).
+    from scoring.draw import rounds
+    from scoring.models import Match
+    rounds.publish_round(rnd, org)
+    match = rnd.matches.exclude(team_ew=None).order_by("table").first()
+    desk.goto(f"{desk.base}/t/hall/round/1/no-show/")
+    assert horizontal_overflow(desk) == 0
+    shot(desk, "checkin-noshow-phone")
+    item = desk.locator(f"#result-{match.pk}")
+    item.locator("summary").click()
+    item.locator(f"input[name=absent][value='{match.team_ew_id}']").check()
+    item.locator("input[name=reason]").fill("not at the table at 10:15")
+    item.locator("button[type=submit]").click()
+    desk.wait_for_load_state()
+    match = Match.objects.get(pk=match.pk)
+    assert (match.forfeit, match.total_ns, match.total_ew, match.points_ns) == ("EW", 800, 0, 2)

@@ -149,3 +149,14 @@ def test_the_team_page_shows_its_withdrawals_and_returns(client, hall):
     en(client)
     html = client.get(reverse("scoring:team_edit", args=[t.slug, teams[1].pk])).content.decode()
     assert "Withdrawn after round 0 by" in html and "flat tyre" in html and "Back from round 2 by" in html and "fixed" in html
+
+
+def test_the_list_links_to_the_no_show_page_of_the_latest_round(client, hall):
+    t, teams, org = hall
+    en(client)
+    assert 'id="no-show-link"' not in client.get(reverse("scoring:checkin", args=[t.slug])).content.decode()
+    for team in teams[:2]:
+        checkins.set_checkin(t, org, team.pk)
+    pairing.pair_next_round(t, org)
+    html = client.get(reverse("scoring:checkin", args=[t.slug])).content.decode()
+    assert reverse("scoring:no_show", args=[t.slug, 1]) in html and "Check-in for round 2" in html

@@ -30,7 +30,8 @@ def _number(raw) -> int | None:
 def _list_context(request, tournament, number: int | None = None) -> dict:
     q = (request.GET.get("q") or request.POST.get("q") or "")[:100]
     listing = checkins.checkin_list(tournament, number, query=q)
-    return tournament_context(request, tournament, listing=listing, q=q)
+    latest = tournament.rounds.order_by("-number").values_list("number", flat=True).first()
+    return tournament_context(request, tournament, listing=listing, q=q, latest_round=latest)
 
 
 @require_safe
