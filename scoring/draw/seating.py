@@ -149,6 +149,13 @@ def seat_round(tournament: Tournament, actor, *, seed: int | None = None) -> Sea
 
 
 def draft_warnings(rnd: Round) -> list[str]:
-    """Warnings of a draft round of tables: the repeat meetings the seating could not avoid."""
-    return [_g("Table {table}: {note}").format(table=t.number, note=t.seating_note)
-            for t in rnd.tables.exclude(seating_note="").order_by("number")]
+    """Warnings of a draft round of tables: the repeat meetings the seating could not avoid, and
+    seated players who are absent in the round now (unticked or withdrawn since the seating:
+    seat the round again)."""
+    out = [_g("Table {table}: {note}").format(table=t.number, note=t.seating_note)
+           for t in rnd.tables.exclude(seating_note="").order_by("number")]
+    absent = checkins.absences(rnd.tournament, rnd.number)
+    seats = TableSeat.objects.filter(table__round=rnd, player_id__in=list(absent)).select_related("table", "player")
+    out += [_g("Table {table}: {name} is not present in this round: seat the round again.").format(
+        table=s.table.number, name=s.player.name) for s in seats.order_by("table__number", "seat")]
+    return out

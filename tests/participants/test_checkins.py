@@ -229,3 +229,15 @@ def test_a_forfeit_travels_through_the_tournament_json():
     copy = tournament_json.import_tournament(data, slug="forfeit-copy")
     m = Match.objects.get(round__tournament=copy, table=match.table)
     assert (m.forfeit, m.total_ns, m.total_ew, m.points_ns, m.points_ew, m.status) == ("NS", 0, 600, 0, 2, "finished")
+
+
+def test_a_seated_player_unticked_in_the_draft_is_a_warning():
+    t = TournamentFactory(game="sichuan", checkin_required=True)
+    players = [PlayerFactory(tournament=t, name=f"P{i}") for i in range(4)]
+    org = staff(t)["organiser"]
+    for p in players:
+        checkins.set_checkin(t, org, p.pk)
+    rnd = seating.seat_round(t, org).round
+    assert seating.draft_warnings(rnd) == []
+    checkins.set_checkin(t, org, players[2].pk, False, round_number=1)
+    assert seating.draft_warnings(rnd) == ["Table 1: P2 is not present in this round: seat the round again."]
