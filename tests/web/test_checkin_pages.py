@@ -160,3 +160,18 @@ def test_the_list_links_to_the_no_show_page_of_the_latest_round(client, hall):
     pairing.pair_next_round(t, org)
     html = client.get(reverse("scoring:checkin", args=[t.slug])).content.decode()
     assert reverse("scoring:no_show", args=[t.slug, 1]) in html and "Check-in for round 2" in html
+
+
+def test_the_team_form_field_withdraws_through_the_service(client, hall):
+    t, teams, org = hall
+    team = teams[4]
+    data = {"name": team.name, "affiliation": "", "first_player_name": team.first_player.name,
+            "second_player_name": team.second_player.name, "seed": "", "joined_round": 1, "withdrawn_after_round": 0}
+    url = reverse("scoring:team_edit", args=[t.slug, team.pk])
+    assert client.post(url, data).status_code == 302
+    assert Team.objects.get(pk=team.pk).withdrawn_after_round == 0
+    w = Withdrawal.objects.get(team=team)
+    assert w.withdrawn_by == org and w.returns_round is None
+    assert client.post(url, {**data, "withdrawn_after_round": ""}).status_code == 302
+    w.refresh_from_db()
+    assert Team.objects.get(pk=team.pk).withdrawn_after_round is None and w.returns_round == 1

@@ -161,6 +161,26 @@ def team_create(request, *, tournament):
     return render(request, "participants/team_form.html", tournament_context(request, tournament, form=form, team=None))
 
 
+def _team_withdrawal_changed(request, tournament, team, was: int | None, form) -> bool:
+    """A change of the form's "withdrawn after round" goes through the withdrawal service (who,
+    when, kept as history): withdraw, return, or return and withdraw again after another round.
+    False (the error on the field) when the service refuses."""
+    new = form.cleaned_data.get("withdrawn_after_round")
+    team.withdrawn_after_round = was  # the service writes the column
+    if new == was:
+        return True
+    try:
+        if was is not None:
+            checkins.reinstate(tournament, request.user, team.pk)
+        if new is not None:
+            checkins.withdraw(tournament, request.user, team.pk, after_round=new)
+    except ServiceError as exc:
+        form.add_error("withdrawn_after_round", str(exc))
+        return False
+    team.refresh_from_db(fields=["withdrawn_after_round", "updated_at"])
+    return True
+
+
 @require_http_methods(["GET", "POST"])
 @tournament_view(Perm.MANAGE)
 @entrants(EntrantKind.TEAMS)
@@ -205,11 +225,13 @@ def team_edit(request, pk, *, tournament):
                 player.delete()
         messages.success(request, _t("Team %(name)s deleted.") % {"name": team.name})
         return redirect("scoring:team_list", tournament.slug)
+    was_withdrawn = team.withdrawn_after_round
     form = TeamForm(request.POST or None, instance=team, tournament=tournament)
     if request.method == "POST" and form.is_valid():
-        form.save()
-        messages.success(request, _t("Team %(name)s saved.") % {"name": team.name})
-        return redirect("scoring:team_list", tournament.slug)
+        if _team_withdrawal_changed(request, tournament, team, was_withdrawn, form):
+            form.save()
+            messages.success(request, _t("Team %(name)s saved.") % {"name": team.name})
+            return redirect("scoring:team_list", tournament.slug)
     return render(request, "participants/team_form.html", tournament_context(request, tournament, form=form, team=team,
                                                                              history=checkins.history(tournament, team)))
 
