@@ -109,6 +109,11 @@ class ResultKind:
         """True for a bye (no opponent, no records, no confirmation needed)."""
         return False
 
+    def decided_without_records(self, container: ResultContainer) -> bool:
+        """True for a result finished without records: a bye, or a match forfeited by a no-show
+        (:meth:`MatchKind.apply` derives its numbers)."""
+        return self.is_bye(container)
+
     def bye_q(self, prefix: str = "") -> Q | None:
         """A filter for the byes among these containers (``prefix``: the path that reaches them,
         ending in ``__``), or ``None`` when the kind has no byes."""
@@ -316,8 +321,24 @@ class MatchKind(ResultKind):
     def snapshot_scores(self, snapshot):
         return [snapshot["ns"], snapshot["ew"]]
 
+    def decided_without_records(self, container):
+        return self.is_bye(container) or bool(container.forfeit)
+
     def apply(self, container, evaluation, adapter, settings):
         m = container
+        if m.forfeit and not self.is_bye(m):
+            # A forfeit (scoring.draw.noshow): the side that is there wins with the tournament's
+            # forfeit score (default the target) and forfeit match points (default a win), the
+            # absent side gets 0 and 0 (docs/hall.md "No-show after the draw").
+            present = 1 if m.forfeit == "NS" else 0
+            score = settings.forfeit_score if settings.forfeit_score is not None else (adapter.target(settings) or 0)
+            points = settings.forfeit_points if settings.forfeit_points is not None else adapter.bye_points(settings)
+            totals, match_points = [0, 0], [0, 0]
+            totals[present], match_points[present] = score, points
+            (m.total_ns, m.total_ew), (m.points_ns, m.points_ew) = totals, match_points
+            m.winner_id = m.team_ew_id if present else m.team_ns_id
+            m.ended = ""
+            return
         if self.is_bye(m):
             m.total_ns = m.total_ew = 0
             m.winner_id = m.team_ns_id

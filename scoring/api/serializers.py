@@ -93,6 +93,11 @@ class TournamentSerializer(TournamentSummarySerializer):
         help_text="The clock's warning shows this many minutes before time is up (0: none).")
     clock = serializers.URLField(help_text="The current round's clock.")
     announcements = serializers.URLField(help_text="The announcements shown now.")
+    checkin_required = serializers.BooleanField(help_text="Entrants check in before each round is drawn; only those "
+                                                          "checked in are paired or seated (`.../checkins`).")
+    forfeit_score = serializers.IntegerField(allow_null=True, help_text="Card points of the team that is there when "
+                                                                        "the other forfeits (null: the match target).")
+    forfeit_points = serializers.IntegerField(allow_null=True, help_text="Its match points (null: a win's).")
     sides = serializers.ListField(child=serializers.CharField(), help_text="Side keys of a result, in order "
                                                                            "(`NS`, `EW` or `E`, `S`, `W`, `N`).")
     side_labels = serializers.ListField(child=serializers.CharField())

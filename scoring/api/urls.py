@@ -10,7 +10,7 @@ API's JSON 404 (:class:`scoring.api.views.base.NoSuchEndpoint`, last), never Dja
 from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularSwaggerSplitView
 
-from scoring.api.views import engines, hall_board, hall_clock, hall_print, members, reads, results, rounds
+from scoring.api.views import checkins, engines, hall_board, hall_clock, hall_print, members, reads, results, rounds
 from scoring.api.views.base import NoSuchEndpoint, SchemaView
 from scoring.kinds import KINDS, ResultKind
 
@@ -76,6 +76,12 @@ v1 = [
     path("tournaments/<slug:slug>/announcements", hall_clock.AnnouncementsView.as_view(), name="announcement-list"),
     path("tournaments/<slug:slug>/announcements/<int:pk>", hall_clock.AnnouncementView.as_view(),
          name="announcement-detail"),
+    path("tournaments/<slug:slug>/checkins", checkins.CheckInListView.as_view(), name="checkin-list"),
+    path("tournaments/<slug:slug>/checkins/mine", checkins.MyCheckInView.as_view(), name="checkin-mine"),
+    path("tournaments/<slug:slug>/checkins/<int:pk>", checkins.CheckInView.as_view(), name="checkin-detail"),
+    path("tournaments/<slug:slug>/rounds/<int:number>/no-show", checkins.NoShowView.as_view(), name="no-show"),
+    path("tournaments/<slug:slug>/entrants/<int:pk>/withdraw", checkins.WithdrawView.as_view(), name="entrant-withdraw"),
+    path("tournaments/<slug:slug>/entrants/<int:pk>/return", checkins.ReturnView.as_view(), name="entrant-return"),
     path("engines", engines.EngineListView.as_view(), name="engine-list"),
     path("engines/<slug:game>/<slug:command>", engines.EngineCommandView.as_view(), name="engine-command"),
 ]

@@ -27,6 +27,7 @@ from scoring.games.base import EntrantKind
 from scoring.locking import lock
 from scoring.models import Match, Round, Team, Tournament
 from scoring.models.results import reason_text
+from scoring.participants import checkins
 from scoring.policy import Perm
 from scoring.results.sheet import recompute
 from scoring.standings import team_standings
@@ -36,7 +37,9 @@ NOTE_LENGTH = 200
 
 def entrants_for(tournament: Tournament, *, before_round: int | None = None) -> list[Entrant]:
     """Every team of the tournament as a pairing :class:`Entrant`, in standings order (best
-    first), with its opponents and bye from the rounds before ``before_round`` (default: all).
+    first), with its opponents and bye from the rounds before ``before_round`` (default: all). A
+    team absent in round ``before_round`` (:func:`scoring.participants.checkins.absences`:
+    withdrawn for that round, or not checked in when check-in is required) is not present in it.
     The standings come from the cache (:func:`scoring.standings.team_standings`, whose key
     ignores draft rounds), so pairing a round, showing its draft and publishing it rank the teams
     once. Queries: a fixed number (the state key, on a miss the standings, the teams, the
@@ -54,13 +57,17 @@ def entrants_for(tournament: Tournament, *, before_round: int | None = None) -> 
         else:
             opponents[ns].add(ew)
             opponents[ew].add(ns)
+    # Absent in the round drawn (withdrawn for it, or not checked in: scoring.participants.checkins):
+    # present_in(before_round) is False for them, so they are neither paired nor expected.
+    absent = checkins.absences(tournament, before_round) if before_round is not None else {}
     out = []
     for row in rows:
         team = teams[row.team_id]
+        withdrawn = before_round - 1 if team.pk in absent else team.withdrawn_after_round
         out.append(Entrant(
             id=team.pk, name=team.name, points=row.match_points, opponents=frozenset(opponents[team.pk]),
             had_bye=team.pk in byes, seed=team.seed, joined_round=team.joined_round,
-            withdrawn_after_round=team.withdrawn_after_round, club=team.affiliation, rating=team.rating,
+            withdrawn_after_round=withdrawn, club=team.affiliation, rating=team.rating,
         ))
     return out
 
@@ -217,7 +224,7 @@ WARNING_TEXTS = {
     "double_booking": _("Double booking: {teams} is at more than one table."),
     "missing": _("Missing: {teams} is not paired."),
     "second_bye": _("Second bye: {teams} has already had a bye."),
-    "not_present": _("{teams} is withdrawn or has not joined yet in this round."),
+    "not_present": _("{teams} is not present in this round (withdrawn, not checked in or not joined yet)."),
     "unknown": _("Unknown team: {teams}."),
 }
 

@@ -18,6 +18,7 @@ from scoring.errors import NotAllowed
 from scoring.games.base import EntrantKind
 from scoring.locking import lock
 from scoring.models import AuditEntry, Deal, Player, Round, Table, TableSeat, Tournament
+from scoring.participants import checkins
 from scoring.policy import Perm
 from scoring.results import audit
 
@@ -31,10 +32,11 @@ def is_active(player: Player, round_number: int) -> bool:
 
 
 def active_players(tournament: Tournament, round_number: int) -> list[Player]:
-    """Players who may be seated in round ``round_number`` (one query)."""
+    """Players who may be seated in round ``round_number``: joined, not withdrawn for it, and
+    checked in when the tournament requires check-in (:func:`scoring.participants.checkins.absences`)."""
     qs = tournament.players.filter(joined_round__lte=round_number).filter(
         Q(withdrawn_after_round__isnull=True) | Q(withdrawn_after_round__gte=round_number)
-    )
+    ).exclude(pk__in=list(checkins.absences(tournament, round_number)))
     return list(qs.order_by("name", "pk"))
 
 
@@ -147,6 +149,13 @@ def seat_round(tournament: Tournament, actor, *, seed: int | None = None) -> Sea
 
 
 def draft_warnings(rnd: Round) -> list[str]:
-    """Warnings of a draft round of tables: the repeat meetings the seating could not avoid."""
-    return [_g("Table {table}: {note}").format(table=t.number, note=t.seating_note)
-            for t in rnd.tables.exclude(seating_note="").order_by("number")]
+    """Warnings of a draft round of tables: the repeat meetings the seating could not avoid, and
+    seated players who are absent in the round now (unticked or withdrawn since the seating:
+    seat the round again)."""
+    out = [_g("Table {table}: {note}").format(table=t.number, note=t.seating_note)
+           for t in rnd.tables.exclude(seating_note="").order_by("number")]
+    absent = checkins.absences(rnd.tournament, rnd.number)
+    seats = TableSeat.objects.filter(table__round=rnd, player_id__in=list(absent)).select_related("table", "player")
+    out += [_g("Table {table}: {name} is not present in this round: seat the round again.").format(
+        table=s.table.number, name=s.player.name) for s in seats.order_by("table__number", "seat")]
+    return out

@@ -10,7 +10,9 @@ Layout (``format`` 1; :func:`scoring.io.tournament_json.export_tournament` write
 - the tournament: ``name``, ``slug``, ``game`` (a key of the games registry), ``rules``,
   ``round_format``, ``hands_per_round``, ``tiebreaks``, ``seed``, ``first_round_method`` (left out
   when automatic), ``avoid_same_club`` (left out when on), ``blind_confirmation``,
-  ``player_entry`` (left out when off), ``verification`` (``"end"`` or ``"each"``, left out when ``"end"``), ``status``, ``venue``, ``starts_on``, ``round_minutes`` and ``clock_warning_minutes`` (the round clock,
+  ``player_entry`` (left out when off), ``verification`` (``"end"`` or ``"each"``, left out when ``"end"``),
+  ``checkin_required`` (left out when off), ``forfeit_score`` and ``forfeit_points`` (left out when empty),
+  ``status``, ``venue``, ``starts_on``, ``round_minutes`` and ``clock_warning_minutes`` (the round clock,
   left out at their defaults 90 and 10), ``members`` (``[{"username", "role"}]``);
 - Tai Pan: ``teams`` (``[{"name", "players": [two names], "affiliation", "seed", "joined_round",
   "withdrawn_after_round", "rating" (left out when none)}]``) and per round ``matches`` (``[{"table", "ns", "ew" (null: a bye),
@@ -149,6 +151,7 @@ class MatchIn(Strict):
     hands: Annotated[list[Record], Field(max_length=MAX_RECORDS)] = []
     ended: Ended = None
     pairing_note: Note = ""
+    forfeit: Literal["NS", "EW"] | None = None
     confirmed_by: Username | None = None
     confirmed_via: Name | None = None
 
@@ -186,6 +189,9 @@ class TournamentFile(Strict):
     blind_confirmation: StrictBool = False
     player_entry: StrictBool = False
     verification: Literal["end", "each"] = "end"
+    checkin_required: StrictBool = False
+    forfeit_score: Annotated[StrictInt, Field(ge=0, le=100000)] | None = None
+    forfeit_points: Annotated[StrictInt, Field(ge=0, le=1000)] | None = None
     status: Literal["setup", "running", "finished"] = "setup"
     venue: Note = ""
     starts_on: datetime.date | None = None

@@ -244,6 +244,12 @@ class _FileCheck:
             if c.confirmed_by is not None or c.confirmed_via is not None:
                 errors.add(f"{cpath}.confirmed_by", "a bye needs no confirmation")
             return records, True
+        if getattr(c, "forfeit", None):  # a no-show decided as a forfeit: finished without records
+            if records:
+                errors.add(f"{cpath}.{list_name}", f"a forfeited match has no {list_name}")
+            if c.ended is not None:
+                errors.add(f"{cpath}.ended", "a forfeited match is not ended")
+            return records, True
         if not self.rules_ok:
             return records, None  # the records cannot be judged under rules that do not exist
         adapter = self.adapter

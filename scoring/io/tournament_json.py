@@ -110,6 +110,8 @@ def _export_teams(t: Tournament) -> dict[str, Any]:
             "hands": [t.adapter.clean_record(h.record) for h in sorted(m.hands.all(), key=lambda h: h.number)],
             "ended": m.ended or None,
             "pairing_note": m.pairing_note,
+            # A no-show decided as a forfeit: the absent side (left out otherwise).
+            **({"forfeit": m.forfeit} if m.forfeit else {}),
             **confirmed.get(m.pk, {"confirmed_by": None}),
         })
     return {
@@ -163,7 +165,7 @@ EXPORT_ENTRANTS = {EntrantKind.TEAMS: _export_teams, EntrantKind.PLAYERS: _expor
 def export_tournament(t: Tournament) -> dict:
     """The tournament as a JSON-ready dict in the layout of :mod:`scoring.io.schema`: its settings
     (``format``, ``name``, ``slug``, ``game``, ``rules``, ``round_format``, ``hands_per_round``,
-    ``tiebreaks``, ``seed``, ``blind_confirmation``, ``player_entry`` (only when on), ``verification`` (only when ``"each"``), ``status``, ``venue``, ``starts_on``, ``round_minutes`` and ``clock_warning_minutes`` when not 90 and 10), its
+    ``tiebreaks``, ``seed``, ``blind_confirmation``, ``player_entry`` (only when on), ``verification`` (only when ``"each"``), ``checkin_required`` (only when on), ``status``, ``venue``, ``starts_on``, ``round_minutes`` and ``clock_warning_minutes`` when not 90 and 10), its
     ``members`` (username and role), and its entrants and rounds (Tai Pan: ``teams`` and
     ``matches``; four-player: ``players`` and ``tables``). ``ended``: ``"target"``, ``"time"`` or
     ``null`` (not finished, or a bye: ``"ew": null`` and no hands); ``confirmed_by``: the username of
@@ -187,6 +189,11 @@ def export_tournament(t: Tournament) -> dict:
         **({"player_entry": True} if t.player_entry else {}),
         # Opponent verification per hand; left out at the default (at the end of the match).
         **({"verification": t.verification} if t.verification != Tournament.Verification.AT_END else {}),
+        # Check-in before each draw; left out when off (files of tournaments without it stay as they were).
+        **({"checkin_required": True} if t.checkin_required else {}),
+        # The forfeit of a no-show (card points, match points); left out at the defaults (empty).
+        **({"forfeit_score": t.forfeit_score} if t.forfeit_score is not None else {}),
+        **({"forfeit_points": t.forfeit_points} if t.forfeit_points is not None else {}),
         "status": t.status,
         "venue": t.venue,
         "starts_on": t.starts_on.isoformat() if t.starts_on else None,
@@ -238,7 +245,7 @@ def _create_players(t: Tournament, entries) -> dict[str, Any]:
 def _create_match(rnd: Round, c, records, entrants, adapter, ended) -> Match:
     match = Match.objects.create(round=rnd, table=c.table, team_ns=entrants[name_key(c.ns)],
                                  team_ew=entrants[name_key(c.ew)] if c.ew is not None else None, ended=ended,
-                                 pairing_note=c.pairing_note)
+                                 pairing_note=c.pairing_note, forfeit=c.forfeit or "")
     Hand.objects.bulk_create([Hand(match=match, number=n, record=rec) for n, rec in enumerate(records, start=1)])
     return match
 
@@ -329,7 +336,8 @@ def _create(plan: Plan, slug: str, members: dict[str, tuple[Any, str]], warnings
         round_format=data.round_format, hands_per_round=data.hands_per_round, tiebreaks=list(data.tiebreaks),
         seed=data.seed, first_round_method=data.first_round_method, avoid_same_club=data.avoid_same_club,
         blind_confirmation=data.blind_confirmation, player_entry=data.player_entry,
-        verification=data.verification, status=t_status,
+        verification=data.verification, checkin_required=data.checkin_required,
+        forfeit_score=data.forfeit_score, forfeit_points=data.forfeit_points, status=t_status,
         venue=data.venue, starts_on=data.starts_on,
         round_minutes=data.round_minutes, clock_warning_minutes=data.clock_warning_minutes,
     )

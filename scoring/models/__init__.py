@@ -14,6 +14,7 @@ The models live in one module per concern and are re-exported here, so the app l
 """
 from scoring.models.accounts import Invitation
 from scoring.models.api_tokens import ApiToken
+from scoring.models.checkins import CheckIn, Withdrawal
 from scoring.models.clock import ANNOUNCEMENT_MAX_LENGTH, Announcement, RoundClock
 from scoring.models.hall_board import RefereeAssignment, RefereeCall, TimesUp
 from scoring.models.idempotency import IdempotentAnswer
@@ -38,7 +39,7 @@ from scoring.models.tournaments import FirstRoundMethod, Membership, RoundFormat
 
 __all__ = [
     "ANNOUNCEMENT_MAX_LENGTH", "Announcement", "ApiToken", "RoundClock",
-    "AuditEntry", "Confirmation", "Deal", "Dispute", "EntrantLink", "Hand", "IdempotentAnswer", "Invitation", "Match", "MatchQuerySet", "Membership",
+    "AuditEntry", "CheckIn", "Confirmation", "Deal", "Dispute", "EntrantLink", "Hand", "IdempotentAnswer", "Invitation", "Match", "MatchQuerySet", "Membership",
     "FirstRoundMethod", "RefereeAssignment", "RefereeCall", "ResultContainer", "ResultRecord", "Player", "Round",
-    "RoundFormat", "Table", "TableSeat", "TaskState", "Team", "TimesUp", "Tournament",
+    "RoundFormat", "Table", "TableSeat", "TaskState", "Team", "TimesUp", "Tournament", "Withdrawal",
 ]

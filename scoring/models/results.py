@@ -144,6 +144,10 @@ class Match(ResultContainer):
     winner = models.ForeignKey(Team, on_delete=models.PROTECT, related_name="+", null=True, blank=True)
     pairing_note = models.CharField(_("pairing note"), max_length=200, blank=True)
     pairing_reason = models.JSONField(_("pairing reason"), default=dict, blank=True)
+    #: A no-show after the draw decided as a forfeit (issue 23 item 3): the side that did not show
+    #: up (``"NS"`` or ``"EW"``), or empty. The match is then finished without hands, its numbers
+    #: derived from the tournament's forfeit settings (:meth:`scoring.kinds.MatchKind.apply`).
+    forfeit = models.CharField(_("forfeited by"), max_length=2, blank=True, choices=[("NS", "NS"), ("EW", "EW")])
 
     objects = MatchQuerySet.as_manager()
 

@@ -97,6 +97,20 @@ class Tournament(StatefulModel):
         help_text=_("With player entry: the opponents check the whole result when it is finished, or acknowledge "
                     "each hand (deal) on their phone as soon as it is entered."),
     )
+    checkin_required = models.BooleanField(
+        _("check-in required"),
+        default=False,
+        help_text=_("Before each round is drawn, teams (players) check in on their private link or the organiser "
+                    "ticks them off; only those checked in are paired (seated)."),
+    )
+    forfeit_score = models.PositiveIntegerField(
+        _("forfeit score"), null=True, blank=True,
+        help_text=_("Card points of the team that is there when the other side forfeits (it gets 0). Empty: the match target."),
+    )
+    forfeit_points = models.PositiveSmallIntegerField(
+        _("forfeit match points"), null=True, blank=True,
+        help_text=_("Match points of the team that is there when the other side forfeits (it gets 0). Empty: a win."),
+    )
     status = FSMField(_("status"), max_length=20, choices=Status.choices, default=Status.SETUP, protected=True)
     round_minutes = models.PositiveSmallIntegerField(
         _("round length (minutes)"), default=90,

@@ -245,7 +245,7 @@ class ResultSheet:
         """Rebuild the result's derived numbers from its stored records (:meth:`apply`). Returns
         the evaluation (``None`` for a bye). Raises :class:`~engines.errors.RuleViolation` when
         the stored records break the rules."""
-        if self.is_bye:
+        if self.kind.decided_without_records(self.container):  # a bye or a forfeit: no records
             self.apply([], None, save=save)
             return None
         records = self.kind.records(self.container) if self.container.pk else []

@@ -1,7 +1,7 @@
 """Organiser URLs: tournament settings, members, entrants, drawing and running rounds."""
 from django.urls import path
 
-from scoring.web.views import hall, hall_board, links, members, organiser
+from scoring.web.views import checkins, hall, hall_board, links, members, organiser
 
 urlpatterns = [
     path("new/", organiser.tournament_create, name="tournament_create"),
@@ -27,6 +27,9 @@ urlpatterns = [
     path("t/<slug:slug>/import/<int:task_id>/", organiser.import_status, name="import_status"),
     path("t/<slug:slug>/players/<int:pk>/edit/", organiser.player_edit, name="player_edit"),
     path("t/<slug:slug>/players/<int:pk>/withdraw/", organiser.player_withdraw, name="player_withdraw"),
+    path("t/<slug:slug>/checkin/", checkins.checkin_list, name="checkin"),
+    path("t/<slug:slug>/checkin/<int:pk>/", checkins.checkin_toggle, name="checkin_toggle"),
+    path("t/<slug:slug>/round/<int:number>/no-show/", checkins.no_show, name="no_show"),
     path("t/<slug:slug>/round/pair/", organiser.round_pair, name="round_pair"),
     path("t/<slug:slug>/round/seat/", organiser.round_seat, name="round_seat"),
     path("t/<slug:slug>/round/<int:number>/edit/", organiser.round_edit, name="round_edit"),

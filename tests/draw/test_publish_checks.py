@@ -70,7 +70,7 @@ def test_publish_refuses_a_withdrawn_team(client, world):
     client.force_login(world["org"])
     r = publish(client, rnd, publish_anyway="1")
     assert Round.objects.get(pk=rnd.pk).status == Round.Status.DRAFT
-    assert "Team D is withdrawn or has not joined yet in this round." in " ".join(texts(r))
+    assert "Team D is not present in this round (withdrawn, not checked in or not joined yet)." in " ".join(texts(r))
 
 
 def test_publish_refuses_a_team_not_entered_yet_and_a_missing_team(client, world):
@@ -82,7 +82,7 @@ def test_publish_refuses_a_team_not_entered_yet_and_a_missing_team(client, world
     r = publish(client, rnd)
     assert Round.objects.get(pk=rnd.pk).status == Round.Status.DRAFT
     joined = " ".join(texts(r))
-    assert "Team D is withdrawn or has not joined yet in this round." in joined
+    assert "Team D is not present in this round (withdrawn, not checked in or not joined yet)." in joined
     assert f"Missing: {e.name} is not paired." in joined
 
 

@@ -54,6 +54,7 @@ from scoring.hall import calls as hall_calls
 from scoring.models import (
     Announcement,
     AuditEntry,
+    CheckIn,
     Deal,
     Dispute,
     EntrantLink,
@@ -392,6 +393,22 @@ def case_player_withdraw(w):
                  lambda: reload(player).withdrawn_after_round == 1)
 
 
+def case_checkin_toggle(w):
+    t = new_tournament(w, teams=2)
+    t.checkin_required = True
+    t.save(update_fields=["checkin_required"])
+    team = t.teams.order_by("name").first()
+    return Write("checkin_toggle", u("checkin_toggle", t.slug, team.pk), {"present": "1"}, ORG,
+                 lambda: CheckIn.objects.filter(team=team, present=True).exists())
+
+
+def case_no_show(w):
+    rnd = draft_taipan(w)
+    match = rnd.matches.order_by("table").first()
+    return Write("no_show", u("no_show", rnd.tournament.slug, 1), {"result": match.pk, "absent": match.team_ew_id, "reason": "absent", "rule": "bye"},
+                 ORG, lambda: reload(match).team_ew_id is None, get=True)
+
+
 def case_round_seat(w):
     t = new_tournament(w, "sichuan", players=8)
     return Write("round_seat", u("round_seat", t.slug), {"seed": ""}, ORG, lambda: t.rounds.filter(number=1).exists(), get=True)
@@ -602,6 +619,8 @@ ORGANISER_CASES = {
     "player_edit": case_player_edit,
     "player_withdraw": case_player_withdraw,
     "round_seat": case_round_seat,
+    "checkin_toggle": case_checkin_toggle,
+    "no_show": case_no_show,
     "round_tables_publish": case_round_tables_publish,
     "round_tables_close": case_round_tables_close,
     "table_reopen closed round": case_table_reopen_closed,

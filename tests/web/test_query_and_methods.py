@@ -26,6 +26,8 @@ WRITE_VIEWS = {
     "table_reopen", "table_audit_restore", "round_pack_build",
     # a side of a table through its private link (issue 15)
     "match_dispute", "table_dispute", "open_link", "forget_link",
+    # check-in (issue 23 item 3)
+    "entrant_checkin", "checkin_toggle", "no_show",
     # verification per hand (issue 22 item 2)
     "hand_acknowledge", "hand_disagree", "deal_acknowledge", "deal_disagree",
     # organiser

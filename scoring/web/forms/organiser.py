@@ -60,8 +60,8 @@ class TournamentForm(forms.ModelForm):
     class Meta:
         model = Tournament
         fields = ["name", "slug", "game", "round_format", "hands_per_round", "seed", "first_round_method", "avoid_same_club",
-                  "blind_confirmation", "player_entry", "verification", "venue", "starts_on", "round_minutes",
-                  "clock_warning_minutes"]
+                  "blind_confirmation", "player_entry", "verification", "checkin_required", "forfeit_score", "forfeit_points",
+                  "venue", "starts_on", "round_minutes", "clock_warning_minutes"]
         widgets = {"starts_on": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"), "verification": forms.RadioSelect}
         labels = {"slug": _("Web address")}
         help_texts = {"slug": _("The short name in the tournament's address (/t/…/): letters, digits and hyphens; filled in from the name.")}
@@ -460,6 +460,9 @@ class WithdrawForm(forms.Form):
 
     after_round = round_field(label=capfirst(_("withdrawn after round")))
     reinstate = forms.BooleanField(label=capfirst(_("reinstate instead")), required=False)
+    from_round = round_field(label=capfirst(_("back from round")), required=False,
+                             help_text=_("When reinstating: the first round they play again (empty: the next round drawn)."))
+    reason = TextField(label=capfirst(_("reason")), required=False, max_length=250)
 
     def __init__(self, *args, player: Player | None = None, **kwargs):
         super().__init__(*args, **kwargs)

@@ -45,6 +45,7 @@ from scoring.results.sheet import Action
 from scoring.web.context import tournament_context
 from scoring.web.decorators import too_many_requests, tournament_view
 from scoring.web.links import TooManyRequests, forget, held_links, open_attempt, remember
+from scoring.web.views.checkins import checkin_card
 from scoring.web.views.players import player_tables, team_matches
 from scoring.web.views.printing import pdf_response
 from scoring.web.views.public import current_round
@@ -163,7 +164,7 @@ def entrant_home(request, *, tournament):
             "record_disputes": rs.open_record_disputes if tournament.verifies_each_record else [],
         }
     context = tournament_context(request, tournament, link=link, entrant=actor, results=results, next_table=next_table,
-                                 current=current, own_template=OWN_TEMPLATES[kind])
+                                 current=current, own_template=OWN_TEMPLATES[kind], checkin=checkin_card(tournament, actor))
     return render(request, "links/home.html", context)
 
 

@@ -33,6 +33,7 @@ from scoring.errors import NotAllowed, ServiceError
 from scoring.games.base import EntrantKind
 from scoring.io import datasets, entrants_csv, tournament_json
 from scoring.models import Match, Membership, Player, Round, TaskState, Team
+from scoring.participants import checkins
 from scoring.policy import Perm
 from scoring.web.context import ENTRANT_PAGES, tournament_context
 from scoring.web.decorators import tournament_view
@@ -160,6 +161,26 @@ def team_create(request, *, tournament):
     return render(request, "participants/team_form.html", tournament_context(request, tournament, form=form, team=None))
 
 
+def _team_withdrawal_changed(request, tournament, team, was: int | None, form) -> bool:
+    """A change of the form's "withdrawn after round" goes through the withdrawal service (who,
+    when, kept as history): withdraw, return, or return and withdraw again after another round.
+    False (the error on the field) when the service refuses."""
+    new = form.cleaned_data.get("withdrawn_after_round")
+    team.withdrawn_after_round = was  # the service writes the column
+    if new == was:
+        return True
+    try:
+        if was is not None:
+            checkins.reinstate(tournament, request.user, team.pk)
+        if new is not None:
+            checkins.withdraw(tournament, request.user, team.pk, after_round=new)
+    except ServiceError as exc:
+        form.add_error("withdrawn_after_round", str(exc))
+        return False
+    team.refresh_from_db(fields=["withdrawn_after_round", "updated_at"])
+    return True
+
+
 @require_http_methods(["GET", "POST"])
 @tournament_view(Perm.MANAGE)
 @entrants(EntrantKind.TEAMS)
@@ -168,12 +189,23 @@ def team_edit(request, pk, *, tournament):
     paired again; its results are kept); ``action=delete`` deletes a team that was never paired."""
     team = get_object_or_404(Team.objects.select_related("first_player", "second_player"), tournament=tournament, pk=pk)
     action = request.POST.get("action") if request.method == "POST" else None
+    if action == "return":
+        try:
+            back = checkins.reinstate(tournament, request.user, team.pk, reason=request.POST.get("reason", ""))
+        except ServiceError as exc:
+            messages.error(request, str(exc))
+        else:
+            messages.success(request, _t("%(name)s is back from round %(round)d.") % {"name": team.name, "round": back.returns_round})
+        return redirect("scoring:team_list", tournament.slug)
     if action == "withdraw":
         # After the last round that is (being) played; a draft round is re-paired without the team.
         played = tournament.rounds.exclude(status=Round.Status.DRAFT).order_by("-number")
         last = played.values_list("number", flat=True).first() or 0
-        team.withdrawn_after_round = last
-        team.save(update_fields=["withdrawn_after_round", "updated_at"])
+        try:
+            checkins.withdraw(tournament, request.user, team.pk, after_round=last, reason=request.POST.get("reason", ""))
+        except ServiceError as exc:
+            messages.error(request, str(exc))
+            return redirect("scoring:team_list", tournament.slug)
         messages.success(request, _t("%(name)s withdrawn after round %(round)d.") % {"name": team.name, "round": last})
         drafts = Round.objects.filter(tournament=tournament, status=Round.Status.DRAFT, number__gt=last)
         drafts = drafts.filter(Q(matches__team_ns=team) | Q(matches__team_ew=team)).distinct()
@@ -193,12 +225,15 @@ def team_edit(request, pk, *, tournament):
                 player.delete()
         messages.success(request, _t("Team %(name)s deleted.") % {"name": team.name})
         return redirect("scoring:team_list", tournament.slug)
+    was_withdrawn = team.withdrawn_after_round
     form = TeamForm(request.POST or None, instance=team, tournament=tournament)
     if request.method == "POST" and form.is_valid():
-        form.save()
-        messages.success(request, _t("Team %(name)s saved.") % {"name": team.name})
-        return redirect("scoring:team_list", tournament.slug)
-    return render(request, "participants/team_form.html", tournament_context(request, tournament, form=form, team=team))
+        if _team_withdrawal_changed(request, tournament, team, was_withdrawn, form):
+            form.save()
+            messages.success(request, _t("Team %(name)s saved.") % {"name": team.name})
+            return redirect("scoring:team_list", tournament.slug)
+    return render(request, "participants/team_form.html", tournament_context(request, tournament, form=form, team=team,
+                                                                             history=checkins.history(tournament, team)))
 
 
 #: What the import pages of each kind of entrant show.
@@ -356,7 +391,7 @@ def player_edit(request, pk, *, tournament):
         form.save()
         messages.success(request, _t("Player %(name)s saved.") % {"name": player.name})
         return redirect("scoring:players", tournament.slug)
-    ctx = tournament_context(request, tournament, form=form, withdraw=withdraw, player=player)
+    ctx = tournament_context(request, tournament, form=form, withdraw=withdraw, player=player, history=checkins.history(tournament, player))
     return render(request, "participants/player_form.html", ctx, status=400 if request.method == "POST" else 200)
 
 
@@ -370,13 +405,17 @@ def player_withdraw(request, pk, *, tournament):
     if not form.is_valid():
         ctx = tournament_context(request, tournament, form=PlayerForm(instance=player), withdraw=form, player=player)
         return render(request, "participants/player_form.html", ctx, status=400)
-    if form.cleaned_data["reinstate"]:
-        player.withdrawn_after_round = None
-        messages.success(request, _t("%(name)s is back in the tournament.") % {"name": player.name})
-    else:
-        player.withdrawn_after_round = form.cleaned_data["after_round"]
-        messages.success(request, _t("%(name)s withdrawn after round %(number)s.") % {"name": player.name, "number": player.withdrawn_after_round})
-    player.save(update_fields=["withdrawn_after_round", "updated_at"])
+    reason = form.cleaned_data.get("reason", "")
+    try:
+        if form.cleaned_data["reinstate"]:
+            back = checkins.reinstate(tournament, request.user, player.pk, from_round=form.cleaned_data.get("from_round"), reason=reason)
+            messages.success(request, _t("%(name)s is back from round %(round)d.") % {"name": player.name, "round": back.returns_round})
+        else:
+            out = checkins.withdraw(tournament, request.user, player.pk, after_round=form.cleaned_data["after_round"], reason=reason)
+            messages.success(request, _t("%(name)s withdrawn after round %(number)s.") % {"name": player.name, "number": out.after_round})
+    except ServiceError as exc:
+        messages.error(request, str(exc))
+        return redirect("scoring:player_edit", tournament.slug, player.pk)
     return redirect("scoring:players", tournament.slug)
 
 
@@ -417,9 +456,10 @@ def round_pair(request, *, tournament):
             return redirect("scoring:tournament_detail", tournament.slug)
         messages.success(request, done % {"number": rnd.number})
         return redirect("scoring:round_pairings", tournament.slug, rnd.number)
-    present = [t for t in tournament.teams.all() if t.joined_round <= number
-               and (t.withdrawn_after_round is None or t.withdrawn_after_round >= number)]
-    ctx = tournament_context(request, tournament, number=number, draft=draft, form=form,
+    absent = checkins.absences(tournament, number)
+    present = [t for t in tournament.teams.all() if t.pk not in absent]
+    ctx = tournament_context(request, tournament, number=number, draft=draft, form=form, absent=checkins.absent_names(tournament, number),
+                             absent_round=number if draft else None,
                              present=len(present), seeded=sum(1 for t in present if t.seed is not None),
                              rated=sum(1 for t in present if t.rating is not None))
     return render(request, "rounds/pair.html", ctx, status=400 if request.method == "POST" else 200)
@@ -443,7 +483,9 @@ def round_seat(request, *, tournament):
             else:
                 messages.success(request, _t("Round %(number)s seated without repeat meetings.") % {"number": outcome.round.number})
             return redirect("scoring:round_tables", tournament.slug, outcome.round.number)
-    ctx = tournament_context(request, tournament, form=form, status=seating.seating_status(tournament))
+    status = seating.seating_status(tournament)
+    ctx = tournament_context(request, tournament, form=form, status=status, absent=checkins.absent_names(tournament, status["round_number"]),
+                             absent_round=status["round_number"] if status["reseat"] else None)
     return render(request, "rounds/seat.html", ctx, status=400 if request.method == "POST" else 200)
 
 
