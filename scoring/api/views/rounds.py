@@ -77,9 +77,9 @@ class RoundActionSerializer(RoundSerializer):
                                                                              "empty for other rounds.")
 
 
-def _schema(summary: str, request=None, *, description: str = "", created: bool = False):
+def _schema(summary: str, request=None, *, description: str = "", created: bool = False, operation_id: str | None = None):
     ok = {201: RoundActionSerializer} if created else {200: RoundActionSerializer}
-    return extend_schema(request=request, responses={**ok, **ERRORS}, tags=["rounds"], summary=summary,
+    return extend_schema(request=request, responses={**ok, **ERRORS}, tags=["rounds"], summary=summary, operation_id=operation_id,
                          description=description)
 
 
@@ -115,7 +115,8 @@ def _draw(t: Tournament, actor, data: dict, draft: Round | None) -> Round:
 
 
 class DrawNextView(RoundActionView):
-    @_schema("Draw the next round as a draft (pair or seat it)", DrawSerializer, created=True, description=(
+    @_schema("Draw the next round as a draft (pair or seat it)", DrawSerializer, created=True,
+             operation_id="tournaments_rounds_draw_next", description=(
         "Team games: the Swiss pairing of the next round (round 1 by `method`), with club avoidance when the "
         "tournament has it on; four-player games: the seating, four to a table (a draft already there is seated "
         "again). Refused while an earlier round is open (409, the message names its open tables)."))
@@ -130,7 +131,7 @@ class DrawNextView(RoundActionView):
 
 
 class DrawAgainView(RoundActionView):
-    @_schema("Draw a draft round again", DrawSerializer, description=(
+    @_schema("Draw a draft round again", DrawSerializer, operation_id="tournaments_rounds_draw_again", description=(
         "The draft's tables (hand edits included) are replaced by a new pairing or seating of the entrants "
         "present now. Only the latest round, only while it is a draft (409)."))
     def post(self, request, slug, number):
