@@ -191,3 +191,33 @@ def resume_tournament(tournament: Tournament, actor) -> Tournament:
         locked.save(update_fields=["status"])
     tournament.refresh_from_db()
     return tournament
+
+
+def _pair(tournament: Tournament, actor, draft: Round | None, method: str | None, seed: int | None) -> Round:
+    if draft is not None:
+        return pairing.repair_draft(draft, actor, method=method, seed=seed)
+    return pairing.pair_next_round(tournament, actor, seed=seed, method=method)
+
+
+def _seat(tournament: Tournament, actor, draft: Round | None, method: str | None, seed: int | None) -> Round:
+    if draft is not None and draft.status != Round.Status.DRAFT:
+        # seat_round seats the draft there is, else the next round: refuse before it.
+        raise NotAllowed(_("Only a draft round can be drawn again; round {number} is {status}.").format(
+            number=draft.number, status=draft.get_status_display()))
+    return seating.seat_round(tournament, actor, seed=seed).round
+
+
+#: How a round of each kind of entrant is drawn: teams are paired (Swiss), players seated.
+DRAW = {EntrantKind.TEAMS: _pair, EntrantKind.PLAYERS: _seat}
+
+
+def draw_round(tournament: Tournament, actor, *, draft: Round | None = None, method: str | None = None,
+               seed: int | None = None) -> Round:
+    """Draw the next round as a draft, or the draft ``draft`` again: teams are paired
+    (:func:`scoring.draw.pairing.pair_next_round` / :func:`~scoring.draw.pairing.repair_draft`,
+    round 1 by ``method``), players seated four to a table (:func:`scoring.draw.seating.seat_round`;
+    ``method`` is ignored). Returns the draft round. Raises what those raise
+    (:class:`NotAllowed`, :class:`~scoring.errors.PairingImpossible`), and :class:`NotAllowed`
+    when ``draft`` is not a draft."""
+    return DRAW[tournament.adapter.entrants](tournament, actor, draft, method, seed)
+

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 from django.db import transaction
 from django.shortcuts import get_object_or_404
-from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers, status
 from rest_framework.response import Response
@@ -31,10 +30,9 @@ from scoring.api import representation
 from scoring.api.errors import body, error
 from scoring.api.serializers import ErrorSerializer, RoundSerializer
 from scoring.api.views.members import OrganiserView
-from scoring.draw import pairing, rounds, seating
+from scoring.draw import rounds
 from scoring.draw.pairing_seeding import METHODS
-from scoring.errors import NotAllowed, PairingImpossible
-from scoring.games.base import EntrantKind
+from scoring.errors import PairingImpossible
 from scoring.models import Round, Tournament
 from scoring.participants.entrants import MAX_SEED
 
@@ -107,11 +105,7 @@ def _no_pairing(exc: PairingImpossible) -> Response:
 
 def _draw(t: Tournament, actor, data: dict, draft: Round | None) -> Round:
     """Pair (teams) or seat (players) the next round, or the draft ``draft`` again."""
-    if t.adapter.entrants == EntrantKind.PLAYERS:
-        return seating.seat_round(t, actor, seed=data.get("seed")).round
-    if draft is not None:
-        return pairing.repair_draft(draft, actor, method=data.get("method"), seed=data.get("seed"))
-    return pairing.pair_next_round(t, actor, seed=data.get("seed"), method=data.get("method"))
+    return rounds.draw_round(t, actor, draft=draft, method=data.get("method"), seed=data.get("seed"))
 
 
 class DrawNextView(RoundActionView):
@@ -138,10 +132,6 @@ class DrawAgainView(RoundActionView):
         t = self.tournament(slug)
         rnd = self.round(t, number)
         data = self.valid(DrawSerializer)
-        if t.adapter.entrants == EntrantKind.PLAYERS and rnd.status != Round.Status.DRAFT:
-            # seat_round seats the draft there is, else the next round: refuse before it.
-            raise NotAllowed(_("Only a draft round can be drawn again; round {number} is {status}.").format(
-                number=rnd.number, status=rnd.get_status_display()))
         try:
             _draw(t, self.actor(), data, rnd)
         except PairingImpossible as exc:
