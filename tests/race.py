@@ -6,7 +6,8 @@ reached the barrier, as if its request arrived at that moment. Its outcome is ke
 returned when it was acknowledged, or the refusal it raised (the services' refusals:
 :class:`~scoring.errors.ServiceError` and ``PermissionDenied``). Any other exception is a failure
 of the test and is raised again in the calling thread. Each thread closes its database
-connections at the end.
+connections at the end, and speaks the calling thread's language (its messages are compared
+with the caller's).
 """
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from typing import Any
 
 from django.core.exceptions import PermissionDenied
 from django.db import connections
+from django.utils import translation
 
 from scoring.errors import ServiceError
 
@@ -38,10 +40,17 @@ def race(*operations: Callable[[], Any], timeout: float = 60) -> list[Outcome]:
     """Run ``operations`` at the same moment (one thread each, released by a barrier) and return
     their outcomes in the same order."""
     barrier = threading.Barrier(len(operations))
+    # Each thread speaks the caller's language (a new thread would otherwise fall back to
+    # LANGUAGE_CODE, while the test's own thread has the translations switched off).
+    language = translation.get_language()
     outcomes = [Outcome() for _ in operations]
     failures: list[BaseException] = []
 
     def run(i: int) -> None:
+        if language is None:
+            translation.deactivate_all()
+        else:
+            translation.activate(language)
         try:
             barrier.wait(timeout=timeout)
             outcomes[i].value = operations[i]()
@@ -51,6 +60,7 @@ def race(*operations: Callable[[], Any], timeout: float = 60) -> list[Outcome]:
         except BaseException as exc:  # noqa: BLE001 - reported to the test below
             failures.append(exc)
         finally:
+            translation.deactivate()
             connections.close_all()
 
     threads = [threading.Thread(target=run, args=(i,)) for i in range(len(operations))]
