@@ -21,7 +21,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.cache import get_conditional_response, patch_cache_control, patch_vary_headers, quote_etag
 from django.utils.http import url_has_allowed_host_and_scheme
-from django.utils.translation import get_language
+from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _t
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods, require_POST
@@ -124,6 +124,12 @@ def board_close(request, number, *, tournament):
 # --------------------------------------------------------------------------- time's up
 
 
+def _ended(n: int) -> str:
+    """The message after time's up was applied: how many tables it ended."""
+    return ngettext("Time's up: {n} table ended at the time limit.", "Time's up: {n} tables ended at the time limit.",
+                    n).format(n=n)
+
+
 class TimesUpForm(forms.Form):
     grace_minutes = forms.IntegerField(
         label=_("Minutes to finish the hand in play"), min_value=0, max_value=times_up.MAX_GRACE_MINUTES, initial=0,
@@ -144,7 +150,7 @@ def times_up_page(request, number, *, tournament):
             form.add_error(exc.field if exc.field in form.fields else None, str(exc))
         else:
             if call.applied:
-                messages.success(request, _t("Time's up: {n} table(s) ended at the time limit.").format(n=len(call.ended)))
+                messages.success(request, _ended(len(call.ended)))
             else:
                 queued = tasks.schedule_times_up(call)
                 messages.success(request, _t("Time's up called: finish the hand in play. The tables are ended at {time}.")
@@ -171,7 +177,7 @@ def times_up_apply(request, number, *, tournament):
     except ServiceError as exc:
         messages.error(request, str(exc))
     else:
-        messages.success(request, _t("Time's up: {n} table(s) ended at the time limit.").format(n=len(ended)))
+        messages.success(request, _ended(len(ended)))
     return redirect("scoring:round_board", tournament.slug, rnd.number)
 
 
