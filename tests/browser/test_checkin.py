@@ -12,6 +12,13 @@ from tests.factories import MembershipFactory, TeamFactory, TournamentFactory
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
+def english(page):
+    """The page in English: the site shows Dutch whatever the browser asks for, until the language
+    switch sets Django's language cookie (the words asserted here are the English msgids)."""
+    page.context.add_cookies([{"name": "django_language", "value": "en", "url": page.base}])
+    return page
+
+
 def test_check_in_on_phones_then_draw(new_page):
     t = TournamentFactory(slug="hall", name="NSKT 2026", checkin_required=True, seed=3)
     teams = [TeamFactory(tournament=t, name=name) for name in
@@ -20,7 +27,7 @@ def test_check_in_on_phones_then_draw(new_page):
     org = MembershipFactory(tournament=t, role=Membership.Role.ORGANISER, user__username="org").user
 
     # The Draken scan their card and tap once.
-    phone = new_page(PHONE, locale="en-GB")
+    phone = english(new_page(PHONE, locale="en-GB"))
     phone.goto(f"{phone.base}/p/#{links.token_of(links.link_for(teams[0]))}")
     phone.wait_for_url("**/t/hall/mine/")
     assert "Inchecken voor ronde 1" in phone.inner_text("#checkin")
@@ -31,7 +38,7 @@ def test_check_in_on_phones_then_draw(new_page):
     shot(phone, "checkin-link-phone")
 
     # The organiser ticks nine more on the list, searching each by part of its name.
-    desk = new_page(PHONE, user=org, locale="en-GB")
+    desk = english(new_page(PHONE, user=org, locale="en-GB"))
     desk.goto(f"{desk.base}/t/hall/checkin/")
     assert "1 van 12 ingecheckt" in desk.inner_text("#checkin-count")
     for n, team in enumerate(teams[1:10], start=2):
@@ -46,7 +53,7 @@ def test_check_in_on_phones_then_draw(new_page):
     box = desk.locator(f"#checkin-{teams[11].pk} button.tick").bounding_box()
     assert box["height"] >= 48  # a big tap target
     shot(desk, "checkin-list-phone")
-    wide = new_page(LAPTOP, user=org, locale="en-GB")
+    wide = english(new_page(LAPTOP, user=org, locale="en-GB"))
     wide.goto(f"{wide.base}/t/hall/checkin/")
     shot(wide, "checkin-list-laptop")
 

@@ -68,6 +68,29 @@ def test_board_poll_answers_304_when_nothing_changed_and_200_after_a_record(clie
     assert client.get(board_url(rnd), headers={**headers, "If-None-Match": first["ETag"]}).status_code == 200
 
 
+def test_a_refused_close_after_times_up_shows_its_refusal_not_the_page_kept_from_before(client):
+    """Found by the hall's acceptance test: after time's up (its message shown on the board) a
+    refused close redirects to the same board, in the same state, with one message again; the
+    board answered 304 to the browser's revalidation, so the phone kept showing "Time's up: ..."
+    and the refusal naming the tables was never shown. A page with a message is always rendered
+    and carries no ETag."""
+    rnd, _cs, people = hall_round("match", tables=2)
+    client.force_login(people["organiser"])
+    slug = rnd.tournament.slug
+    client.post(reverse("scoring:round_times_up", args=[slug, 1]), {"grace_minutes": 0})
+    first = client.get(board_url(rnd))
+    assert first.status_code == 200 and "Time&#x27;s up: 2 tables ended at the time limit." in first.content.decode()
+    assert "ETag" not in first
+    client.post(reverse("scoring:round_board_close", args=[slug, 1]))
+    again = client.get(board_url(rnd), headers={"If-None-Match": first.get("ETag", '"kept"')})
+    assert again.status_code == 200
+    html = again.content.decode()
+    assert "cannot be closed" in html and "table(s) 1, 2" in html
+    # Without a message the board is conditional again.
+    plain = client.get(board_url(rnd))
+    assert client.get(board_url(rnd), headers={"If-None-Match": plain["ETag"]}).status_code == 304
+
+
 @pytest.mark.parametrize("kind", KINDS)
 def test_board_page_queries_do_not_grow_with_the_tables(client, django_assert_max_num_queries, kind):
     counts = []

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from scoring.models import AuditEntry, Confirmation, Dispute, EntrantLink, Hand, Tournament
+from scoring.models import AuditEntry, Confirmation, Dispute, EntrantLink, Hand, Round, Tournament
 from scoring.participants import links
 from scoring.results import sheet
 from scoring.web.links import SESSION_KEY
@@ -100,6 +100,31 @@ def test_a_link_of_one_tournament_is_nothing_in_another(client, world):
     # there the phone is the public: the entry page asks for a login (which offers the result page)
     r = client.get(u("table_enter", "sc", world.table.pk))
     assert r.status_code == 302 and r["Location"] == reverse("login") + "?next=" + u("table_enter", "sc", world.table.pk)
+
+
+def test_the_entrant_page_looks_for_its_table_until_the_tournament_is_finished(client, settings):
+    """Found by the hall's acceptance test: publishing a round announces "find your table" on the
+    link pages (live), but a page opened before (at check-in) kept saying "No round has been
+    published yet" until reloaded, and between rounds kept the closed round's table: the card
+    re-read itself only while its round was open. It now polls until the tournament is finished."""
+    from tests.factories import MatchFactory, RoundFactory, TeamFactory, TournamentFactory
+
+    settings.LIVE_POLL_SECONDS = 3
+    t = TournamentFactory(slug="poll")
+    ours, theirs = TeamFactory(tournament=t, name="Ours"), TeamFactory(tournament=t, name="Theirs")
+    token = {str(link.entrant): links.token_of(link) for link in links.ensure_links(t)}["Ours"]
+    open_link(client, token)
+    url = u("entrant_home", "poll")
+    poll = f'id="current" hx-get="{url}" hx-trigger="every 3s" hx-select="#current"'
+    assert poll in client.get(url).content.decode()  # no round yet: it looks for one
+    rnd = RoundFactory(tournament=t, number=1, status=Round.Status.PUBLISHED)
+    MatchFactory(round=rnd, table=4, team_ns=ours, team_ew=theirs)
+    html = client.get(url, headers={"HX-Request": "true"}).content.decode()
+    assert poll in html and "Theirs" in html  # the poll's answer carries the table card
+    Round.objects.filter(pk=rnd.pk).update(status=Round.Status.CLOSED)
+    assert poll in client.get(url).content.decode()  # between rounds: still looking
+    Tournament.objects.filter(pk=t.pk).update(status=Tournament.Status.FINISHED)
+    assert "hx-get" not in client.get(url).content.decode().split('id="current"')[1][:20]
 
 
 def test_regenerating_or_revoking_signs_the_phone_out(client, world):

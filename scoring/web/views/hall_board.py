@@ -21,7 +21,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.cache import get_conditional_response, patch_cache_control, patch_vary_headers, quote_etag
 from django.utils.http import url_has_allowed_host_and_scheme
-from django.utils.translation import get_language
+from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _t
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods, require_POST
@@ -58,10 +58,11 @@ def _back(request, default: str) -> str:
 
 def board_etag(request, rnd: Round) -> str:
     """The board's ETag: its state (:func:`scoring.hall.board.state`), who looks (a member's page
-    shows their actions), the path, the language, the CSRF cookie, the htmx headers and the code."""
+    shows their actions), the path, the language, the CSRF cookie, the htmx headers and the code.
+    Pages showing a message get none (:func:`board_page`): what they show is not in it."""
     parts = [board.state(rnd), request.user.pk, request.get_full_path(), get_language(),
              request.META.get("CSRF_COOKIE") or "", [request.headers.get(h, "") for h in VARYING_HEADERS],
-             code_version(), len(messages.get_messages(request))]
+             code_version()]
     return quote_etag(hashlib.sha1(json.dumps(parts, default=str).encode()).hexdigest())
 
 
@@ -86,15 +87,20 @@ def board_context(request, tournament, rnd: Round) -> dict:
 def board_page(request, number, *, tournament):
     """The progress board of round ``number``: every table with its state, records, totals, time
     since the last record, disputes, referee and calls, most urgent first; polls itself, 304 when
-    nothing changed."""
+    nothing changed. A page with a message waiting (the refusal to close, after a redirect) is
+    always rendered and carries no ETag: a 304 would show the page kept from before, with its old
+    message, and leave the new one unshown."""
     rnd = visible_round(request, tournament, number)
+    live = live_poll(request)
+    flash = not live and bool(len(messages.get_messages(request)))
     etag = board_etag(request, rnd)
-    response = get_conditional_response(request, etag=etag)
+    response = None if flash else get_conditional_response(request, etag=etag)
     if response is None:
         context = board_context(request, tournament, rnd)
-        response = render(request, "hall/_board_live.html" if live_poll(request) else "hall/board.html", context)
+        response = render(request, "hall/_board_live.html" if live else "hall/board.html", context)
         etag = board_etag(request, rnd)  # a first visit's new CSRF cookie
-    response["ETag"] = etag
+    if not flash:
+        response["ETag"] = etag
     patch_cache_control(response, private=True, no_cache=True)
     patch_vary_headers(response, ("Cookie", "HX-Request", "HX-Target"))
     return response
@@ -118,6 +124,12 @@ def board_close(request, number, *, tournament):
 # --------------------------------------------------------------------------- time's up
 
 
+def _ended(n: int) -> str:
+    """The message after time's up was applied: how many tables it ended."""
+    return ngettext("Time's up: {n} table ended at the time limit.", "Time's up: {n} tables ended at the time limit.",
+                    n).format(n=n)
+
+
 class TimesUpForm(forms.Form):
     grace_minutes = forms.IntegerField(
         label=_("Minutes to finish the hand in play"), min_value=0, max_value=times_up.MAX_GRACE_MINUTES, initial=0,
@@ -138,7 +150,7 @@ def times_up_page(request, number, *, tournament):
             form.add_error(exc.field if exc.field in form.fields else None, str(exc))
         else:
             if call.applied:
-                messages.success(request, _t("Time's up: {n} table(s) ended at the time limit.").format(n=len(call.ended)))
+                messages.success(request, _ended(len(call.ended)))
             else:
                 queued = tasks.schedule_times_up(call)
                 messages.success(request, _t("Time's up called: finish the hand in play. The tables are ended at {time}.")
@@ -165,7 +177,7 @@ def times_up_apply(request, number, *, tournament):
     except ServiceError as exc:
         messages.error(request, str(exc))
     else:
-        messages.success(request, _t("Time's up: {n} table(s) ended at the time limit.").format(n=len(ended)))
+        messages.success(request, _ended(len(ended)))
     return redirect("scoring:round_board", tournament.slug, rnd.number)
 
 

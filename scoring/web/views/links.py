@@ -48,7 +48,7 @@ from scoring.web.links import TooManyRequests, forget, held_links, open_attempt,
 from scoring.web.views.checkins import checkin_card
 from scoring.web.views.players import player_tables, team_matches
 from scoring.web.views.printing import pdf_response
-from scoring.web.views.public import current_round
+from scoring.web.views.public import current_round, live_seconds
 from scoring.web.views.result_context import urls_of
 
 #: What an entrant's page reads, per kind of entrant: its matches (Tai Pan) or tables.
@@ -138,7 +138,10 @@ def _current(tournament: Tournament, link: EntrantLink):
 def entrant_home(request, *, tournament):
     """The entrant's own page (reached through its private link, no account): its table in the
     current round with the actions it may take there, and its own matches or tables. Visitors
-    without the tournament's link are told how to open it."""
+    without the tournament's link are told how to open it. Until the tournament is finished the
+    table card re-reads itself (``poll``, every :func:`~scoring.web.views.public.live_seconds`),
+    also before a round is published and between rounds, so the table of a round just published
+    appears without a reload (with the announcement that says "find your table")."""
     actor = request.actor
     if not policy.is_entrant(actor):
         return render(request, "links/no_link.html", tournament_context(request, tournament), status=403)
@@ -164,7 +167,8 @@ def entrant_home(request, *, tournament):
             "record_disputes": rs.open_record_disputes if tournament.verifies_each_record else [],
         }
     context = tournament_context(request, tournament, link=link, entrant=actor, results=results, next_table=next_table,
-                                 current=current, own_template=OWN_TEMPLATES[kind], checkin=checkin_card(tournament, actor))
+                                 current=current, own_template=OWN_TEMPLATES[kind], checkin=checkin_card(tournament, actor),
+                                 poll=tournament.status != Tournament.Status.FINISHED, live_seconds=live_seconds())
     return render(request, "links/home.html", context)
 
 
