@@ -30,7 +30,7 @@ def test_check_in_on_phones_then_draw(new_page):
     phone = english(new_page(PHONE, locale="en-GB"))
     phone.goto(f"{phone.base}/p/#{links.token_of(links.link_for(teams[0]))}")
     phone.wait_for_url("**/t/hall/mine/")
-    assert "Inchecken voor ronde 1" in phone.inner_text("#checkin")
+    assert "Check-in for round 1" in phone.inner_text("#checkin")
     shot(phone, "checkin-link-phone-before")
     phone.click("#checkin-button")
     phone.wait_for_selector("#checked-in")
@@ -40,15 +40,15 @@ def test_check_in_on_phones_then_draw(new_page):
     # The organiser ticks nine more on the list, searching each by part of its name.
     desk = english(new_page(PHONE, user=org, locale="en-GB"))
     desk.goto(f"{desk.base}/t/hall/checkin/")
-    assert "1 van 12 ingecheckt" in desk.inner_text("#checkin-count")
+    assert "1 of 12 checked in" in desk.inner_text("#checkin-count")
     for n, team in enumerate(teams[1:10], start=2):
         desk.fill("#checkin-q", team.name[:4].lower())
         desk.wait_for_function("n => document.querySelectorAll('#checkin-rows button.tick').length === n", arg=1)
         desk.click(f"#checkin-{team.pk} button.tick")
-        desk.wait_for_function("n => document.querySelector('#checkin-count').innerText.startsWith(n + ' van 12')", arg=n)
+        desk.wait_for_function("n => document.querySelector('#checkin-count').innerText.startsWith(n + ' of 12')", arg=n)
     desk.fill("#checkin-q", "")
     desk.wait_for_function("() => document.querySelectorAll('#checkin-rows button.tick').length === 12")
-    assert "10 van 12 ingecheckt" in desk.inner_text("#checkin-count")
+    assert "10 of 12 checked in" in desk.inner_text("#checkin-count")
     assert horizontal_overflow(desk) == 0
     box = desk.locator(f"#checkin-{teams[11].pk} button.tick").bounding_box()
     assert box["height"] >= 48  # a big tap target
@@ -60,7 +60,7 @@ def test_check_in_on_phones_then_draw(new_page):
     # Before drawing the organiser sees who is absent; the draw pairs the ten.
     desk.goto(f"{desk.base}/t/hall/round/pair/")
     absent = desk.inner_text("#absent")
-    assert "2 afwezig" in absent and "Ganzen" in absent and "Eenden" in absent
+    assert "2 absent" in absent and "Ganzen" in absent and "Eenden" in absent
     shot(desk, "checkin-pair-phone")
     desk.click("label[for=id_method_0]")
     desk.locator("form button[type=submit]").last.click()
