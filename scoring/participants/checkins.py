@@ -12,7 +12,9 @@ Who is *present* in round ``n`` (paired in Tai Pan, seated in a four-player game
    present (the behaviour before check-in existed).
 
 **Which round a check-in is for.** Check-in is open for the *next round to draw*
-(:func:`open_round`: the last round's number + 1; a draft counts as drawn). An entrant's tap on
+(:func:`open_round`: the last round's number + 1; a draft counts as drawn). Entrants check in
+themselves only between rounds (:func:`entrant_checkin_open`: no round yet, or every round
+closed); the organiser's list is open for the next round at any time. An entrant's tap on
 its private link says which round it is for; once that round is drawn the tap is refused:
 "Round N is already drawn: ask the organiser." (it never silently counts for another round). An
 organiser may also tick or untick an entrant of the round that is still a *draft*: the draft then
@@ -62,6 +64,22 @@ def open_round(tournament: Tournament) -> int:
     """The round check-in is open for: the last round's number + 1 (a draft round counts as drawn)."""
     last = Round.objects.filter(tournament=tournament).order_by("-number").values_list("number", flat=True).first()
     return (last or 0) + 1
+
+
+def entrant_checkin_open(tournament: Tournament) -> bool:
+    """True when entrants may check in on their private link: between rounds, i.e. no round yet
+    or every round closed (no draft, published or in-progress round). Mid-round the link page
+    shows no check-in card and :func:`set_checkin` refuses an entrant's tap: the page and the API
+    ask this one function (docs/hall.md "Check-in")."""
+    return not Round.objects.filter(tournament=tournament).exclude(status=Round.Status.CLOSED).exists()
+
+
+def entrant_closed_text(tournament: Tournament) -> str:
+    """Why an entrant cannot check in now (mid-round): "Check-in for round N opens when round
+    N-1 is closed." (translated), N being :func:`open_round`."""
+    number = open_round(tournament)
+    return str(_("Check-in for round {number} opens when round {previous} is closed.").format(
+        number=number, previous=number - 1))
 
 
 def _registered(entrant, number: int, windows: list[Withdrawal]) -> bool:
@@ -202,8 +220,9 @@ def set_checkin(tournament: Tournament, actor, entrant_id: int, present: bool = 
     (:class:`~scoring.policy.EntrantActor`) for itself only (``PermissionDenied`` otherwise).
     Refusals (:class:`NotAllowed`): check-in is off; the round is already drawn (an entrant:
     "Round N is already drawn: ask the organiser."; an organiser may still change the check-in
-    of a round that is a draft, no earlier one); the entrant is withdrawn or has not joined yet
-    in that round."""
+    of a round that is a draft, no earlier one); an entrant's tap while a round is drafted,
+    published or in progress (:func:`entrant_checkin_open`: "Check-in for round N opens when
+    round N-1 is closed."); the entrant is withdrawn or has not joined yet in that round."""
     with transaction.atomic():
         locked = lock(Tournament, tournament.pk)
         entrant_side = policy.is_entrant(actor)
@@ -226,6 +245,8 @@ def set_checkin(tournament: Tournament, actor, entrant_id: int, present: bool = 
                 raise NotAllowed(_("Round {number} is already drawn: ask the organiser.").format(number=number))
         elif number > first_open:
             raise NotAllowed(_("Check-in is open for round {number} only.").format(number=first_open))
+        if entrant_side and not entrant_checkin_open(locked):
+            raise NotAllowed(entrant_closed_text(locked))
         entrant = _entrant(locked, entrant_id)
         if not _registered(entrant, number, list(_windows_of(locked, entrant))):
             raise NotAllowed(_("{name} is withdrawn or has not joined yet in round {number}: let them return first.").format(

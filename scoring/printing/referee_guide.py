@@ -68,6 +68,16 @@ SECTIONS = (
         _("Ended by mistake, or play goes on after all? “Resume play” undoes it, as long as the result is "
           "not confirmed."),
     )),
+    Section("hall", _("In the hall: zones, calls, time's up"), (
+        _("“My tables” shows your zone first: the tables the organiser gave you in the current round, open "
+          "ones first; the other tables follow, collapsed. “Claim” makes a table yours (it answers a call "
+          "there)."),
+        _("A side taps “Call a referee” on its phone (or you do, on the entry page): “My tables” and "
+          "the progress board show “Needs a referee”. Go to the table; when it is settled, tap “Answered”."),
+        _("Time's up with “finish the hand in play”: the entry page says until when. Finish and enter that "
+          "hand; then the organiser ends every unfinished table at the time limit. A hand saved after that is "
+          "refused with a message: nothing of it is stored."),
+    )),
     Section("stale", _("“Changed by someone else”"), (
         _("“This result changed, reload.” means that someone else saved a change at this table after you "
           "opened the page. Nothing of yours was saved. Tap “Reload”, look at the hands now listed, and "

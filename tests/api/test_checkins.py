@@ -132,3 +132,16 @@ def test_no_show_forfeit_by_default(hall):
     m = Match.objects.get(pk=match.pk)
     assert (m.total_ns, m.total_ew, m.points_ns, m.points_ew) == (800, 0, 2, 0)  # NSKT target 800, a win's 2
     assert c.get(api_url("tournament-detail", "hall")).json()["forfeit_score"] is None
+
+
+def test_link_check_in_mid_round_is_a_conflict(hall):
+    """fixes B3: the API asks the same rule as the link page: no link check-in while a round is
+    drawn and not closed."""
+    t, teams, org, c, _ref = hall
+    for team in teams[:4]:
+        c.put(api_url("checkin-detail", "hall", team.pk), {}, format="json")
+    pairing.pair_next_round(t, org)
+    r = link_client(teams[5]).post(api_url("checkin-mine", "hall"), {}, format="json")
+    assert r.status_code == 409
+    assert r.json()["errors"][0]["message"] == "Check-in for round 2 opens when round 1 is closed."
+    assert not CheckIn.objects.filter(team=teams[5]).exists()

@@ -4,6 +4,8 @@ read) and the announcements (read by everyone, posted and withdrawn by organiser
 services and policy as the pages; the answers validate against the OpenAPI schema."""
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 from django.utils import timezone
 from openapi_schema_validator import OAS30Validator
@@ -136,3 +138,14 @@ def test_the_clock_started_on_the_page_is_the_one_the_api_reads(world):
     clock.start(world.match.round, world.organiser, version=0)
     data = world.api(None).get(api_url("clock", "tp")).json()
     assert data["status"] == "running" and data["version"] == 1
+
+
+def test_minutes_and_an_end_time_together_are_400_on_minutes(world):
+    """fixes B5: one of ``minutes`` and ``ends_at`` says how long it is shown, never both silently."""
+    later = (timezone.now() + timedelta(hours=1)).isoformat()
+    r = world.api("organiser").post(api_url("announcement-list", "tp"), {"text": "Lunch", "minutes": 20, "ends_at": later},
+                                    format="json")
+    assert r.status_code == 400, r.content
+    errors = r.json()["errors"]
+    assert [e.get("field") for e in errors] == ["minutes"] and "not both" in errors[0]["message"]
+    assert not Announcement.objects.exists()

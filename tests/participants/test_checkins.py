@@ -241,3 +241,26 @@ def test_a_seated_player_unticked_in_the_draft_is_a_warning():
     assert seating.draft_warnings(rnd) == []
     checkins.set_checkin(t, org, players[2].pk, False, round_number=1)
     assert seating.draft_warnings(rnd) == ["Table 1: P2 is not present in this round: seat the round again."]
+
+
+@pytest.mark.parametrize("status", [Round.Status.DRAFT, Round.Status.PUBLISHED, Round.Status.IN_PROGRESS])
+def test_entrant_checks_in_only_between_rounds(status):
+    """fixes B3: mid-round (a draft, published or in-progress round) a link's tap is refused, never
+    counted for the next round; the organiser may tick for the next round; once every round is
+    closed the link checks in for the next one."""
+    t, ts, org = teams(4)
+    for team in ts[:2]:
+        checkins.set_checkin(t, org, team.pk)
+    rnd = pairing.pair_next_round(t, org)
+    Round.objects.filter(pk=rnd.pk).update(status=status)
+    late = EntrantActor(links.link_for(ts[3]))
+    assert checkins.entrant_checkin_open(t) is False
+    with pytest.raises(NotAllowed, match="Check-in for round 2 opens when round 1 is closed."):
+        checkins.set_checkin(t, late, ts[3].pk)
+    with pytest.raises(NotAllowed, match="Round 1 is already drawn: ask the organiser."):
+        checkins.set_checkin(t, late, ts[3].pk, round_number=1)
+    assert not CheckIn.objects.filter(team=ts[3]).exists()
+    assert checkins.set_checkin(t, org, ts[2].pk).round_number == 2  # the organiser's list stays open
+    Round.objects.filter(pk=rnd.pk).update(status=Round.Status.CLOSED)
+    assert checkins.entrant_checkin_open(t) is True
+    assert checkins.set_checkin(t, late, ts[3].pk).round_number == 2

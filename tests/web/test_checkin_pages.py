@@ -175,3 +175,24 @@ def test_the_team_form_field_withdraws_through_the_service(client, hall):
     assert client.post(url, {**data, "withdrawn_after_round": ""}).status_code == 302
     w.refresh_from_db()
     assert Team.objects.get(pk=team.pk).withdrawn_after_round is None and w.returns_round == 1
+
+
+def test_link_page_offers_check_in_only_between_rounds(client, hall):
+    """fixes B3: once round 1 is drawn the link page shows no check-in card (only a small note);
+    when every round is closed it offers check-in for round 2."""
+    t, teams, org = hall
+    for team in teams[1:]:
+        checkins.set_checkin(t, org, team.pk)
+    rnd = pairing.pair_next_round(t, org)
+    client.logout()
+    en(client)
+    _hold_link(client, teams[0])
+    home = client.get(reverse("scoring:entrant_home", args=[t.slug])).content.decode()
+    assert 'id="checkin-button"' not in home and 'id="checkin-title"' not in home
+    assert "Check-in for round 2 opens when round 1 is closed." in home
+    r = client.post(reverse("scoring:entrant_checkin", args=[t.slug]), {"present": "1"}, follow=True)
+    assert "Check-in for round 2 opens when round 1 is closed." in r.content.decode()
+    assert not CheckIn.objects.filter(team=teams[0]).exists()
+    Round.objects.filter(pk=rnd.pk).update(status=Round.Status.CLOSED)
+    home = client.get(reverse("scoring:entrant_home", args=[t.slug])).content.decode()
+    assert 'id="checkin-button"' in home and "Check-in for round 2" in home

@@ -23,11 +23,14 @@ def test_the_guide_page_is_dutch_then_english_for_everyone(client):
     nl, en = html.index('lang="nl" id="guide-nl"'), html.index('lang="en" id="guide-en"')
     assert nl < en
     assert "<h1>Handleiding voor scheidsrechters</h1>" in html and "Referee guide</h2>" in html
-    for key in ("sheet", "enter", "errors", "confirm", "time", "stale"):
+    for key in ("sheet", "enter", "errors", "confirm", "time", "hall", "stale"):
         assert f'id="nl-{key}"' in html and f'id="en-{key}"' in html
     # the button names the referee sees, in each language
     assert "„Beëindigen wegens tijdslimiet…”" in html and "“End at the time limit…”" in html
     assert "„Verder spelen”" in html and "„Opnieuw laden”" in html
+    # the hall (fixes B6): zones, claiming, calls and time's up with the grace period
+    assert "„Scheidsrechter roepen”" in html and "„Beantwoord”" in html and "„Claimen”" in html
+    assert "“Call a referee”" in html and "“Answered”" in html and "finish the hand in play" in html
     assert reverse("scoring:referee_guide_pdf") in html
     assert client.post(reverse("scoring:referee_guide")).status_code == 405
 

@@ -19,6 +19,7 @@ from datetime import timedelta
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers, status
 from rest_framework.response import Response
@@ -75,7 +76,14 @@ class PostAnnouncementSerializer(serializers.Serializer):
     text = serializers.CharField(max_length=ANNOUNCEMENT_MAX_LENGTH)
     ends_at = serializers.DateTimeField(required=False, allow_null=True, help_text="Shown until then (optional).")
     minutes = serializers.IntegerField(required=False, min_value=1, max_value=announcements.MAX_DAYS * 24 * 60,
-                                       help_text="Or: shown this many minutes from now.")
+                                       help_text="Or: shown this many minutes from now (not both).")
+
+    def validate(self, attrs):
+        """Refuses ``minutes`` together with an ``ends_at`` (400 on ``minutes``): one of them says
+        how long it is shown."""
+        if attrs.get("minutes") and attrs.get("ends_at"):
+            raise serializers.ValidationError({"minutes": _("Give minutes or an end time, not both.")})
+        return attrs
 
 
 def _clock_answer(rnd: Round) -> Response:

@@ -93,10 +93,14 @@ def entrant_checkin(request, *, tournament):
 
 def checkin_card(tournament, actor) -> dict | None:
     """What the entrant's page shows about check-in (``None`` when check-in is off):
-    ``{"number", "checked_in", "registered"}`` for the next round to draw."""
+    ``{"number", "checked_in", "registered"}`` for the next round to draw, only between rounds
+    (:func:`scoring.participants.checkins.entrant_checkin_open`, the rule the service applies);
+    mid-round ``{"number", "closed": "Check-in for round N opens when ..."}``, a small note."""
     if not tournament.checkin_required:
         return None
     number = checkins.open_round(tournament)
+    if not checkins.entrant_checkin_open(tournament):
+        return {"number": number, "closed": checkins.entrant_closed_text(tournament)}
     entrant = actor.link.entrant
     return {"number": number, "checked_in": checkins.is_checked_in(tournament, entrant, number),
             "registered": checkins.absences(tournament, number).get(entrant.pk) in (None, checkins.NOT_CHECKED_IN)}

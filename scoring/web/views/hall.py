@@ -98,13 +98,17 @@ EXTEND_STEPS = (-5, -1, 1, 5)
 def controls(context) -> dict | None:
     """The clock buttons' context for the round page: ``state`` and ``described`` of the context
     ``round``'s clock and the ``steps`` (:data:`EXTEND_STEPS`), or ``None`` when the user is not an
-    organiser or the round is not open."""
+    organiser or the round is not open. ``described`` of a running clock is only "running" (the
+    hall bar above counts down live); paused and not started say the time left, which stands still."""
     rnd = context.get("round")
     if not context.get("can_organise") or not isinstance(rnd, Round) or not rnd.is_open:
         return None
     now = timezone.now()
     the_clock = clock.clock_of(rnd)
-    return {"state": clock.state(the_clock, now), "described": clock.describe(the_clock, now), "steps": EXTEND_STEPS}
+    # A running clock's time left is the hall bar's live count (clock.js), not a number frozen here.
+    running = the_clock.status == RoundClock.Status.RUNNING
+    described = str(the_clock.get_status_display()).lower() if running else clock.describe(the_clock, now)
+    return {"state": clock.state(the_clock, now), "described": described, "steps": EXTEND_STEPS}
 
 
 def _no_store(response):

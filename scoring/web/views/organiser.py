@@ -241,11 +241,11 @@ IMPORT_PAGES = {
     "teams": {"title": _("Import teams (CSV)"), "list_url": "scoring:team_list", "example_url": "scoring:teams_import_example",
               "import_url": "scoring:teams_import",
               "done": _("%(count)d teams imported."),
-              "columns": _("Columns: name, player1, player2 (required), affiliation, seed, joined_round (optional).")},
+              "columns": _("Columns: name, player1, player2 (required), affiliation, seed, joined_round, rating (optional).")},
     "players": {"title": _("Import players (CSV)"), "list_url": "scoring:players", "example_url": "scoring:players_import_example",
                 "import_url": "scoring:players_import",
                 "done": _("%(count)d players imported."),
-                "columns": _("Columns: name (required), affiliation, seed, joined_round, substitute (yes or no) (optional).")},
+                "columns": _("Columns: name (required), affiliation, seed, joined_round, substitute (yes or no), rating (optional).")},
 }
 
 
