@@ -210,3 +210,24 @@ def test_a_side_calls_a_referee_from_its_entry_page(client):
     assert client.post(other).status_code == 403
     assert RefereeCall.objects.count() == 1
     assert ResultContainer  # noqa: B018
+
+
+def test_the_board_shows_the_round_clock_and_says_when_times_up_was(client):
+    """Fix A4 of issue 23: the organiser decides on time's up on the board, so the hall bar (the
+    round clock) shows there, for head referees too; the time's up line reads "Time's up
+    (HH:MM): ..."."""
+    import re
+
+    from scoring.hall import clock, times_up
+
+    rnd, _cs, people = hall_round("match", tables=2)
+    clock.start(rnd, people["organiser"], version=0)
+    for who in (people["organiser"], people["head"]):
+        client.force_login(who)
+        html = client.get(board_url(rnd)).content.decode()
+        assert 'class="hall-bar' in html and "data-hall-clock" in html, who
+    times_up.call(rnd, people["organiser"])
+    client.force_login(people["organiser"])
+    html = client.get(board_url(rnd)).content.decode()
+    assert re.search(r"Time's up \(\d\d:\d\d\): 2 tables ended at the time limit\.", html)
+    assert "Time's up at" not in html
