@@ -231,3 +231,30 @@ def test_the_board_shows_the_round_clock_and_says_when_times_up_was(client):
     html = client.get(board_url(rnd)).content.decode()
     assert re.search(r"Time's up \(\d\d:\d\d\): 2 tables ended at the time limit\.", html)
     assert "Time's up at" not in html
+
+
+def test_a_hand_refused_by_times_up_is_the_one_banner_at_the_top_and_the_input_is_kept(client):
+    """Fix A3 of issue 23: the referee had the entry page open; time's up ended the match; the
+    save is refused with the time's up message as the one banner at the top of the page (before
+    the hands so far), and the typed hand is shown below it, not saved."""
+    from scoring.hall import times_up
+    from tests.web.entry_data import hand_data
+
+    rnd, (m1,), people = hall_round("match", tables=1)
+    sheet.add_record(m1, RECORDS["match"][0], people["referee"])
+    m1.refresh_from_db()
+    seen = m1.version
+    times_up.call(rnd, people["organiser"])
+    client.force_login(people["referee"])
+    enter = reverse(kind_of(m1).url_name("enter"), args=[rnd.tournament.slug, m1.pk])
+    response = client.post(enter, hand_data(seen, first_out="N", ns="65", ew="35", record_number="2"))
+    assert response.status_code == 400
+    html = response.content.decode()
+    banner = html.index('id="entry-errors"')
+    assert html.count('role="alert"') - html.count('id="offline-note"') == 1
+    assert banner < html.index("Time is up for this round") < html.index('id="record-1"')
+    assert html.count("Time is up for this round") == 1
+    kept = html[html.index('id="kept-input"'):]
+    assert "your input (not saved)" in kept and "<fieldset disabled>" in kept
+    assert 'value="65"' in kept and 'value="35"' in kept
+    assert len(kind_of(m1).records(m1)) == 1
