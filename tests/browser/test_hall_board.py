@@ -74,6 +74,11 @@ def test_zones_page_on_a_phone(new_page):
     page = new_page(viewport=PHONE, user=people["organiser"])
     page.goto(f"{page.base}/t/{rnd.tournament.slug}/round/1/zones/")
     form = page.locator(f"#zone-{people['referee'].pk}")
+    # The "take over" label is the tap target (at least 44 px high) and ticks the box.
+    label = form.locator(".take-over label")
+    assert label.bounding_box()["height"] >= 44
+    label.click()
+    assert form.locator("input[type=checkbox]").is_checked()
     form.locator("input[name$=tables]").fill("1-6, 13")
     form.locator("button[type=submit]").click()
     page.wait_for_load_state()

@@ -258,3 +258,15 @@ def test_a_hand_refused_by_times_up_is_the_one_banner_at_the_top_and_the_input_i
     assert "your input (not saved)" in kept and "<fieldset disabled>" in kept
     assert 'value="65"' in kept and 'value="35"' in kept
     assert len(kind_of(m1).records(m1)) == 1
+
+
+def test_the_take_over_box_sits_inside_its_label(client):
+    """Fix A6 of issue 23: the whole label (a 44 px tap target, static/css/hall-board.css) ticks
+    the "take over" box, not only the 13 px box."""
+    rnd, _cs, people = hall_round("match", tables=2)
+    client.force_login(people["organiser"])
+    html = client.get(reverse("scoring:round_zones", args=[rnd.tournament.slug, 1])).content.decode()
+    field = html[html.index('class="field take-over"'):]
+    label = field[field.index("<label>"):field.index("</label>")]
+    assert 'type="checkbox" name="r' in label and "take_over" in label
+    assert "Take over tables that are in another referee" in label
