@@ -149,7 +149,7 @@ def apply(rnd: Round, actor) -> list[int]:
 def apply_due(round_id: int) -> list[int]:
     """For the task at the end of the grace: apply the round's call if its grace is over and it
     was not applied yet (as :data:`scoring.policy.SYSTEM`); ``[]`` otherwise (applied already,
-    called again later, the round closed)."""
+    the round closed)."""
     times_up = TimesUp.objects.select_related("round__tournament").filter(round_id=round_id).first()
     if times_up is None or times_up.applied or (times_up.grace_until and times_up.grace_until > timezone.now()):
         return []

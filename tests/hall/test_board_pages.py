@@ -270,3 +270,21 @@ def test_the_take_over_box_sits_inside_its_label(client):
     label = field[field.index("<label>"):field.index("</label>")]
     assert 'type="checkbox" name="r' in label and "take_over" in label
     assert "Take over tables that are in another referee" in label
+
+
+def test_my_tables_shows_a_call_only_while_its_table_plays(client):
+    """Fix A4 of issue 23 (as on the board): an unanswered call on a finished table no longer
+    says "A player called a referee here." on "My tables"."""
+    from scoring.hall import calls
+    from tests.factories import finish_result
+
+    rnd, (m1, m2), people = hall_round("match", tables=2)
+    calls.call(m1, people["referee"])
+    calls.call(m2, people["referee"])
+    finish_result(m1)
+    client.force_login(people["referee"])
+    html = client.get(reverse("scoring:my_tables")).content.decode()
+    table1 = html[html.index('id="my-table-1"'):html.index('id="my-table-2"')]
+    table2 = html[html.index('id="my-table-2"'):]
+    assert "A player called a referee here." not in table1
+    assert "A player called a referee here." in table2
