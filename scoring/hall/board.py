@@ -8,7 +8,12 @@ whether a side called a referee, sorted by what needs attention:
 3. a stale table: still playing (or not started) while no record came for
    :data:`STALE_MINUTES` (not started: while other tables of the round have been playing that
    long);
-4. the rest, by table number.
+4. the rest, by table number: the tables still playing (or finished, to confirm) first, then the
+   confirmed tables and the byes.
+
+A call for a referee shows only on a table still playing in an open round: once the table is
+finished (by its referee or at the time limit), confirmed or the round closed, an unanswered call
+no longer asks for a referee.
 
 The rows are read in a fixed number of queries, whatever the number of tables (:func:`rows`):
 the results with their counts (and, for four-player tables, their seats), the assignments, the
@@ -81,6 +86,11 @@ class Row:
         return int((timezone.now() - self.last_record).total_seconds() // 60)
 
     @property
+    def done(self) -> bool:
+        """True for a confirmed table or a bye: nothing left to do (sorts last)."""
+        return self.bye or self.state == "confirmed"
+
+    @property
     def unfinished(self) -> bool:
         """True while the round cannot close because of this table (not confirmed, not a bye)."""
         return not self.bye and self.state != "confirmed"
@@ -125,7 +135,8 @@ def rows(rnd: Round, *, now: datetime | None = None) -> list[Row]:
                        state=_state(c, bye, c.disputed), records=c.n_records, totals=list(kind.totals(c)),
                        last_record=c.last_record, disputes=c.n_disputes, bye=bye,
                        referee=a.referee.get_username() if a else "", claimed=bool(a and a.claimed),
-                       call=calls.get(number)))
+                       call=None if bye or c.status in (S.FINISHED, S.CONFIRMED) or not rnd.is_open
+                       else calls.get(number)))
     stale_after = timedelta(minutes=STALE_MINUTES)
     first = min((row.last_record for row in out if row.last_record), default=None)
     for row in out:
@@ -137,7 +148,7 @@ def rows(rnd: Round, *, now: datetime | None = None) -> list[Row]:
                 (row.last_record is not None and now - row.last_record > stale_after)
                 or (row.last_record is None and first is not None and now - first > stale_after)):
             row.attention = STALE
-    out.sort(key=lambda row: (row.attention, row.number))
+    out.sort(key=lambda row: (row.attention, row.done, row.number))
     return out
 
 

@@ -196,5 +196,21 @@ def extend(rnd: Round, actor, *, minutes, version) -> RoundClock:
     return _act(rnd, actor, version, change)
 
 
+def end_at(rnd: Round, actor, when: datetime) -> RoundClock:
+    """Set the round's clock to end at ``when`` (time's up, :func:`scoring.hall.times_up.call`:
+    the grace period's end, or now without one): running, ``ends_at = when`` (never before now),
+    so every clock shows the time left of the grace, then "Time's up". Takes the clock's row lock
+    (made when missing) without a version check (the caller's action is the organiser's) and bumps
+    the version, so a page's clock button showing the old state is refused as stale. Raises
+    ``PermissionDenied`` (not an organiser) and :class:`NotAllowed` (the round is not open)."""
+    with transaction.atomic():
+        clock = RoundClock.objects.select_for_update(of=("self",)).filter(round_id=rnd.pk).first()
+        clock = _locked_clock(rnd, actor, clock.version if clock is not None else 0)
+        now = timezone.now()
+        clock.status, clock.ends_at = Status.RUNNING, max(when, now)
+        clock.remaining = clock.ends_at - now
+        return _save(clock, actor)
+
+
 #: The clock's actions by name (the pages' and the API's ``action``).
 ACTIONS = {"start": start, "pause": pause, "resume": resume}

@@ -33,6 +33,7 @@ from django.utils.translation import gettext_lazy as _
 
 from scoring import policy
 from scoring.errors import NotAllowed, ServiceError
+from scoring.hall import clock
 from scoring.kinds import kind_for
 from scoring.locking import lock
 from scoring.models import AuditEntry, ResultContainer, Round, TimesUp
@@ -49,7 +50,8 @@ UNFINISHED = (ResultContainer.Status.PENDING, ResultContainer.Status.PLAYING)
 
 @dataclass(frozen=True)
 class Pending:
-    """A result time's up would end: its table ``number``, ``title`` (the sides), ``status`` and
+    """A result time's up would end: its table ``number``, ``title`` (the two teams, or a
+    four-player table's players by seat), ``status`` and
     ``outcome``: what ending it now would decide, in words (:func:`scoring.results.presenter.end_outcome`)."""
 
     number: int
@@ -71,11 +73,15 @@ def unfinished(rnd: Round) -> list[ResultContainer]:
 
 def preview(rnd: Round) -> list[Pending]:
     """What time's up would end now, for the confirmation step: one :class:`Pending` per table."""
-    kind = kind_for(rnd.tournament.adapter)
+    adapter = rnd.tournament.adapter
+    kind = kind_for(adapter)
     out = []
     for c in unfinished(rnd):
         c.round = rnd
-        out.append(Pending(kind.number(c), kind.title(c), c.get_status_display(), presenter.end_outcome(c)))
+        sides = kind.sides(c, adapter)
+        # Two sides (Tai Pan): "Team A – Team B"; a four-player table: its players, by seat.
+        title = kind.title(c) if len(sides) == 2 else ", ".join(side["name"] for side in sides)
+        out.append(Pending(kind.number(c), title, c.get_status_display(), presenter.end_outcome(c)))
     return out
 
 
@@ -94,7 +100,9 @@ def call(rnd: Round, actor, *, grace_minutes: int = 0) -> TimesUp:
     once (:func:`apply`); with ``grace_minutes`` (1 to :data:`MAX_GRACE_MINUTES`) it is applied
     when the grace ends (the caller schedules that). Refused (:class:`~scoring.errors.NotAllowed`)
     for a round that is not published or running, for a bad grace, and while an earlier call
-    waits for its grace to end. Returns the call (``ended``: the table numbers ended so far)."""
+    waits for its grace to end or was applied (a round has one call). Calling also sets the round's
+    clock to end at the grace's end (or now, without grace: :func:`scoring.hall.clock.end_at`), so
+    every clock shows "Time's up" when the tables are ended. Returns the call (``ended``: the table numbers ended so far)."""
     policy.require(actor, Perm.MANAGE, rnd.tournament)
     grace = int(grace_minutes or 0)
     if not 0 <= grace <= MAX_GRACE_MINUTES:
@@ -105,16 +113,17 @@ def call(rnd: Round, actor, *, grace_minutes: int = 0) -> TimesUp:
         locked = lock(Round.objects.select_related("tournament"), rnd.pk)
         _require_open(locked)
         existing = TimesUp.objects.select_for_update().filter(round=locked).first()
-        if existing is not None and not existing.applied:
+        if existing is not None and existing.applied:
+            raise NotAllowed(_("Time's up was already called for round {number} and applied at {time}.").format(
+                number=locked.number, time=timezone.localtime(existing.applied_at).strftime("%H:%M")))
+        if existing is not None:
             raise NotAllowed(_("Time's up was already called for round {number}: apply it now, or wait until "
                                "{time}.").format(number=locked.number,
                                                   time=timezone.localtime(existing.grace_until).strftime("%H:%M")))
-        times_up = existing or TimesUp(round=locked)
-        times_up.called_at, times_up.called_by = now, policy.user_of(actor)
-        times_up.grace_minutes = grace
-        times_up.grace_until = now + timedelta(minutes=grace) if grace else None
-        times_up.applied_at, times_up.ended = None, []
+        times_up = TimesUp(round=locked, called_at=now, called_by=policy.user_of(actor), grace_minutes=grace,
+                           grace_until=now + timedelta(minutes=grace) if grace else None, ended=[])
         times_up.save()
+        clock.end_at(locked, actor, times_up.grace_until or now)
         if not grace:
             _apply_locked(locked, times_up, actor)
     return times_up
@@ -140,7 +149,7 @@ def apply(rnd: Round, actor) -> list[int]:
 def apply_due(round_id: int) -> list[int]:
     """For the task at the end of the grace: apply the round's call if its grace is over and it
     was not applied yet (as :data:`scoring.policy.SYSTEM`); ``[]`` otherwise (applied already,
-    called again later, the round closed)."""
+    the round closed)."""
     times_up = TimesUp.objects.select_related("round__tournament").filter(round_id=round_id).first()
     if times_up is None or times_up.applied or (times_up.grace_until and times_up.grace_until > timezone.now()):
         return []

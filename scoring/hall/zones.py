@@ -5,7 +5,7 @@ ranges or lists ("1-10, 14, 20-22"). The rules:
 
 - A zone is the whole list of a referee's tables in the round: setting it again replaces it (an
   empty zone clears it). Table 0, a table beyond the round's last table, a reversed range
-  ("10-1") or anything but numbers, commas and dashes is refused with the reason, on the field.
+  ("10-1") or anything but numbers, commas and dashes (spaces around them) is refused with the reason, on the field.
 - **Overlapping zones**: a table already in another referee's zone (or claimed by them) is
   refused, naming the tables and the referee, unless the organiser asks to take them over
   (``take_over``): then they move to this referee.
@@ -43,17 +43,20 @@ def table_count(rnd: Round) -> int:
 
 
 def parse_tables(text: str, last: int) -> list[int]:
-    """The table numbers written in ``text`` ("1-10, 14, 20-22"; commas, semicolons or spaces
-    between parts, a dash for a range), sorted and without repeats. :class:`~scoring.errors.ServiceError` (bad input) on field
-    ``tables`` for anything else, table 0, a reversed range or a table above ``last``."""
+    """The table numbers written in ``text`` ("1-10, 14, 20-22": commas between the parts, a dash
+    for a range, spaces around them allowed), sorted and without repeats.
+    :class:`~scoring.errors.ServiceError` (bad input) on field ``tables`` for anything else (a
+    semicolon, numbers separated by spaces only, letters), table 0, a reversed range or a table
+    above ``last``."""
     numbers: set[int] = set()
-    for part in re.split(r"[,;\s]+", re.sub(r"\s*[-\u2013]\s*", "-", (text or "").strip())):
+    for raw in re.sub(r"\s*[-\u2013]\s*", "-", (text or "").strip()).split(","):
+        part = raw.strip()
         if not part:
             continue
         m = _PART.match(part)
         if m is None:
-            raise ServiceError(_("“{part}” is not a table number or a range like 1-10.").format(part=part),
-                             field="tables")
+            raise ServiceError(_("“{part}” is not a table number or a range like 1-10: write numbers and ranges "
+                                 "separated by commas, e.g. 1-10, 14.").format(part=part), field="tables")
         first = int(m.group(1))
         end = int(m.group(2)) if m.group(2) else first
         if first == 0:

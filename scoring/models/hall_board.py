@@ -16,7 +16,7 @@ class TimesUp(models.Model):
     """Time's up for a round (:mod:`scoring.hall.times_up`): called at ``called_at`` by
     ``called_by``; applied (every unfinished result ended at the time limit) at ``applied_at``,
     at once or when the grace period ends (``grace_until``, ``None`` without one). ``ended``: the
-    table numbers it ended. One per round; calling again after it was applied makes a new call."""
+    table numbers it ended. One per round: it cannot be called again."""
 
     round = models.OneToOneField(Round, on_delete=models.CASCADE, related_name="times_up")
     called_at = models.DateTimeField(_("called at"))

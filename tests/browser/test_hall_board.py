@@ -74,9 +74,44 @@ def test_zones_page_on_a_phone(new_page):
     page = new_page(viewport=PHONE, user=people["organiser"])
     page.goto(f"{page.base}/t/{rnd.tournament.slug}/round/1/zones/")
     form = page.locator(f"#zone-{people['referee'].pk}")
+    # The "take over" label is the tap target (at least 44 px high) and ticks the box.
+    label = form.locator(".take-over label")
+    assert label.bounding_box()["height"] >= 44
+    label.click()
+    assert form.locator("input[type=checkbox]").is_checked()
     form.locator("input[name$=tables]").fill("1-6, 13")
     form.locator("button[type=submit]").click()
     page.wait_for_load_state()
     assert page.locator(".errorlist").count() >= 1
     assert horizontal_overflow(page) == 0
     shot(page, "hall-zones-error-360")
+
+
+def test_a_hand_refused_by_times_up_shows_the_banner_at_the_top_on_a_phone(new_page):
+    """Fix A3 of issue 23: the referee types a hand, the organiser calls time's up, the referee
+    taps Save: the refusal is the one banner at the top of the page, in view without scrolling,
+    and the typed hand is kept below it, not saved."""
+    from scoring.hall import times_up
+    from scoring.kinds import kind_of
+
+    rnd, (match,), people = hall_round("match", tables=1)
+    sheet.add_record(match, RECORDS["match"][0], people["referee"])
+    page = new_page(viewport=PHONE, user=people["referee"])
+    from django.urls import reverse
+
+    page.goto(page.base + reverse(kind_of(match).url_name("enter"), args=[rnd.tournament.slug, match.pk]))
+    page.click("label[for=id_first_out_3]")  # S
+    page.fill("#id_card_points_ns", "60")
+    times_up.call(rnd, people["organiser"])
+    page.click("#save")
+    page.wait_for_load_state()
+    banner = page.locator("#entry-errors")
+    assert "De tijd is om voor deze ronde" in banner.inner_text() or "Time is up" in banner.inner_text()
+    box = banner.bounding_box()
+    assert box["y"] + box["height"] <= PHONE["height"]
+    assert page.locator("[role=alert]:visible").count() == 1
+    kept = page.locator("#kept-input")
+    assert kept.locator("#id_card_points_ns").input_value() == "60" and kept.locator("#id_first_out_3").is_checked()
+    assert horizontal_overflow(page) == 0
+    assert len(kind_of(match).records(match)) == 1
+    shot(page, "hall-entry-times-up-refused-360")

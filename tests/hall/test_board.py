@@ -68,3 +68,36 @@ def _queries(kind: str, tables: int) -> int:
 @pytest.mark.parametrize("kind", KINDS)
 def test_a_fixed_number_of_queries_whatever_the_number_of_tables(kind):
     assert _queries(kind, 8) == _queries(kind, 40) <= 6
+
+
+def test_confirmed_tables_and_byes_sort_after_the_unfinished_ones():
+    """Fix A4 of issue 23: what needs attention first, what is done (confirmed, byes) last."""
+    from tests.factories import MatchFactory
+
+    rnd, cs, people = hall_round("match", tables=3)
+    MatchFactory(round=rnd, table=4, team_ew=None)  # a bye
+    confirm_result(cs[0], people["referees"][1])  # table 1 confirmed
+    sheet.add_record(cs[2], RECORDS["match"][0], people["referee"])  # table 3 playing, table 2 not started
+    rows = board.rows(rnd)
+    assert [r.number for r in rows] == [2, 3, 1, 4]
+    assert [r.done for r in rows] == [False, False, True, True]
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_a_call_on_a_finished_or_confirmed_table_or_in_a_closed_round_needs_no_referee(kind):
+    """Fix A4 of issue 23: an unanswered call stops asking for a referee once its table is
+    finished or confirmed, and when the round is closed."""
+    from scoring.models import Round
+
+    rnd, cs, people = hall_round(kind, tables=3)
+    for c in cs:
+        calls.call(c, people["referee"])
+    finish_result(cs[0])
+    confirm_result(cs[1], people["referees"][1])
+    by = {r.number: r for r in board.rows(rnd)}
+    assert by[1].call is None and by[2].call is None
+    assert by[3].call is not None and by[3].attention == board.NEEDS_REFEREE
+    assert board.summary(list(by.values()))["calls"] == 1
+    Round.objects.filter(pk=rnd.pk).update(status=Round.Status.CLOSED)
+    rnd.refresh_from_db()
+    assert all(r.call is None and r.attention != board.NEEDS_REFEREE for r in board.rows(rnd))

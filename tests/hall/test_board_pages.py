@@ -79,7 +79,7 @@ def test_a_refused_close_after_times_up_shows_its_refusal_not_the_page_kept_from
     slug = rnd.tournament.slug
     client.post(reverse("scoring:round_times_up", args=[slug, 1]), {"grace_minutes": 0})
     first = client.get(board_url(rnd))
-    assert first.status_code == 200 and "Time&#x27;s up: 2 tables ended at the time limit." in first.content.decode()
+    assert first.status_code == 200 and "2 tables ended at the time limit." in first.content.decode()
     assert "ETag" not in first
     client.post(reverse("scoring:round_board_close", args=[slug, 1]))
     again = client.get(board_url(rnd), headers={"If-None-Match": first.get("ETag", '"kept"')})
@@ -210,3 +210,81 @@ def test_a_side_calls_a_referee_from_its_entry_page(client):
     assert client.post(other).status_code == 403
     assert RefereeCall.objects.count() == 1
     assert ResultContainer  # noqa: B018
+
+
+def test_the_board_shows_the_round_clock_and_says_when_times_up_was(client):
+    """Fix A4 of issue 23: the organiser decides on time's up on the board, so the hall bar (the
+    round clock) shows there, for head referees too; the time's up line reads "Time's up
+    (HH:MM): ..."."""
+    import re
+
+    from scoring.hall import clock, times_up
+
+    rnd, _cs, people = hall_round("match", tables=2)
+    clock.start(rnd, people["organiser"], version=0)
+    for who in (people["organiser"], people["head"]):
+        client.force_login(who)
+        html = client.get(board_url(rnd)).content.decode()
+        assert 'class="hall-bar' in html and "data-hall-clock" in html, who
+    times_up.call(rnd, people["organiser"])
+    client.force_login(people["organiser"])
+    html = client.get(board_url(rnd)).content.decode()
+    assert re.search(r"Time's up \(\d\d:\d\d\): 2 tables ended at the time limit\.", html)
+    assert "Time's up at" not in html
+
+
+def test_a_hand_refused_by_times_up_is_the_one_banner_at_the_top_and_the_input_is_kept(client):
+    """Fix A3 of issue 23: the referee had the entry page open; time's up ended the match; the
+    save is refused with the time's up message as the one banner at the top of the page (before
+    the hands so far), and the typed hand is shown below it, not saved."""
+    from scoring.hall import times_up
+    from tests.web.entry_data import hand_data
+
+    rnd, (m1,), people = hall_round("match", tables=1)
+    sheet.add_record(m1, RECORDS["match"][0], people["referee"])
+    m1.refresh_from_db()
+    seen = m1.version
+    times_up.call(rnd, people["organiser"])
+    client.force_login(people["referee"])
+    enter = reverse(kind_of(m1).url_name("enter"), args=[rnd.tournament.slug, m1.pk])
+    response = client.post(enter, hand_data(seen, first_out="N", ns="65", ew="35", record_number="2"))
+    assert response.status_code == 400
+    html = response.content.decode()
+    banner = html.index('id="entry-errors"')
+    assert html.count('role="alert"') - html.count('id="offline-note"') == 1
+    assert banner < html.index("Time is up for this round") < html.index('id="record-1"')
+    assert html.count("Time is up for this round") == 1
+    kept = html[html.index('id="kept-input"'):]
+    assert "your input (not saved)" in kept and "<fieldset disabled>" in kept
+    assert 'value="65"' in kept and 'value="35"' in kept
+    assert len(kind_of(m1).records(m1)) == 1
+
+
+def test_the_take_over_box_sits_inside_its_label(client):
+    """Fix A6 of issue 23: the whole label (a 44 px tap target, static/css/hall-board.css) ticks
+    the "take over" box, not only the 13 px box."""
+    rnd, _cs, people = hall_round("match", tables=2)
+    client.force_login(people["organiser"])
+    html = client.get(reverse("scoring:round_zones", args=[rnd.tournament.slug, 1])).content.decode()
+    field = html[html.index('class="field take-over"'):]
+    label = field[field.index("<label>"):field.index("</label>")]
+    assert 'type="checkbox" name="r' in label and "take_over" in label
+    assert "Take over tables that are in another referee" in label
+
+
+def test_my_tables_shows_a_call_only_while_its_table_plays(client):
+    """Fix A4 of issue 23 (as on the board): an unanswered call on a finished table no longer
+    says "A player called a referee here." on "My tables"."""
+    from scoring.hall import calls
+    from tests.factories import finish_result
+
+    rnd, (m1, m2), people = hall_round("match", tables=2)
+    calls.call(m1, people["referee"])
+    calls.call(m2, people["referee"])
+    finish_result(m1)
+    client.force_login(people["referee"])
+    html = client.get(reverse("scoring:my_tables")).content.decode()
+    table1 = html[html.index('id="my-table-1"'):html.index('id="my-table-2"')]
+    table2 = html[html.index('id="my-table-2"'):]
+    assert "A player called a referee here." not in table1
+    assert "A player called a referee here." in table2

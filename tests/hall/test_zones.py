@@ -17,7 +17,7 @@ pytestmark = pytest.mark.django_db
 
 @pytest.mark.parametrize(("text", "numbers"), [
     ("1-10, 14, 20-22", [*range(1, 11), 14, 20, 21, 22]),
-    (" 3 ; 1 2 ", [1, 2, 3]),
+    (" 3 , 1,2 ", [1, 2, 3]),
     ("5 - 7,5", [5, 6, 7]),
     ("", []),
 ])
@@ -31,6 +31,9 @@ def test_parse_tables_reads_ranges_and_lists(text, numbers):
     ("10-1", "runs backwards"),
     ("1, x", "is not a table number"),
     ("1--3", "is not a table number"),
+    # Fix A6 of issue 23: only numbers, dashes and commas (docs/hall.md), not "1;2" or "1 2".
+    ("1;2", "“1;2” is not a table number or a range like 1-10: write numbers and ranges separated by commas"),
+    ("3, 1 2", "“1 2” is not a table number"),
 ])
 def test_parse_tables_says_what_is_wrong_on_the_field(text, message):
     with pytest.raises(ServiceError, match=message) as info:

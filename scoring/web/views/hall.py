@@ -39,8 +39,9 @@ from scoring.web.decorators import tournament_view
 from scoring.web.views.public import live_seconds
 
 #: The pages showing the hall bar (besides any page with ``projector`` or ``hall_tournaments`` in
-#: its context): the entry pages, the private-link page and "Mijn tafels".
-HALL_PAGES = frozenset({"entrant_home", "my_tables", *(kind.url_names["enter"] for kind in KINDS.values())})
+#: its context): the entry pages, the private-link page, "Mijn tafels", the progress board and the
+#: time's up page (those two check their own permission).
+HALL_PAGES = frozenset({"entrant_home", "my_tables", "round_board", "round_times_up", *(kind.url_names["enter"] for kind in KINDS.values())})
 #: Pages showing the hall bar to organisers only (the round page, with the clock's buttons).
 ORGANISER_PAGES = frozenset({"round_pairings", "round_tables", "announcements"})
 

@@ -15,7 +15,7 @@ from scoring import policy
 from scoring.draw import match_codes
 from scoring.hall import zones
 from scoring.kinds import kind_for, kind_of
-from scoring.models import Dispute, Membership, RefereeCall, Round, Tournament
+from scoring.models import Dispute, Membership, RefereeCall, ResultContainer, Round, Tournament
 from scoring.policy import Perm
 from scoring.printing import referee_guide
 from scoring.results import sheet
@@ -87,7 +87,10 @@ def my_tables(request):
         for row in open_first:
             a = assigned.get(row["number"])
             row.update(referee=a.referee.get_username() if a else "", claimed=bool(a and a.claimed),
-                       mine=bool(a and a.referee_id == user.pk), called=row["number"] in open_calls)
+                       mine=bool(a and a.referee_id == user.pk),
+                       # A call asks for a referee only while the table still plays (as on the board).
+                       called=row["number"] in open_calls and not row["bye"]
+                       and row["container"].status in (ResultContainer.Status.PENDING, ResultContainer.Status.PLAYING))
         sections.append({"tournament": tournament, "round": rnd, "record_noun": tournament.adapter.record_noun,
                          "mine": [r for r in open_first if r["mine"]], "rest": [r for r in open_first if not r["mine"]],
                          "board": policy.has_perm(user, Perm.VIEW_BOARD, tournament)})

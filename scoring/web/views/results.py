@@ -99,6 +99,9 @@ def _render_entry(request, tournament, container, kind, entry, *, status=200, nu
     ctx = result_context(request, tournament, container, kind, entry=entry, editing=number, stale=stale,
                          reason_form=reason_form or ReasonForm(), submission=_submission_token(request),
                          show_tokens=True, error_fields=error_fields(entry) if entry.bound else [], **extra)
+    # Nothing can be entered (time's up ended the result, a colleague finished it): the refusal is
+    # the one banner at the top, the typed input is shown below it, not saved.
+    ctx["locked_out"] = not (ctx["can_add"] or (number and ctx["can_edit"]))
     ctx["preview_url"] = ctx["urls"]["preview"] + (f"?hand={number}" if number else "")
     ctx["form_action"] = record_url(kind, "edit", tournament, container, number) if number else ctx["urls"]["enter"]
     return render(request, "results/enter.html", ctx, status=status)
