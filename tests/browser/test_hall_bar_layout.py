@@ -70,7 +70,8 @@ def test_organiser_phone_pages_do_not_scroll_sideways_and_the_buttons_come_first
     shot(phone, "hall-long-announcement-page-360")
 
 
-def test_no_empty_bar_without_clock_and_announcement(new_page):
+def test_no_empty_bar_without_clock_and_announcement(new_page, settings):
+    settings.LIVE_POLL_SECONDS = 2  # the bar polls for announcements; a short interval keeps the wait short
     rnd, _ = taipan_round(tables=2, status=Round.Status.DRAFT, slug="quiet")
     organiser = staff(rnd.tournament)["organiser"]
     organiser.set_password(PASSWORD)
