@@ -38,9 +38,13 @@ Status = RoundClock.Status
 
 def current_round(tournament) -> Round | None:
     """The tournament's current round: the latest round that is published or in progress
-    (``None`` when there is none)."""
-    return (Round.objects.filter(tournament=tournament, status__in=(Round.Status.PUBLISHED, Round.Status.IN_PROGRESS))
-            .order_by("-number").first())
+    (``None`` when there is none: nothing drawn yet, a draft, or every round closed). One query;
+    its clock (if any) and ``tournament`` come with it."""
+    rnd = (Round.objects.filter(tournament=tournament, status__in=(Round.Status.PUBLISHED, Round.Status.IN_PROGRESS))
+           .select_related("clock").order_by("-number").first())
+    if rnd is not None:
+        rnd.tournament = tournament
+    return rnd
 
 
 def unsaved_clock(rnd: Round) -> RoundClock:

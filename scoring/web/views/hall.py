@@ -46,20 +46,12 @@ HALL_PAGES = frozenset({"entrant_home", "my_tables", "round_board", "round_times
 ORGANISER_PAGES = frozenset({"round_pairings", "round_tables", "announcements"})
 
 
-def _current(tournament: Tournament) -> Round | None:
-    rnd = (Round.objects.filter(tournament=tournament, status__in=(Round.Status.PUBLISHED, Round.Status.IN_PROGRESS))
-           .select_related("clock").order_by("-number").first())
-    if rnd is not None:
-        rnd.tournament = tournament
-    return rnd
-
-
 def bar_item(tournament: Tournament, *, big: bool = False) -> dict:
     """What the hall bar shows of ``tournament`` (two queries): ``clock`` (the current round's
     :func:`scoring.hall.clock.state`, or ``None``), ``minutes_left`` (rounded up, for pages
     without JavaScript), ``news`` (the active announcements), the URLs and ``big``."""
     now = timezone.now()
-    rnd = _current(tournament)
+    rnd = clock.current_round(tournament)
     state = clock.state(clock.clock_of(rnd), now) if rnd is not None else None
     return {
         "tournament": tournament, "big": big, "clock": state, "news": announcements.active(tournament, now),
@@ -122,7 +114,7 @@ def _no_store(response):
 def clock_json(request, *, tournament):
     """The current round's clock (:func:`scoring.hall.clock.state`: the server's time, the state,
     the remaining seconds), or ``{"status": "none", ...}`` without a current round. Never cached."""
-    rnd = _current(tournament)
+    rnd = clock.current_round(tournament)
     if rnd is None:
         now = timezone.now()
         return _no_store(JsonResponse({"status": "none", "round": None, "server_ms": int(now.timestamp() * 1000),

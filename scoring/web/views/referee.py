@@ -13,7 +13,7 @@ from django.views.decorators.http import require_safe
 
 from scoring import policy
 from scoring.draw import match_codes
-from scoring.hall import zones
+from scoring.hall import clock, zones
 from scoring.kinds import kind_for, kind_of
 from scoring.models import Dispute, Membership, RefereeCall, ResultContainer, Round, Tournament
 from scoring.policy import Perm
@@ -24,13 +24,6 @@ from scoring.web.context import tournament_context
 from scoring.web.decorators import tournament_view
 from scoring.web.views.printing import pdf_response
 from scoring.web.views.result_context import urls_of
-
-
-def current_round(tournament: Tournament) -> Round | None:
-    """The round being played: the latest published or running round, ``None`` when there is
-    none (nothing drawn yet, a draft, or every round closed)."""
-    return (tournament.rounds.filter(status__in=[Round.Status.PUBLISHED, Round.Status.IN_PROGRESS])
-            .order_by("-number").first())
 
 
 def round_tables(request, tournament: Tournament, rnd: Round) -> list[dict]:
@@ -79,7 +72,7 @@ def my_tables(request):
     for tournament in tournaments:
         if not policy.has_perm(user, Perm.ENTER_RESULTS, tournament):
             continue
-        rnd = current_round(tournament)
+        rnd = clock.current_round(tournament)
         rows = round_tables(request, tournament, rnd) if rnd else []
         open_first = sorted(rows, key=lambda r: (r["container"].status in ("confirmed",) or r["bye"], r["number"]))
         assigned = zones.assignments(rnd) if rnd else {}
