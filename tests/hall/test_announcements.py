@@ -18,13 +18,6 @@ from tests.factories import staff, taipan_round
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture(autouse=True)
-def _english(settings):
-    settings.LANGUAGE_CODE = "en"
-    with translation.override("en"):
-        yield
-
-
 @pytest.fixture
 def world():
     rnd, _ = taipan_round()

@@ -7,7 +7,7 @@ from datetime import timedelta
 
 import pytest
 from django.core.exceptions import PermissionDenied
-from django.utils import timezone, translation
+from django.utils import timezone
 
 from scoring.errors import NotAllowed, ServiceError, StaleVersion
 from scoring.hall import clock
@@ -15,12 +15,6 @@ from scoring.models import Round, RoundClock
 from tests.factories import RoundFactory, staff, taipan_round
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def _english():
-    with translation.override("en"):
-        yield
 
 
 @pytest.fixture

@@ -11,20 +11,13 @@ import pytest
 from django.template import Context, Template
 from django.test import RequestFactory
 from django.urls import reverse
-from django.utils import timezone, translation
+from django.utils import timezone
 
 from scoring.hall import announcements, clock
 from scoring.models import Announcement, RoundClock
 from tests.links.conftest import build_link_world, open_link
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def _english(settings):
-    settings.LANGUAGE_CODE = "en"
-    with translation.override("en"):
-        yield
 
 
 @pytest.fixture

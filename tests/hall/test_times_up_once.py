@@ -21,9 +21,7 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture(autouse=True)
-def _english(client, settings):
-    settings.LANGUAGE_CODE = "en"
-    client.cookies["django_language"] = "en"
+def _fresh_cache():
     cache.clear()
 
 
