@@ -264,6 +264,14 @@ def _windows_of(tournament: Tournament, entrant) -> QuerySet[Withdrawal]:
     return Withdrawal.objects.filter(tournament=tournament, **{fk: entrant})
 
 
+def is_registered(tournament: Tournament, entrant, number: int) -> bool:
+    """True if ``entrant`` (a team or player) plays in round ``number`` unless it fails to check
+    in: joined by then and not withdrawn for it (the rule of :func:`absences`, for one entrant;
+    one query, for the entrant's own page)."""
+    _m, fk = _model(tournament)
+    return _registered(entrant, number, list(Withdrawal.objects.filter(tournament=tournament, **{fk: entrant})))
+
+
 def is_checked_in(tournament: Tournament, entrant, number: int) -> bool:
     """True if ``entrant`` (a team or player) is checked in for round ``number``."""
     _m, fk = _model(tournament)
@@ -341,10 +349,12 @@ def present_filter(tournament: Tournament, number: int) -> Q:
     return ~Q(pk__in=list(absences(tournament, number)))
 
 
-def absent_names(tournament: Tournament, number: int) -> list[tuple[str, str]]:
-    """``[(name, why)]`` of the entrants absent in round ``number`` (:func:`absences`; ``why``
-    translated), by name, for the page where the organiser draws the round. Late entries that
-    have not joined yet are left out."""
-    absent = {pk: why for pk, why in absences(tournament, number).items() if why != NOT_JOINED}
+def absent_names(tournament: Tournament, number: int, absent: dict[int, str] | None = None) -> list[tuple[str, str]]:
+    """``[(name, why)]`` of the entrants absent in round ``number`` (:func:`absences`, or the
+    ``absent`` the caller already has; ``why`` translated), by name, for the page where the
+    organiser draws the round. Late entries that have not joined yet are left out."""
+    if absent is None:
+        absent = absences(tournament, number)
+    absent = {pk: why for pk, why in absent.items() if why != NOT_JOINED}
     rows = entrants(tournament).filter(pk__in=list(absent)).order_by("name").values_list("pk", "name")
     return [(name, str(ABSENCE_TEXTS[absent[pk]])) for pk, name in rows]

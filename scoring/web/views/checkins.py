@@ -103,7 +103,7 @@ def checkin_card(tournament, actor) -> dict | None:
         return {"number": number, "closed": checkins.entrant_closed_text(tournament)}
     entrant = actor.link.entrant
     return {"number": number, "checked_in": checkins.is_checked_in(tournament, entrant, number),
-            "registered": checkins.absences(tournament, number).get(entrant.pk) in (None, checkins.NOT_CHECKED_IN)}
+            "registered": checkins.is_registered(tournament, entrant, number)}
 
 
 #: The no-show rule per kind of entrants (:mod:`scoring.draw.noshow`): a forfeit or a bye for the

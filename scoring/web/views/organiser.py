@@ -458,7 +458,7 @@ def round_pair(request, *, tournament):
         return redirect("scoring:round_pairings", tournament.slug, rnd.number)
     absent = checkins.absences(tournament, number)
     present = [t for t in tournament.teams.all() if t.pk not in absent]
-    ctx = tournament_context(request, tournament, number=number, draft=draft, form=form, absent=checkins.absent_names(tournament, number),
+    ctx = tournament_context(request, tournament, number=number, draft=draft, form=form, absent=checkins.absent_names(tournament, number, absent),
                              absent_round=number if draft else None,
                              present=len(present), seeded=sum(1 for t in present if t.seed is not None),
                              rated=sum(1 for t in present if t.rating is not None))
