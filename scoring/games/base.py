@@ -27,13 +27,19 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Protocol
 
+from django.utils.translation import gettext as _t
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import gettext_noop
 
 import engines
 from engines.errors import Collector, RuleViolation, Violation
 
 __all__ = [
     "FIXED_HANDS",
+    "ROUND_FORMATS",
+    "TARGET",
+    "TIME_LIMIT",
+    "WIND_ROUNDS",
     "EntrantKind",
     "Evaluation",
     "GameAdapter",
@@ -44,8 +50,38 @@ __all__ = [
     "Violation",
 ]
 
-#: ``Tournament.round_format`` value of a round of a fixed number of records (docs/tournaments.md).
+#: ``Tournament.round_format`` values (docs/tournaments.md, "Round formats"); a game offers those of
+#: :attr:`GameAdapter.round_formats`:
+#: a match is played to the rules' target score (Tai Pan);
+TARGET = "target"
+#: a round of a fixed number of records, ``hands_per_round`` of them (hands, deals);
 FIXED_HANDS = "fixed_hands"
+#: a round of a fixed number of wind rounds, ``hands_per_round`` of them: a table is over when the deal
+#: has passed every seat that many times (the adapter's :meth:`GameAdapter.wind_round_done`);
+WIND_ROUNDS = "wind_rounds"
+#: no end by the rules: a table plays until time is called (the time limit ends it).
+TIME_LIMIT = "time_limit"
+#: Every round format, in the order the form lists them.
+ROUND_FORMATS = (TARGET, FIXED_HANDS, WIND_ROUNDS, TIME_LIMIT)
+#: The formats whose ``hands_per_round`` is a count (of records, of wind rounds).
+COUNTED_FORMATS = (FIXED_HANDS, WIND_ROUNDS)
+
+
+#: The violations of :meth:`GameAdapter.check_round_format` (translated by the catalogue).
+ROUND_FORMAT_MESSAGES = {
+    "unknown": gettext_noop("The round format {format!r} cannot be played in {game}: choose one of its own formats."),
+    FIXED_HANDS: gettext_noop("Give the number of hands (deals) per round for this format."),
+    WIND_ROUNDS: gettext_noop("Give the number of wind rounds per round for this format."),
+    "after_winds": gettext_noop("A record after the end: the table has played its {limit} wind round(s)."),
+}
+
+
+#: The names of the formats without a count (a counted format is named by the adapter).
+ROUND_FORMAT_LABELS = {
+    TARGET: _("Play to the target score"),
+    WIND_ROUNDS: _("A fixed number of wind rounds"),
+    TIME_LIMIT: _("Until the time limit (tables end when time is called)"),
+}
 
 
 class EntrantKind(StrEnum):
@@ -147,6 +183,20 @@ class GameAdapter:
     #: The game's rules check tool for referees (a module with ``RulesCheckForm``, ``judge`` and
     #: ``picker_rows``), or ``None``.
     rules_check: Any = None
+    #: The round formats a tournament of this game may choose (``Tournament.round_format``), the
+    #: default first. Every one must be reachable: :data:`TARGET` only for a game whose rules end a
+    #: match at a target, :data:`WIND_ROUNDS` only for a game that carries a dealer
+    #: (:meth:`wind_round_done`). Default: a fixed number of deals, or until the time limit.
+    round_formats: tuple[str, ...] = (FIXED_HANDS, TIME_LIMIT)
+    #: The default count of each counted format (records per round; wind rounds per round).
+    round_counts: dict[str, int] = {FIXED_HANDS: 16}
+    #: The groups of game-specific fields the tournament form shows for this game, beside the
+    #: round format (scoring.web.forms.organiser.FIELD_GROUPS names each group's fields):
+    #: ``"pairing"`` (how round 1 is paired, same-club avoidance of the Swiss pairing), ``"forfeit"`` (forfeit score and points),
+    #: ``"tiebreaks"`` (the team tie-breaks of scoring.standings.tiebreaks). Default: none.
+    form_groups: tuple[str, ...] = ()
+    #: What one wind round is called (``"wind round"``), for a game offering :data:`WIND_ROUNDS`.
+    wind_round_noun: tuple[Any, Any] = (_("wind round"), _("wind rounds"))
 
     # ------------------------------------------------------------------ sides and seats
 
@@ -175,6 +225,55 @@ class GameAdapter:
         if raw in (None, "", {}):
             raw = None
         return engines.resolve_rules(self.engine or self.key, raw)
+
+    def round_format_label(self, round_format: str) -> str:
+        """What the form calls ``round_format`` for this game ("A fixed number of deals")."""
+        if round_format == FIXED_HANDS:
+            return _t("A fixed number of %(records)s") % {"records": self.record_noun[1]}
+        return str(ROUND_FORMAT_LABELS.get(round_format, round_format))
+
+    def round_format_text(self, settings: TournamentSettings) -> str:
+        """A tournament's round format in a few words for its pages ("8 deals per round", "until
+        the time limit")."""
+        fmt, count = settings.round_format, settings.hands_per_round
+        if fmt in COUNTED_FORMATS and count:
+            noun = self.record_noun if fmt == FIXED_HANDS else self.wind_round_noun
+            return _t("%(count)s %(noun)s per round") % {"count": count, "noun": noun[0] if count == 1 else noun[1]}
+        return self.round_format_label(fmt)
+
+    def default_round_format(self) -> str:
+        """The round format a new tournament of this game starts with (the first of
+        :attr:`round_formats`)."""
+        return self.round_formats[0]
+
+    def fallback_round_format(self) -> str:
+        """The format a tournament gets when it names none its game offers (a tournament made by a
+        script, the migration of an unreachable ``target``): :data:`TIME_LIMIT` when offered
+        (tables end when time is called, as before formats were per game), else the default."""
+        return TIME_LIMIT if TIME_LIMIT in self.round_formats else self.default_round_format()
+
+    def default_round_count(self, round_format: str) -> int | None:
+        """The default ``hands_per_round`` of ``round_format`` (``None`` for a format without a count)."""
+        return self.round_counts.get(round_format) if round_format in COUNTED_FORMATS else None
+
+    def check_round_format(self, round_format: str, count: int | None) -> None:
+        """Check a tournament's ``round_format`` and its count (``hands_per_round``) against this
+        game: the format must be one of :attr:`round_formats` (so its end can be reached) and a
+        counted format (:data:`COUNTED_FORMATS`) needs a count of at least 1. The one rule of the
+        form, the tournament JSON import and the data migration. Raises :class:`RuleViolation`
+        with fields ``round_format`` and ``hands_per_round``."""
+        errors = Collector()
+        if round_format not in self.round_formats:
+            errors.add("round_format", ROUND_FORMAT_MESSAGES["unknown"], format=round_format, game=str(self.label))
+        elif round_format in COUNTED_FORMATS and not count:
+            errors.add("hands_per_round", ROUND_FORMAT_MESSAGES[round_format])
+        errors.raise_if_any()
+
+    def wind_round_done(self, before: dict[str, Any], after: dict[str, Any]) -> bool:
+        """True when the record played in carried state ``before`` (leaving ``after``) completed a
+        wind round: the deal passed from the last seat back to the first. Only a game offering
+        :data:`WIND_ROUNDS` says it; the default: never."""
+        return False
 
     def preset_summary(self, name: str) -> str:
         """One line describing preset ``name`` for the organiser (e.g. its target); ``""``."""
@@ -221,16 +320,22 @@ class GameAdapter:
     def evaluate(self, records: Sequence[dict[str, Any]], settings: TournamentSettings, *,
                  ended_at_time: bool = False) -> Evaluation:
         """Evaluate a whole result from its ``records`` in order. Default: records are independent
-        apart from the carried state; the result is finished after :meth:`record_limit` records or
-        when ended at the time limit; points are the totals; no winner. Violations of a later
+        apart from the carried state; the result is finished after :meth:`record_limit` records, in
+        the :data:`WIND_ROUNDS` format once ``hands_per_round`` wind rounds are complete
+        (:meth:`wind_round_done`), or when ended at the time limit; points are the totals; no winner. Violations of a later
         record are prefixed with its position (``records[3].…``). Raises :class:`RuleViolation`."""
         limit = self.record_limit(settings)
+        winds = int(settings.hands_per_round or 0) if settings.round_format == WIND_ROUNDS else 0
         state = self.initial_state()
         outcomes: list[RecordOutcome] = []
         errors = Collector()
+        done = 0  # wind rounds completed
         for i, record in enumerate(records):
-            if limit is not None and i >= limit:
-                errors.add(f"records[{i}]", "A record after the end: this format plays {limit} per round.", limit=limit)
+            if (limit is not None and i >= limit) or (winds and done >= winds):
+                if limit is not None:
+                    errors.add(f"records[{i}]", "A record after the end: this format plays {limit} per round.", limit=limit)
+                else:
+                    errors.add(f"records[{i}]", ROUND_FORMAT_MESSAGES["after_winds"], limit=winds)
                 continue
             try:
                 outcome = self.evaluate_record(record, state, settings)
@@ -238,10 +343,11 @@ class GameAdapter:
                 errors.extend(exc, prefix=f"records[{i}]")
                 break
             outcomes.append(outcome)
+            done += self.wind_round_done(state, outcome.state_after)
             state = outcome.state_after
         errors.raise_if_any()
         totals = tuple(sum(o.scores[k] for o in outcomes) for k in range(len(self.sides)))
-        finished = limit is not None and len(outcomes) >= limit
+        finished = (limit is not None and len(outcomes) >= limit) or bool(winds and done >= winds)
         ended = "target" if finished else ""
         if not finished and ended_at_time:
             finished, ended = True, "time"

@@ -6,16 +6,19 @@ from django.db import models
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
-from scoring.games import registry
+from scoring.games import base, registry
 from scoring.games.base import EntrantKind, GameAdapter
 from scoring.models.states import FSMField, StatefulModel, transition
 
 
 class RoundFormat(models.TextChoices):
-    """How a round is played (docs/tournaments.md)."""
+    """How a round is played (docs/tournaments.md, "Round formats"); a game offers those its
+    adapter lists (:attr:`scoring.games.base.GameAdapter.round_formats`)."""
 
-    TARGET = "target", _("Play to the target score")
-    FIXED_HANDS = "fixed_hands", _("Fixed number of hands")
+    TARGET = base.TARGET, _("Play to the target score")
+    FIXED_HANDS = base.FIXED_HANDS, _("Fixed number of hands")
+    WIND_ROUNDS = base.WIND_ROUNDS, _("Fixed number of wind rounds")
+    TIME_LIMIT = base.TIME_LIMIT, _("Until the time limit")
 
 
 class FirstRoundMethod(models.TextChoices):
@@ -60,7 +63,8 @@ class Tournament(StatefulModel):
         _("round format"), max_length=20, choices=RoundFormat.choices, default=RoundFormat.TARGET
     )
     hands_per_round = models.PositiveSmallIntegerField(
-        _("hands per round"), null=True, blank=True, help_text=_("Only for the fixed-hands format.")
+        _("hands per round"), null=True, blank=True,
+        help_text=_("The count of the round format: hands (deals) per round, or wind rounds per round."),
     )
     tiebreaks = models.JSONField(_("tie-breaks"), default=list, blank=True)
     seed = models.IntegerField(_("pairing seed"), default=0)
@@ -138,10 +142,32 @@ class Tournament(StatefulModel):
     def get_absolute_url(self) -> str:
         return reverse("scoring:tournament_detail", args=[self.slug])
 
+    def save(self, *args, **kwargs) -> None:
+        """Save; a new tournament whose ``round_format`` its game does not offer (the model's
+        default ``target`` for a four-player game, made by a script or a test rather than the form)
+        takes the game's fallback (:meth:`GameAdapter.fallback_round_format`: until the time limit,
+        how such a tournament ended before round formats were per game), so no tournament starts
+        with an end it cannot reach. The form offers the game's default instead."""
+        if self._state.adding and self.game:
+            try:
+                adapter = self.adapter
+            except registry.UnknownGame:
+                adapter = None
+            if adapter is not None and self.round_format not in adapter.round_formats:
+                self.round_format = adapter.fallback_round_format()
+                self.hands_per_round = self.hands_per_round or adapter.default_round_count(self.round_format)
+        super().save(*args, **kwargs)
+
     @property
     def adapter(self) -> GameAdapter:
         """The game's adapter (:func:`scoring.games.registry.get`)."""
         return registry.get(self.game)
+
+    @property
+    def round_format_text(self) -> str:
+        """The round format in a few words, for the game ("8 deals per round"; the adapter's
+        :meth:`~scoring.games.base.GameAdapter.round_format_text`)."""
+        return self.adapter.round_format_text(self)
 
     @property
     def has_teams(self) -> bool:

@@ -1,6 +1,7 @@
 /* Organiser forms (templates/tournaments/form.html): the rules preset select shows only the
- * chosen game's presets (their targets in the option text), and the slug is filled in from the
- * name until the organiser types one. The server validates both. */
+ * chosen game's presets (their targets in the option text), the slug is filled in from the
+ * name until the organiser types one, a change of game draws the form again with that game's
+ * options, and the count field shows only for a counted round format. The server validates all. */
 (function () {
   "use strict";
   function slugify(text) {
@@ -33,5 +34,28 @@
     }
     game.addEventListener("change", function () { filter(false); });
     filter(true);
+  });
+  // Another game: the server draws the form again with that game's options (without JavaScript
+  // the same happens when the form is saved).
+  Array.prototype.forEach.call(document.querySelectorAll("#tournament-form select[name='game']"), function (game) {
+    game.addEventListener("change", function () {
+      if (game.form.requestSubmit) { game.form.requestSubmit(); } else { game.form.submit(); }
+    });
+  });
+  // The count (hands, deals or wind rounds per round) only for a counted format, its default filled in.
+  Array.prototype.forEach.call(document.querySelectorAll("[data-round-format]"), function (box) {
+    var counts = {};
+    try { counts = JSON.parse(box.getAttribute("data-counts") || "{}"); } catch (e) { counts = {}; }
+    var format = box.querySelector("select[name='round_format']");
+    var countBox = box.querySelector("[data-count-field]");
+    var count = countBox && countBox.querySelector("input");
+    if (!format || !countBox || !count) { return; }
+    function show(changed) {
+      var counted = Object.prototype.hasOwnProperty.call(counts, format.value) && counts[format.value] !== null;
+      countBox.hidden = !counted;
+      if (counted && changed && counts[format.value]) { count.value = counts[format.value]; }
+    }
+    format.addEventListener("change", function () { show(true); });
+    show(false);
   });
 })();

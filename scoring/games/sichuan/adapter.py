@@ -10,7 +10,7 @@ from django.utils.translation import gettext_lazy as _
 
 import engines
 from engines.errors import RuleViolation, Violation
-from scoring.games.base import RecordOutcome
+from scoring.games.base import FIXED_HANDS, RecordOutcome
 from scoring.games.fourplayer import FourPlayerGame
 from scoring.games.labels import item_label
 from scoring.games.mahjong_forms import SEAT_NAMES, SEATS
@@ -28,6 +28,8 @@ class Sichuan(FourPlayerGame):
     sides = SEATS
     entry_template = "games/sichuan/entry.html"
     item_unit = _("fan")
+    #: A round is 8 deals (each seat deals twice; a bloody-battle deal plays on until three have won).
+    round_counts = {FIXED_HANDS: 8}
 
     def side_labels(self) -> list[str]:
         return [str(SEAT_NAMES[s]) for s in SEATS]

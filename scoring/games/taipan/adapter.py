@@ -26,7 +26,7 @@ from django.utils.translation import gettext_noop
 
 import engines
 from engines.errors import Collector, RuleViolation, Violation
-from scoring.games.base import FIXED_HANDS, EntrantKind, Evaluation, GameAdapter, RecordOutcome, SheetColumn
+from scoring.games.base import FIXED_HANDS, TARGET, EntrantKind, Evaluation, GameAdapter, RecordOutcome, SheetColumn
 from scoring.games.taipan import rules_check
 from scoring.games.taipan.forms import SEATS, TaiPanEntry
 
@@ -97,6 +97,10 @@ class TaiPan(GameAdapter):
     item_unit = _("points")
     rules_check = rules_check
     time_limit_rule = _("The higher total wins; equal totals are a draw.")
+    #: Play to the rules' target (NSKT 800), or a fixed number of hands (German championships).
+    round_formats = (TARGET, FIXED_HANDS)
+    round_counts: dict[str, int] = {}
+    form_groups = ("pairing", "forfeit", "tiebreaks")
 
     # ------------------------------------------------------------------ rules
 

@@ -12,7 +12,7 @@ from django.utils.translation import gettext_lazy as _
 import engines
 from engines.errors import RuleViolation, Violation
 from engines.taiwanese import initial_hand_state, next_hand_state
-from scoring.games.base import RecordOutcome
+from scoring.games.base import FIXED_HANDS, TIME_LIMIT, WIND_ROUNDS, RecordOutcome
 from scoring.games.fourplayer import FourPlayerGame
 from scoring.games.labels import item_label
 from scoring.games.mahjong_forms import SEAT_NAMES, SEATS
@@ -36,12 +36,22 @@ class Taiwanese(FourPlayerGame):
     sides = SEATS
     entry_template = "games/taiwanese/entry.html"
     item_unit = _("tai")
+    #: 8 deals by default; or whole wind rounds (a wind round: every seat has dealt once, the dealer
+    #: staying on a win or a draw, so a wind round is at least 4 deals: the Taiwanese rule text,
+    #: "De dealer en doorgeven"); or until the time limit.
+    round_formats = (FIXED_HANDS, WIND_ROUNDS, TIME_LIMIT)
+    round_counts = {FIXED_HANDS: 8, WIND_ROUNDS: 1}
 
     def side_labels(self) -> list[str]:
         return [str(SEAT_NAMES[s]) for s in SEATS]
 
     def initial_state(self) -> dict[str, Any]:
         return initial_hand_state()
+
+    def wind_round_done(self, before, after) -> bool:
+        """The deal passed from North back to East (``engines.taiwanese.next_hand_state`` moves
+        the round wind on at that moment): every seat has dealt once more."""
+        return before.get("dealer") == "N" and after.get("dealer") == "E"
 
     def evaluate_record(self, record, state, settings) -> RecordOutcome:
         """A draw scores nothing and keeps the dealer; a win is the engine's ``score`` with the

@@ -11,7 +11,7 @@ from django.utils.translation import gettext_lazy as _
 
 import engines
 from engines.errors import RuleViolation, Violation
-from scoring.games.base import RecordOutcome
+from scoring.games.base import FIXED_HANDS, RecordOutcome
 from scoring.games.fourplayer import FourPlayerGame
 from scoring.games.labels import item_label
 from scoring.games.tiengow.forms import TienGowEntry
@@ -27,6 +27,8 @@ class TienGow(FourPlayerGame):
     sides = ("0", "1", "2", "3")
     entry_template = "games/tiengow/entry.html"
     item_unit = _("item")
+    #: A round is 16 deals (a Tien Gow deal is short: eight tricks).
+    round_counts = {FIXED_HANDS: 16}
 
     def side_labels(self) -> list[str]:
         return [_t("Seat %(n)s") % {"n": i + 1} for i in range(4)]

@@ -19,10 +19,10 @@ from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from scoring.games import registry
-from scoring.games.base import RuleViolation
+from scoring.games.base import COUNTED_FORMATS, GameAdapter, RuleViolation
 from scoring.games.entry import capitalise_labels, more_message, violation_message
 from scoring.io import entrants_csv
-from scoring.models import FirstRoundMethod, Match, Player, RoundFormat, Team, Tournament
+from scoring.models import FirstRoundMethod, Match, Player, Team, Tournament
 from scoring.participants.entrants import (
     MAX_SEED,
     TextField,
@@ -35,9 +35,26 @@ from scoring.participants.entrants import (
 )
 from scoring.standings.tiebreaks import NSKT_DEFAULT, REGISTRY
 
+#: The game-specific field groups of :class:`TournamentForm`: group -> its fields (a game shows the
+#: groups of its adapter's ``form_groups``; the tie-break selects ``tiebreak_N`` are the group
+#: ``"tiebreaks"``). A field of a group the game does not show is left out of the form.
+FIELD_GROUPS = {
+    "pairing": ("first_round_method", "avoid_same_club"),
+    "forfeit": ("forfeit_score", "forfeit_points"),
+    "tiebreaks": (),
+}
+
 
 class TournamentForm(forms.ModelForm):
-    """Create or edit a tournament.
+    """Create or edit a tournament, with only the chosen game's options.
+
+    The game is the posted one, else the tournament's, else ``game`` (a new tournament: the
+    page's ``?game=``, default the model's). Its adapter says which round formats it offers (the
+    ``round_format`` choices, named for the game, with its default format and count for a new
+    tournament) and which field groups it shows (:data:`FIELD_GROUPS`); the fields of the other
+    groups are left out, neither shown nor validated. The page carries the game it was drawn for
+    (``form_game``): a post whose game differs is not saved but drawn again with the new game's
+    options (:attr:`game_changed`), with or without JavaScript.
 
     ``rules_preset`` + ``rules_overrides`` (a JSON object of option overrides) make the stored
     ``rules`` value ``{"preset": NAME, ...overrides}``, validated by the engine. The tie-break order
@@ -66,9 +83,16 @@ class TournamentForm(forms.ModelForm):
         labels = {"slug": _("Web address")}
         help_texts = {"slug": _("The short name in the tournament's address (/t/…/): letters, digits and hyphens; filled in from the name.")}
 
-    def __init__(self, *args, **kwargs):
+    form_game = forms.CharField(widget=forms.HiddenInput, required=False)
+
+    def __init__(self, *args, game: str | None = None, **kwargs):
         super().__init__(*args, **kwargs)
         instance = self.instance
+        self.adapter = self._adapter(game)
+        self.groups = tuple(self.adapter.form_groups) if self.adapter else ()
+        drawn_for = self.data.get("form_game") if self.is_bound else ""
+        self.game_changed = bool(drawn_for) and self.adapter is not None and drawn_for != self.adapter.key
+        self._round_formats()
         # Left out (an older form or script): the tournament keeps its setting (a new one: at the end).
         self.fields["verification"].required = False
         for name in ("round_minutes", "clock_warning_minutes"):
@@ -78,7 +102,11 @@ class TournamentForm(forms.ModelForm):
         choices = [("", "---------")] + [(key, cls.label) for key, cls in self.registry.items()]
         current = list(instance.tiebreaks or NSKT_DEFAULT)  # empty: the NSKT default order
         self.tiebreak_names = []
-        for i in range(1, len(self.registry) + 1):
+        for group, names in FIELD_GROUPS.items():
+            if group not in self.groups:
+                for name in names:
+                    self.fields.pop(name, None)
+        for i in range(1, len(self.registry) + 1 if "tiebreaks" in self.groups else 1):
             name = f"tiebreak_{i}"
             self.fields[name] = forms.ChoiceField(
                 label=_("Tie-break %(position)d") % {"position": i}, choices=choices, required=False,
@@ -98,14 +126,79 @@ class TournamentForm(forms.ModelForm):
             for name in (*self.FIXED_AFTER_START, *self.tiebreak_names):
                 self.fields[name].disabled = True
                 self.fields[name].help_text = _("Fixed once round 1 exists.")
+        self.fields["form_game"].initial = self.adapter.key if self.adapter else ""
+        if game and not self.is_bound and not instance.pk:
+            self.initial["game"] = game
+        if self.game_changed:
+            self._carry_over()
+
+    def _carry_over(self) -> None:
+        """The posted data, drawn again for the changed game: the new game's own fields at their
+        initial values, its default preset and no overrides when the old preset is not its own."""
+        data = self.data.copy()
+        for name in (*self.tiebreak_names, *(n for g in self.groups for n in FIELD_GROUPS.get(g, ()))):
+            if name not in data and self.fields[name].initial not in (None, ""):
+                data[name] = self.fields[name].initial
+        if data.get("rules_preset") not in self.adapter.presets():
+            data["rules_preset"], data["rules_overrides"] = "", ""
+        self.data = data
+
+    def _adapter(self, game: str | None) -> GameAdapter | None:
+        """The adapter of the game the form is for (see the class docstring); ``None`` for an
+        unknown game (the game field says so)."""
+        if self.instance.pk and self.instance.rounds.exists():
+            key = self.instance.game  # fixed once round 1 exists
+        elif self.is_bound and self.data.get("game"):
+            key = self.data["game"]
+        elif self.instance.pk:
+            key = self.instance.game
+        else:
+            key = game or self.initial.get("game") or Tournament._meta.get_field("game").default
+        try:
+            return registry.get(key)
+        except registry.UnknownGame:
+            return None
+
+    def _round_formats(self) -> None:
+        """The round formats of the game (named for it); a new tournament, or one whose game
+        changed, starts with the game's default format and count."""
+        adapter = self.adapter
+        if adapter is None:
+            return
+        field = self.fields["round_format"]
+        field.choices = [(fmt, adapter.round_format_label(fmt)) for fmt in adapter.round_formats]
+        field.help_text = _("How a table's result ends (docs: \"Round formats\"); the time limit always ends it.")
+        self.fields["hands_per_round"].label = _("Number per round")
+        self.fields["hands_per_round"].help_text = _("Hands (deals) per round, or wind rounds per round, as the format says.")
+        fresh = not self.instance.pk or self.instance.game != adapter.key
+        if fresh:
+            default = adapter.default_round_format()
+            self.initial["round_format"] = default
+            self.initial["hands_per_round"] = adapter.default_round_count(default)
+        if self.game_changed:
+            # Drawn again for the new game: its own format, not the old game's.
+            data = self.data.copy()
+            if data.get("round_format") not in adapter.round_formats:
+                data["round_format"] = adapter.default_round_format()
+                data["hands_per_round"] = adapter.default_round_count(data["round_format"]) or ""
+            data["form_game"] = adapter.key
+            self.data = data
+
+    def format_counts(self) -> str:
+        """JSON of the default count per round format of the game (``data-counts`` of the page's
+        script): a number (0: no default) for a counted format, ``null`` for one without a count."""
+        if self.adapter is None:
+            return "{}"
+        return json.dumps({fmt: (self.adapter.default_round_count(fmt) or 0) if fmt in COUNTED_FORMATS else None
+                           for fmt in self.adapter.round_formats})
 
     def _describe_presets(self) -> None:
-        """The preset select: one group of options per game (``preset_groups``, the page shows
-        only the chosen game's), each preset with what it means (its target)."""
+        """The preset select: the chosen game's presets only (``preset_groups``, one group), each
+        with what it means (its target); every game's when the game is unknown."""
         self.preset_groups = []
         self.default_presets: dict[str, str] = {}
         choices: list = [("", gettext("the game's default"))]
-        for adapter in registry.all_games():
+        for adapter in [self.adapter] if self.adapter else registry.all_games():
             options = []
             self.default_presets[adapter.key] = adapter.default_preset()
             for name in adapter.presets():
@@ -184,8 +277,18 @@ class TournamentForm(forms.ModelForm):
                 rules = {"preset": preset, **rules}
             self._check_rules(game, rules)
             data["rules"] = rules
-        if data.get("round_format") == RoundFormat.FIXED_HANDS and not data.get("hands_per_round"):
-            self.add_error("hands_per_round", _("Give the number of hands per round for the fixed-hands format."))
+        if self.game_changed:
+            raise forms.ValidationError(
+                _("The game changed to %(game)s: the options below are now that game's. Check them and save again.")
+                % {"game": self.adapter.label})
+        if self.adapter is not None and "round_format" in data:
+            if data.get("round_format") not in COUNTED_FORMATS:
+                data["hands_per_round"] = None
+            try:
+                self.adapter.check_round_format(data.get("round_format"), data.get("hands_per_round"))
+            except RuleViolation as exc:
+                for v in exc.violations:
+                    self.add_error(v.field, violation_message(v))
         order = [data.get(n) for n in self.tiebreak_names if data.get(n)]
         seen = set()
         for name in self.tiebreak_names:
@@ -212,7 +315,8 @@ class TournamentForm(forms.ModelForm):
         tournament = super().save(commit=False)
         if not self.locked:
             tournament.rules = self.cleaned_data.get("rules", tournament.rules)
-            tournament.tiebreaks = self.cleaned_data.get("tiebreaks", [])
+            # A game without the team tie-breaks keeps none (never a Tai Pan order on a four-player game).
+            tournament.tiebreaks = self.cleaned_data.get("tiebreaks", []) if "tiebreaks" in self.groups else []
         if commit:
             tournament.save()
         return tournament

@@ -83,7 +83,7 @@ def tournament_create(request):
     """Create a tournament; the creator becomes its organiser (a :class:`Membership`)."""
     if not (request.user.is_staff or request.user.has_perm("scoring.add_tournament")):
         raise PermissionDenied
-    form = TournamentForm(request.POST or None)
+    form = TournamentForm(request.POST or None, game=request.GET.get("game"))
     if request.method == "POST" and form.is_valid():
         with transaction.atomic():
             tournament = form.save()
