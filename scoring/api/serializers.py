@@ -75,8 +75,13 @@ class TournamentSummarySerializer(serializers.Serializer):
 
 class TournamentSerializer(TournamentSummarySerializer):
     rules = serializers.JSONField(help_text="The engine's `rules` value (a preset name or an object).")
-    round_format = serializers.CharField()
-    hands_per_round = serializers.IntegerField(allow_null=True)
+    round_format = serializers.ChoiceField(
+        choices=["target", "fixed_hands", "wind_rounds", "time_limit"],
+        help_text="How a table's result ends: `target` (the rules' target score, Tai Pan), `fixed_hands` "
+                  "(`hands_per_round` hands or deals), `wind_rounds` (`hands_per_round` wind rounds, Taiwanese) "
+                  "or `time_limit` (when time is called); a game offers only its own formats (docs/tournaments.md).")
+    hands_per_round = serializers.IntegerField(allow_null=True, help_text="The count of `fixed_hands` or "
+                                                                          "`wind_rounds`, else null.")
     blind_confirmation = serializers.BooleanField()
     verification = serializers.ChoiceField(
         choices=["end", "each"], help_text="With player entry: the opponents verify the result at the end of the match "

@@ -180,7 +180,7 @@ class TournamentFile(Strict):
     slug: Slug
     game: Annotated[str, Field(min_length=1, max_length=20)] = "taipan"
     rules: Record | Annotated[str, Field(max_length=40)] | None = None
-    round_format: Literal["target", "fixed_hands"] = "target"
+    round_format: Literal["target", "fixed_hands", "wind_rounds", "time_limit"] = "target"
     hands_per_round: Annotated[StrictInt, Field(ge=1, le=MAX_RECORDS)] | None = None
     tiebreaks: Annotated[list[Annotated[str, Field(max_length=40)]], Field(max_length=20)] = []
     seed: Int32 = 0

@@ -15,7 +15,7 @@ from types import SimpleNamespace
 from typing import Any
 
 from scoring.games import registry
-from scoring.games.base import EntrantKind, GameAdapter, RuleViolation
+from scoring.games.base import TARGET, EntrantKind, GameAdapter, RuleViolation
 from scoring.games.entry import more_message, violation_message
 from scoring.io.schema import TournamentFile
 from scoring.participants.entrants import name_key
@@ -132,8 +132,9 @@ class _FileCheck:
 
     def settings(self) -> None:
         """The tournament's settings: a known preset with known options (``$.rules``, from the
-        adapter's ``resolve_rules``; sets ``rules_ok``), ``fixed_hands`` with its
-        ``hands_per_round``, known tie-breaks each listed once, each member listed once."""
+        adapter's ``resolve_rules``; sets ``rules_ok``), a round format the game offers with its
+        count (the adapter's ``check_round_format``; a four-player file's old ``target`` is read as
+        the time limit), known tie-breaks each listed once, each member listed once."""
         data, errors = self.data, self.errors
         try:
             self.adapter.resolve_rules(data.rules)
@@ -142,8 +143,16 @@ class _FileCheck:
             for v in exc.violations:
                 errors.add("$.rules" + (f".{v.field.removeprefix('rules').lstrip('.')}" if v.field.removeprefix("rules").lstrip(".") else ""),
                            str(violation_message(v)))
-        if data.round_format == "fixed_hands" and not data.hands_per_round:
-            errors.add("$.hands_per_round", "the fixed-hands format needs the number of hands per round")
+        round_format = data.round_format
+        if round_format == TARGET and TARGET not in self.adapter.round_formats:
+            # A file from before round formats were per game: read as the migration reads such a
+            # tournament (Tournament.save gives it the game's fallback, the time limit).
+            round_format = self.adapter.fallback_round_format()
+        try:
+            self.adapter.check_round_format(round_format, data.hands_per_round)
+        except RuleViolation as exc:
+            for v in exc.violations:
+                errors.add(f"$.{v.field}", str(violation_message(v)))
         seen_tb = set()
         for i, key in enumerate(data.tiebreaks):
             if key not in REGISTRY:

@@ -111,7 +111,7 @@ def test_seat_seed_at_the_bound_seats(client, sichuan_cup):
 def test_four_player_tournament_created_asks_for_players(client):
     client.force_login(UserFactory(username="staff", is_staff=True))
     data = {"name": "Tien Gow open", "slug": "tg-open", "game": "tiengow", "rules_preset": "", "rules_overrides": "",
-            "round_format": "target", "hands_per_round": "", "seed": "7", "venue": "", "starts_on": "",
+            "round_format": "time_limit", "hands_per_round": "", "seed": "7", "venue": "", "starts_on": "",
             "tiebreak_1": "", "tiebreak_2": ""}
     r = client.post(reverse("scoring:tournament_create"), data, follow=True)
     assert r.status_code == 200, r.content.decode()[:2000]

@@ -7,6 +7,7 @@ format to the time limit."""
 from __future__ import annotations
 
 import importlib
+import json
 from types import SimpleNamespace
 
 import pytest
@@ -110,9 +111,11 @@ def test_one_wind_round_ends_when_the_deal_has_passed_every_seat():
 
 def test_only_a_game_with_a_dealer_offers_wind_rounds():
     registry.get("taiwanese").check_round_format("wind_rounds", 1)
-    for game in ("sichuan", "tiengow", "taipan"):
+    for game in ("sichuan", "tiengow"):
         with pytest.raises(RuleViolation):
             registry.get(game).check_round_format("wind_rounds", 1)
+    with pytest.raises(RuleViolation):
+        registry.get("taipan").check_round_format("time_limit", None)
 
 
 def test_the_migration_moves_an_unreachable_target_to_the_time_limit():
@@ -124,3 +127,20 @@ def test_the_migration_moves_an_unreachable_target_to_the_time_limit():
     assert Tournament.objects.get(pk=sichuan.pk).round_format == "time_limit"
     assert Tournament.objects.get(pk=taipan.pk).round_format == "target"
     assert TournamentFactory(game="tiengow").round_format == "time_limit"  # made by a script: the fallback
+
+
+def test_an_import_reads_an_old_four_player_target_as_the_time_limit_and_refuses_a_format_of_another_game():
+    from scoring.io.tournament_json import ImportRefused, load_tournament
+    from tests.games.kits import kit
+    from tests.io.played import USERNAMES
+
+    for username in USERNAMES:
+        UserFactory(username=username)
+    data = json.loads(kit("sichuan").export.read_text(encoding="utf-8"))
+    old = dict(data, round_format="target")  # exported before round formats were per game
+    imported = load_tournament(json.dumps(old).encode())
+    assert imported.tournament.round_format == "time_limit"
+    wrong = dict(data, round_format="wind_rounds", hands_per_round=1, slug="other")
+    with pytest.raises(ImportRefused) as refused:
+        load_tournament(json.dumps(wrong).encode())
+    assert "$.round_format" in str(refused.value)

@@ -83,12 +83,14 @@ def test_unknown_preset_is_shown_next_to_the_preset_field(client):
     assert not Tournament.objects.exists()
 
 
-def test_the_preset_select_lists_each_games_presets_with_the_target(client):
+def test_the_preset_select_lists_the_chosen_games_presets_with_the_target(client):
     client.force_login(UserFactory(is_staff=True))
     page = client.get(reverse("scoring:tournament_create")).content.decode()
     assert '<select name="rules_preset"' in page
-    assert 'data-game="taipan"' in page and 'data-game="taiwanese"' in page
+    assert 'data-game="taipan"' in page and 'data-game="taiwanese"' not in page  # only the game's own (issue 24)
     assert "nskt (to 800 points, default)" in page and "standard (to 1000 points)" in page
+    page = client.get(reverse("scoring:tournament_create") + "?game=taiwanese").content.decode()
+    assert 'data-game="taiwanese"' in page and 'data-game="taipan"' not in page
 
 
 def test_overrides_must_be_a_json_object(client):
