@@ -24,7 +24,7 @@ pytestmark = pytest.mark.django_db
 
 #: Words that belong to Tai Pan only (English and Dutch), as whole words, any case.
 TAI_PAN_WORDS = re.compile(
-    r"tai[ -]?pan|\bgrand\b|card points|kaartpunten|\bNS\b|\bEW\b|match points|wedstrijdpunten|"
+    r"tai[ -]?pan|\bgrand\b|card points|kaartpunten|\bNS\b|\bEW\b|match points|matchpunten|wedstrijdpunten|dubbelspel|"
     r"victory points|overwinningspunten|buchholz|sonneborn|double victor|dubbele overwinning|target score|doelscore",
     re.IGNORECASE)
 

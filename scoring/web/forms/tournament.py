@@ -157,7 +157,7 @@ class TournamentForm(forms.ModelForm):
             return
         field = self.fields["round_format"]
         field.choices = [(fmt, adapter.round_format_label(fmt)) for fmt in adapter.round_formats]
-        field.help_text = _("How a table's result ends (docs: \"Round formats\"); the time limit always ends it.")
+        field.help_text = _("How a table's result ends; the time limit always ends it.")
         self.fields["hands_per_round"].label = _("Number per round")
         self.fields["hands_per_round"].help_text = _("Hands (deals) per round, or wind rounds per round, as the format says.")
         fresh = not self.instance.pk or self.instance.game != adapter.key
