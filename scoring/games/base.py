@@ -195,6 +195,9 @@ class GameAdapter:
     #: ``"pairing"`` (how round 1 is paired, same-club avoidance of the Swiss pairing), ``"forfeit"`` (forfeit score and points),
     #: ``"tiebreaks"`` (the team tie-breaks of scoring.standings.tiebreaks). Default: none.
     form_groups: tuple[str, ...] = ()
+    #: An example of the rules overrides the tournament form shows (a JSON object of one option of
+    #: the game's presets, ``'{"target": 1000}'``), or ``""``.
+    override_example: str = ""
     #: What one wind round is called (``"wind round"``), for a game offering :data:`WIND_ROUNDS`.
     wind_round_noun: tuple[Any, Any] = (_("wind round"), _("wind rounds"))
 

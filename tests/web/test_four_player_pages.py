@@ -8,6 +8,7 @@ that say "team or player" are the same for every game and not counted; nor is th
 game select, which names every game.)"""
 from __future__ import annotations
 
+import html as html_module
 import io
 import re
 
@@ -25,7 +26,7 @@ pytestmark = pytest.mark.django_db
 #: Words that belong to Tai Pan only (English and Dutch), as whole words, any case.
 TAI_PAN_WORDS = re.compile(
     r"tai[ -]?pan|\bgrand\b|card points|kaartpunten|\bNS\b|\bEW\b|match points|matchpunten|wedstrijdpunten|dubbelspel|"
-    r"victory points|overwinningspunten|buchholz|sonneborn|double victor|dubbele overwinning|target score|doelscore",
+    r"victory points|overwinningspunten|buchholz|sonneborn|double victor|dubbele overwinning|target score|doelscore|\btarget\b",
     re.IGNORECASE)
 
 
@@ -38,7 +39,7 @@ def text_of(response) -> str:
     html = re.sub(r"<(script|style)\b.*?</\1>", " ", html, flags=re.S)
     # The settings form's game select lists every game by name (Tai Pan among them): a choice, not a setting.
     html = re.sub(r'<select name="game".*?</select>', " ", html, flags=re.S)
-    return re.sub(r"<[^>]+>", " ", html)
+    return html_module.unescape(re.sub(r"<[^>]+>", " ", html))
 
 
 def offending(client, urls: list[str]) -> list[str]:

@@ -144,3 +144,11 @@ def test_an_import_reads_an_old_four_player_target_as_the_time_limit_and_refuses
     with pytest.raises(ImportRefused) as refused:
         load_tournament(json.dumps(wrong).encode())
     assert "$.round_format" in str(refused.value)
+
+
+def test_every_games_overrides_example_is_valid_for_that_game():
+    for adapter in registry.all_games():
+        if adapter.override_example:
+            adapter.resolve_rules(json.loads(adapter.override_example))
+            form = TournamentForm(game=adapter.key)
+            assert adapter.override_example in str(form.fields["rules_overrides"].help_text)

@@ -30,6 +30,7 @@ class Sichuan(FourPlayerGame):
     item_unit = _("fan")
     #: A round is 8 deals (each seat deals twice; a bloody-battle deal plays on until three have won).
     round_counts = {FIXED_HANDS: 8}
+    override_example = '{"fan_cap": 6}'
 
     def side_labels(self) -> list[str]:
         return [str(SEAT_NAMES[s]) for s in SEATS]

@@ -101,6 +101,7 @@ class TaiPan(GameAdapter):
     round_formats = (TARGET, FIXED_HANDS)
     round_counts: dict[str, int] = {}
     form_groups = ("pairing", "forfeit", "tiebreaks")
+    override_example = '{"target": 1000}'
 
     # ------------------------------------------------------------------ rules
 

@@ -41,6 +41,7 @@ class Taiwanese(FourPlayerGame):
     #: "De dealer en doorgeven"); or until the time limit.
     round_formats = (FIXED_HANDS, WIND_ROUNDS, TIME_LIMIT)
     round_counts = {FIXED_HANDS: 8, WIND_ROUNDS: 1}
+    override_example = '{"cap": 16}'
 
     def side_labels(self) -> list[str]:
         return [str(SEAT_NAMES[s]) for s in SEATS]

@@ -29,6 +29,7 @@ class TienGow(FourPlayerGame):
     item_unit = _("item")
     #: A round is 16 deals (a Tien Gow deal is short: eight tricks).
     round_counts = {FIXED_HANDS: 16}
+    override_example = '{"banker_double": false}'
 
     def side_labels(self) -> list[str]:
         return [_t("Seat %(n)s") % {"n": i + 1} for i in range(4)]

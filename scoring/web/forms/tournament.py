@@ -59,7 +59,7 @@ class TournamentForm(forms.ModelForm):
     rules_overrides = forms.CharField(
         label=_("Rules overrides"), required=False,
         widget=forms.Textarea(attrs={"rows": 3, "spellcheck": "false"}),
-        help_text=_('A JSON object of options that differ from the preset, e.g. {"target": 1000}.'),
+        help_text=_("A JSON object of options that differ from the preset."),
     )
 
     FIXED_AFTER_START = ("game", "rules_preset", "rules_overrides", "round_format", "hands_per_round")
@@ -83,6 +83,9 @@ class TournamentForm(forms.ModelForm):
         drawn_for = self.data.get("form_game") if self.is_bound else ""
         self.game_changed = bool(drawn_for) and self.adapter is not None and drawn_for != self.adapter.key
         self._round_formats()
+        if self.adapter is not None and self.adapter.override_example:
+            self.fields["rules_overrides"].help_text = _(
+                "A JSON object of options that differ from the preset, e.g. %(example)s.") % {"example": self.adapter.override_example}
         # Left out (an older form or script): the tournament keeps its setting (a new one: at the end).
         self.fields["verification"].required = False
         for name in ("round_minutes", "clock_warning_minutes"):
