@@ -148,9 +148,9 @@ class Tournament(StatefulModel):
         takes the game's fallback (:meth:`GameAdapter.fallback_round_format`: until the time limit,
         how such a tournament ended before round formats were per game), so no tournament starts
         with an end it cannot reach. The form offers the game's default instead."""
-        if self._state.adding and self.game:
+        if self._state.adding:
             try:
-                adapter = self.adapter
+                adapter = registry.get(self.game)
             except registry.UnknownGame:
                 adapter = None
             if adapter is not None and self.round_format not in adapter.round_formats:

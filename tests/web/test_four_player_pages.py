@@ -31,7 +31,9 @@ TAI_PAN_WORDS = re.compile(
 
 
 def text_of(response) -> str:
-    """The visible text of a page (tags, scripts and styles dropped) or of a PDF."""
+    """The visible text of a page (tags, scripts and styles dropped), of a PDF or of a CSV."""
+    if not response["Content-Type"].startswith(("text/html", "application/pdf")):
+        return b"".join(response.streaming_content).decode() if response.streaming else response.content.decode()
     if response["Content-Type"].startswith("application/pdf"):
         body = b"".join(response.streaming_content) if response.streaming else response.content
         return " ".join(page.extract_text() for page in PdfReader(io.BytesIO(body)).pages)
@@ -76,13 +78,15 @@ def test_no_tai_pan_words_on_any_page_of_a_four_player_tournament(client, settin
     public = [url("tournament_detail"), url("round_tables", 1), url("round_tables", 2), url("round_tables", 1) + "?projector=1",
               url("standings"), url("standings") + "?projector=1", url("player_page", player.pk),
               reverse(kind.url_name("detail"), args=[slug, played.pk]), url("find_table") + "?q=Anna", url("round_names", 2),
-              url("standings_pdf"), url("round_pairings_pdf", 2), url("round_names_pdf", 2)]
+              url("standings_pdf"), url("round_pairings_pdf", 2), url("round_names_pdf", 2),
+              url("standings_export") + "?format=csv", url("pairings_export", 1) + "?format=csv"]
     referee = [reverse(kind.url_name("enter"), args=[slug, table.pk]), reverse(kind.url_name("detail"), args=[slug, table.pk]),
                reverse("scoring:my_tables"), url("find_match"),
                reverse(kind.url_name("detail"), args=[slug, played.pk]) + "sheet.pdf"]
     organiser = [url("tournament_edit"), reverse("scoring:tournament_create") + "?game=sichuan", url("players"),
                  url("checkin"), url("round_board", 2), url("round_times_up", 2), url("round_zones", 2), url("links"),
-                 url("members"), url("announcements"), url("tournament_detail"), url("round_tables", 2)]
+                 url("members"), url("announcements"), url("tournament_detail"), url("round_tables", 2),
+                 url("round_table_cards_pdf", 2), url("link_cards"), url("round_seat"), url("players_import")]
     found = offending(client, public)
     client.force_login(people["referees"][0])
     found += offending(client, referee)

@@ -163,7 +163,8 @@ class TournamentForm(forms.ModelForm):
         field.help_text = _("How a table's result ends; the time limit always ends it.")
         self.fields["hands_per_round"].label = _("Number per round")
         self.fields["hands_per_round"].help_text = _("Hands (deals) per round, or wind rounds per round, as the format says.")
-        fresh = not self.instance.pk or self.instance.game != adapter.key
+        stored = self.instance.game if self.instance.pk else None  # the game the tournament has now
+        fresh = stored is None or stored != adapter.key
         if fresh:
             default = adapter.default_round_format()
             self.initial["round_format"] = default
