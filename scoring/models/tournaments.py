@@ -35,7 +35,9 @@ class Tournament(StatefulModel):
 
     ``rules``: the engine's ``"rules"`` value (preset name or ``{"preset": ..., overrides}``),
     validated by the game's adapter in the form/service layer. ``tiebreaks``: ordered list of
-    tie-break keys (see ``scoring.standings.tiebreaks``), fixed before round 1.
+    tie-break keys (see ``scoring.standings.tiebreaks``), fixed before round 1. ``placement``:
+    four-player games' placement points setting (:func:`scoring.standings.placement.parse`;
+    ``{}``: none), validated in the form/service layer.
 
     States (:meth:`start`, :meth:`finish`, :meth:`resume`): registration -> running (the first
     round is published) -> finished (the organiser ends it; it can be resumed).
@@ -63,6 +65,10 @@ class Tournament(StatefulModel):
         _("hands per round"), null=True, blank=True, help_text=_("Only for the fixed-hands format.")
     )
     tiebreaks = models.JSONField(_("tie-breaks"), default=list, blank=True)
+    placement = models.JSONField(
+        _("placement points"), default=dict, blank=True,
+        help_text=_("Four-player games: the placement points per table (uma, oka, ties), a preset or custom values."),
+    )
     seed = models.IntegerField(_("pairing seed"), default=0)
     first_round_method = models.CharField(
         _("round 1 pairing"),
