@@ -220,3 +220,19 @@ def render(value: Fraction | int | None) -> str:
         return str(value.numerator)
     text = str((Decimal(value.numerator) / Decimal(value.denominator)).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP))
     return text.rstrip("0").rstrip(".")
+
+
+def as_number(value: Fraction | int | None) -> int | float | None:
+    """``value`` for JSON (the REST API): an int when whole, else a float with at most two decimals,
+    as :func:`render` shows it (7/3 -> 2.33); ranks are always computed on the exact value."""
+    if value is None:
+        return None
+    value = Fraction(value)
+    return int(value) if value.denominator == 1 else float(render(value))
+
+
+def describe(rule: Placement) -> dict:
+    """The rule for the REST API: ``{"preset", "uma", "oka", "ties", "per_place"}`` (numbers as
+    :func:`as_number`; ``uma`` and ``per_place`` empty for ``none``)."""
+    return {"preset": rule.preset, "uma": [as_number(u) for u in rule.uma], "oka": as_number(rule.oka),
+            "ties": rule.ties, "per_place": [as_number(p) for p in rule.per_place]}

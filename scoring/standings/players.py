@@ -131,7 +131,7 @@ def ranked_with_placement(tournament: Tournament, rule: Placement, through_round
     keys = player_tiebreaks.keys_of(tournament.tiebreaks)
     breaks = [player_tiebreaks.REGISTRY[k]() for k in keys]
     entries = []
-    for pk, player in results.items():
+    for player in results.values():
         points = sum((t.points for t in player.tables), Fraction(0))
         total = sum(t.total for t in player.tables)
         sort_key = (points, total, *(tb.value(player) for tb in breaks))

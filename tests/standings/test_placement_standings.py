@@ -6,11 +6,11 @@ from fractions import Fraction as F
 
 import pytest
 
+from scoring.games.base import EntrantKind
 from scoring.models import Round, Table, TableSeat
 from scoring.standings import player_standings
 from scoring.standings.player_tiebreaks import DEFAULT_ORDER, REGISTRY, tiebreak_registry
 from scoring.standings.players import player_breakdown, standings
-from scoring.games.base import EntrantKind
 from tests.factories import PlayerFactory, RoundFactory, TableFactory, TournamentFactory
 
 pytestmark = pytest.mark.django_db
