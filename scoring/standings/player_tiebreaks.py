@@ -164,6 +164,10 @@ REGISTRIES = {
 }
 
 
+#: Whether a kind of entrant has placement points (four-player tables do; Tai Pan matches do not).
+USES_PLACEMENT = {EntrantKind.TEAMS: False, EntrantKind.PLAYERS: True}
+
+
 def tiebreak_registry(kind: EntrantKind) -> tuple[dict[str, type], list[str]]:
     """``(registry, default order)`` of the tie-breaks for ``kind`` of entrant: Tai Pan teams
     (:mod:`scoring.standings.tiebreaks`) or four-player players (this module). Every class has

@@ -34,9 +34,11 @@ from scoring.participants.entrants import (
     seed_field,
 )
 from scoring.standings.tiebreaks import NSKT_DEFAULT, REGISTRY
+from scoring.web.forms.placement import FIELDS as PLACEMENT_FIELDS
+from scoring.web.forms.placement import PlacementFields
 
 
-class TournamentForm(forms.ModelForm):
+class TournamentForm(PlacementFields, forms.ModelForm):
     """Create or edit a tournament.
 
     ``rules_preset`` + ``rules_overrides`` (a JSON object of option overrides) make the stored
@@ -93,9 +95,10 @@ class TournamentForm(forms.ModelForm):
             self.fields["rules_preset"].initial = raw.pop("preset", "")
             self.fields["rules_overrides"].initial = json.dumps(raw, ensure_ascii=False) if raw else ""
         self._describe_presets()
+        self.init_placement(instance)
         self.locked = bool(instance.pk) and instance.rounds.exists()
         if self.locked:
-            for name in (*self.FIXED_AFTER_START, *self.tiebreak_names):
+            for name in (*self.FIXED_AFTER_START, *self.tiebreak_names, *PLACEMENT_FIELDS):
                 self.fields[name].disabled = True
                 self.fields[name].help_text = _("Fixed once round 1 exists.")
 
@@ -194,6 +197,7 @@ class TournamentForm(forms.ModelForm):
                 self.add_error(name, _("This tie-break is already chosen above."))
             seen.add(key)
         data["tiebreaks"] = order
+        data["placement"] = self.clean_placement(data)
         return data
 
     def _check_rules(self, game: str, rules: dict) -> None:
@@ -213,6 +217,7 @@ class TournamentForm(forms.ModelForm):
         if not self.locked:
             tournament.rules = self.cleaned_data.get("rules", tournament.rules)
             tournament.tiebreaks = self.cleaned_data.get("tiebreaks", [])
+            tournament.placement = self.cleaned_data.get("placement", {})
         if commit:
             tournament.save()
         return tournament
