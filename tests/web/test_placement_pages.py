@@ -10,9 +10,11 @@ import json
 
 import pytest
 from django.urls import reverse
+from pypdf import PdfReader
 
 from scoring.io.tournament_json import ImportRefused, export_tournament, load_tournament
 from scoring.models import Membership, Tournament
+from scoring.printing.standings import standings_pdf
 from tests.factories import MembershipFactory, PlayerFactory, TournamentFactory
 from tests.standings.placement_world import ema_eight
 
@@ -66,6 +68,8 @@ def test_standings_projector_and_csv_show_placement_points(client):
     assert rows[0][:6] == ["Rank", "Player", "Affiliation", "Tables", "Placement points", "Total points"]
     assert rows[0][6:9] == ["Most first places", "Most second places", "Highest table score"]
     assert [r[1] for r in rows[1:3]] == ["E", "F"] and rows[2][4] == "4.5" and rows[1][6] == "2"
+    pdf = PdfReader(io.BytesIO(standings_pdf(t))).pages[0].extract_text()
+    assert "Placement\n points" in pdf and "\nF\n2\n4.5\n0\n" in pdf  # rank 2: F, 2 tables, 4.5, total 0
 
 
 def test_the_player_page_lists_placements_and_explains_the_tiebreaks(client):
