@@ -236,7 +236,7 @@ def player_grid(records: list, *, slug: str, placement: bool = False) -> Grid:
     ]
     if placement:
         columns += [GridColumn("placement", _("Placement points"), _("PP"), "num strong c-main"),
-                    GridColumn("total", _("Total points"), _("Points"), NUMBERS)]
+                    GridColumn("total", _("Total points"), _("Pts"), NUMBERS)]
     else:
         columns.append(GridColumn("total", _("Total points"), _("Points"), "num strong c-main"))
     substitute, withdrawn = conditional_escape(_("substitute")), conditional_escape(_("withdrawn"))

@@ -77,8 +77,8 @@ def test_the_player_page_lists_placements_and_explains_the_tiebreaks(client):
     url = reverse("scoring:player_page", args=[t.slug, p["F"].pk])
     page = client.get(url).content.decode()
     placements = page[page.index("<h2>Placements</h2>"):page.index("<h2>Tie-breaks</h2>")]
-    # round 1: table 2, East? F sat South (seat 1) on 10, shared first: 3; round 2: table 1, North, -10, shared second: 1.5
-    for cell in (">2<", ">10<", ">3<", ">-10<", ">1.5<", ">4.5<"):
+    # round 1: table 2, South (seat 1), 10, shared first: 3; round 2: table 1, North, -10, shared second (2nd): 1.5
+    for cell in ("Table 2 · South", ">10<", ">3<", "Table 1 · North", ">-10<", ">2<", ">1.5<", ">4.5<"):
         assert cell in placements, cell
     assert placements.count("<tr>") == 3  # head + two rounds
     tiebreaks = page[page.index("<h2>Tie-breaks</h2>"):]
