@@ -44,7 +44,7 @@ def _team_tiebreaks(tournament: Tournament) -> list[dict[str, str]]:
 
 
 def _player_tiebreaks(tournament: Tournament) -> list[dict[str, str]]:
-    if not placement.parse(tournament.placement).enabled:
+    if not placement.stored(tournament.placement).enabled:
         return []
     return [{"key": key, "label": str(PLAYER_TIEBREAKS[key].label)} for key in player_tiebreak_keys(tournament.tiebreaks)]
 
@@ -118,7 +118,7 @@ def tournament_detail(request, actor, t: Tournament) -> dict[str, Any]:
         "side_labels": [str(x) for x in adapter.side_labels()],
         "record_noun": str(adapter.record_noun[0]),
         "tiebreaks": tiebreaks(t),
-        "placement": placement.describe(placement.parse(t.placement)),
+        "placement": placement.describe(placement.stored(t.placement)),
         "rounds": round_summaries(request, actor, t),
         "standings": _url(request, "standings", t.slug),
     }

@@ -24,7 +24,7 @@ from scoring.kinds import kind_for
 from scoring.models import ResultContainer, Round, Tournament
 from scoring.standings import player_standings, team_standings
 from scoring.standings.placement import as_number
-from scoring.standings.placement import parse as parse_placement
+from scoring.standings.placement import stored as stored_placement
 from scoring.standings.player_tiebreaks import REGISTRY as PLAYER_TIEBREAKS
 from scoring.standings.player_tiebreaks import keys_of as player_tiebreak_keys
 from scoring.standings.tiebreaks import REGISTRY
@@ -142,7 +142,7 @@ def _player_standings_dataset(t: Tournament, through_round: int | None) -> tabli
     numbers with at most two decimals, :func:`scoring.standings.placement.as_number`) before the
     total and a column per player tie-break after it."""
     rows = player_standings(t, through_round=through_round)
-    with_placement = parse_placement(t.placement).enabled
+    with_placement = stored_placement(t.placement).enabled
     keys = player_tiebreak_keys(t.tiebreaks) if with_placement else []
     headers = [_t("Rank"), _t("Player"), _t("Affiliation"), _t("Tables")]
     headers += ([_t("Placement points")] if with_placement else []) + [_t("Total points")]

@@ -13,8 +13,8 @@ from scoring.games.base import EntrantKind
 from scoring.models import Tournament
 from scoring.printing.common import FONT, FONT_BOLD, MARGIN, build, para, styles
 from scoring.standings import player_standings, team_standings
-from scoring.standings.placement import parse as parse_placement
 from scoring.standings.placement import render as render_points
+from scoring.standings.placement import stored as stored_placement
 from scoring.standings.teams import tiebreak_keys
 from scoring.standings.tiebreaks import REGISTRY
 
@@ -136,7 +136,7 @@ def _player_standings_pdf(tournament: Tournament, through_round: int | None) -> 
     """Four-player standings: rank, player, affiliation, tables played, placement points (when
     the tournament has them, :mod:`scoring.standings.placement`) and total points."""
     st = styles()
-    placement = parse_placement(tournament.placement).enabled
+    placement = stored_placement(tournament.placement).enabled
     heads = [_("Rank"), _("Player"), _("Affiliation"), _("Tables")] + ([_("Placement points")] if placement else [])
     rows = [[para(text, st["head"]) for text in (*heads, _("Total points"))]]
     for r in player_standings(tournament, through_round=through_round):

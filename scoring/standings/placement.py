@@ -236,3 +236,14 @@ def describe(rule: Placement) -> dict:
     :func:`as_number`; ``uma`` and ``per_place`` empty for ``none``)."""
     return {"preset": rule.preset, "uma": [as_number(u) for u in rule.uma], "oka": as_number(rule.oka),
             "ties": rule.ties, "per_place": [as_number(p) for p in rule.per_place]}
+
+
+def stored(value: Mapping | None) -> Placement:
+    """The rule of a tournament's stored setting for the pages and the standings: :func:`parse`,
+    but a setting that cannot be parsed (edited by hand in the admin) counts as ``none`` rather
+    than breaking every page; the forms and the JSON import refuse such a setting (they call
+    :func:`parse`)."""
+    try:
+        return parse(value)
+    except PlacementError:
+        return DEFAULT

@@ -18,7 +18,7 @@ from django.db.models.functions import Coalesce
 from scoring.models import Player, Round, Tournament
 from scoring.standings import player_tiebreaks
 from scoring.standings.counting import counted_q
-from scoring.standings.placement import Placement, parse, table_points
+from scoring.standings.placement import Placement, stored, table_points
 from scoring.standings.player_tiebreaks import PlayerTables, TableResult
 
 
@@ -61,7 +61,7 @@ def standings(tournament: Tournament, *, through_round: int | None = None) -> li
     A player who has no counted table yet (``played == 0``) has no total to compare: they are
     listed after everyone who has played, unranked (``rank=None``), so that a 0 never ranks above
     players with negative totals."""
-    rule = parse(tournament.placement)
+    rule = stored(tournament.placement)
     if rule.enabled:
         return ranked_with_placement(tournament, rule, through_round)
     counted = seat_filter(tournament, through_round)
@@ -157,7 +157,7 @@ def player_breakdown(tournament: Tournament, player_id: int) -> dict | None:
     ``{"rounds": [{"round", "table", "seat", "total", "place", "points", "running"}],
     "tiebreaks": [{"key", "label", "value", "explanation", "per_round"}]}``, or ``None`` when
     the tournament has no placement points. One query (:func:`tables_of`)."""
-    rule = parse(tournament.placement)
+    rule = stored(tournament.placement)
     if not rule.enabled:
         return None
     _people, results = tables_of(tournament, rule)

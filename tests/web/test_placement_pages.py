@@ -84,6 +84,13 @@ def test_the_player_page_lists_placements_and_explains_the_tiebreaks(client):
     tiebreaks = page[page.index("<h2>Tie-breaks</h2>"):]
     assert "1. Most first places: 1" in tiebreaks and "2. Most second places: 1" in tiebreaks
     assert "3. Highest table score: 10" in tiebreaks and "round 1: 1; round 2: 0" in tiebreaks
+    t.placement = {"preset": "ema", "uma": [1, 2, 3, 4]}  # broken by hand (the admin): counts as none
+    t.save()
+    page = client.get(url).content.decode()
+    assert "<h2>Placements</h2>" not in page and "Most first places" not in page
+    assert "Placement points" not in client.get(reverse("scoring:standings", args=[t.slug])).content.decode()
+    t.placement = {"preset": "ema"}
+    t.save()
     before = _queries(client, url)
     for _ in range(8):
         PlayerFactory(tournament=t)

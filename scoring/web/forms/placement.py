@@ -9,7 +9,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from scoring.games import registry
-from scoring.standings.placement import CUSTOM, PRESETS, SEAT, SHARE, PlacementError, parse
+from scoring.standings.placement import CUSTOM, SEAT, SHARE, PlacementError, parse, stored
 from scoring.standings.player_tiebreaks import USES_PLACEMENT
 
 PRESET_CHOICES = [
@@ -55,10 +55,7 @@ class PlacementFields(forms.Form):
         """Initial values from the tournament's stored setting (a broken one shows as none);
         ``shows_placement``: False for a saved tournament whose game has no placement points."""
         self.shows_placement = not instance.pk or uses_placement(instance.game)
-        try:
-            rule = parse(instance.placement)
-        except PlacementError:
-            rule = PRESETS["none"]
+        rule = stored(instance.placement)
         self.fields["placement_preset"].initial = rule.preset
         self.fields["placement_ties"].initial = rule.ties
         if rule.preset == CUSTOM:

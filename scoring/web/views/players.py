@@ -28,7 +28,7 @@ from scoring.results.presenter import record_rows
 from scoring.standings import standings_for
 from scoring.standings import teams as team_standings_service
 from scoring.standings.counting import counts
-from scoring.standings.placement import parse as parse_placement
+from scoring.standings.placement import stored as stored_placement
 from scoring.standings.players import player_breakdown
 from scoring.web.context import tournament_context
 from scoring.web.decorators import tournament_view
@@ -336,7 +336,7 @@ def _single_player_page(request, tournament: Tournament, player: Player):
         for r in breakdown["rounds"]:
             r["seat_label"] = labels[r["seat"]]
     context = tournament_context(request, tournament, player=player, row=row, tables=tables, next_table=next_table,
-                                 breakdown=breakdown, placement=parse_placement(tournament.placement))
+                                 breakdown=breakdown, placement=stored_placement(tournament.placement))
     return render(request, "players/player.html", context)
 
 
