@@ -19,6 +19,9 @@ from scoring.kinds import ResultKind, kind_for, kind_of
 from scoring.models import ResultContainer, Round, Tournament
 from scoring.policy import Perm
 from scoring.results import presenter, sheet
+from scoring.standings import placement
+from scoring.standings.player_tiebreaks import REGISTRY as PLAYER_TIEBREAKS
+from scoring.standings.player_tiebreaks import keys_of as player_tiebreak_keys
 from scoring.standings.tiebreaks import NSKT_DEFAULT, REGISTRY
 
 
@@ -40,9 +43,16 @@ def _team_tiebreaks(tournament: Tournament) -> list[dict[str, str]]:
     return out
 
 
+def _player_tiebreaks(tournament: Tournament) -> list[dict[str, str]]:
+    if not placement.stored(tournament.placement).enabled:
+        return []
+    return [{"key": key, "label": str(PLAYER_TIEBREAKS[key].label)} for key in player_tiebreak_keys(tournament.tiebreaks)]
+
+
 #: Tie-breaks of each kind of entrant: teams have the tournament's ordered list (an empty setting
-#: is the NSKT default); players are ranked by their total alone.
-TIEBREAKS = {"teams": _team_tiebreaks, "players": lambda tournament: []}
+#: is the NSKT default); players have theirs with placement points (after placement points and
+#: total), none without (ranked by their total alone).
+TIEBREAKS = {"teams": _team_tiebreaks, "players": _player_tiebreaks}
 
 
 def tiebreaks(tournament: Tournament) -> list[dict[str, str]]:
@@ -108,6 +118,7 @@ def tournament_detail(request, actor, t: Tournament) -> dict[str, Any]:
         "side_labels": [str(x) for x in adapter.side_labels()],
         "record_noun": str(adapter.record_noun[0]),
         "tiebreaks": tiebreaks(t),
+        "placement": placement.describe(placement.stored(t.placement)),
         "rounds": round_summaries(request, actor, t),
         "standings": _url(request, "standings", t.slug),
     }
@@ -223,8 +234,11 @@ def _team_row(row) -> dict[str, Any]:
 
 
 def _player_row(row) -> dict[str, Any]:
-    return {k: getattr(row, k) for k in ("rank", "player_id", "name", "affiliation", "played", "total", "substitute",
-                                         "withdrawn")}
+    out = {k: getattr(row, k) for k in ("rank", "player_id", "name", "affiliation", "played", "total", "substitute",
+                                        "withdrawn")}
+    out["placement_points"] = placement.as_number(row.placement_points)
+    out["tiebreaks"] = {k: placement.as_number(v) for k, v in row.tiebreaks.items()}
+    return out
 
 
 ROWS = {"teams": _team_row, "players": _player_row}

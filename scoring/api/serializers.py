@@ -73,6 +73,15 @@ class TournamentSummarySerializer(serializers.Serializer):
     page = serializers.URLField(help_text="The tournament's page on the site.")
 
 
+class PlacementSerializer(serializers.Serializer):
+    preset = serializers.CharField(help_text="`none`, `ema`, `ema_riichi`, `pantheon` or `custom` (docs/tournaments.md).")
+    uma = serializers.ListField(child=NumberField(), help_text="Placement points of places 1 to 4 (empty: none).")
+    oka = NumberField(help_text="The pot first place takes: +3/4 to first, -1/4 to each other place.")
+    ties = serializers.ChoiceField(choices=["share", "seat"], help_text="Equal totals share the places' points, or "
+                                                                        "are ordered by seat (East first).")
+    per_place = serializers.ListField(child=NumberField(), help_text="Uma plus the oka's share, places 1 to 4.")
+
+
 class TournamentSerializer(TournamentSummarySerializer):
     rules = serializers.JSONField(help_text="The engine's `rules` value (a preset name or an object).")
     round_format = serializers.ChoiceField(
@@ -107,7 +116,9 @@ class TournamentSerializer(TournamentSummarySerializer):
                                                                            "(`NS`, `EW` or `E`, `S`, `W`, `N`).")
     side_labels = serializers.ListField(child=serializers.CharField())
     record_noun = serializers.CharField(help_text="What one record is called (hand, deal).")
-    tiebreaks = TieBreakSerializer(many=True, help_text="Tie-breaks in order (Tai Pan).")
+    tiebreaks = TieBreakSerializer(many=True, help_text="Tie-breaks in order (Tai Pan; four-player games with "
+                                                        "placement points, after placement points and total).")
+    placement = PlacementSerializer(help_text="Four-player games: placement points per table (preset `none`: none).")
     rounds = RoundSummarySerializer(many=True, help_text="Rounds the caller may see (drafts: organisers only).")
     standings = serializers.URLField()
 
@@ -217,6 +228,10 @@ class PlayerRowSerializer(serializers.Serializer):
     total = serializers.IntegerField()
     substitute = serializers.BooleanField()
     withdrawn = serializers.BooleanField()
+    placement_points = NumberField(allow_null=True, help_text="Sum of the placement points (at most two decimals; "
+                                                              "`null` without placement points).")
+    tiebreaks = serializers.DictField(child=NumberField(allow_null=True), help_text="Player tie-break key -> value "
+                                                                                    "(with placement points).")
 
 
 ROW_SERIALIZERS = {"teams": TeamRowSerializer, "players": PlayerRowSerializer}

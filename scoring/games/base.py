@@ -191,9 +191,11 @@ class GameAdapter:
     #: The default count of each counted format (records per round; wind rounds per round).
     round_counts: dict[str, int] = {FIXED_HANDS: 16}
     #: The groups of game-specific fields the tournament form shows for this game, beside the
-    #: round format (scoring.web.forms.organiser.FIELD_GROUPS names each group's fields):
+    #: round format (scoring.web.forms.tournament.FIELD_GROUPS names each group's fields):
     #: ``"pairing"`` (how round 1 is paired, same-club avoidance of the Swiss pairing), ``"forfeit"`` (forfeit score and points),
-    #: ``"tiebreaks"`` (the team tie-breaks of scoring.standings.tiebreaks). Default: none.
+    #: ``"tiebreaks"`` (the tie-breaks of the game's kind of entrant,
+    #: ``scoring.standings.player_tiebreaks.tiebreak_registry``), ``"placement"`` (placement points,
+    #: four-player games). Default: none.
     form_groups: tuple[str, ...] = ()
     #: An example of the rules overrides the tournament form shows (a JSON object of one option of
     #: the game's presets, ``'{"target": 1000}'``), or ``""``.

@@ -27,6 +27,8 @@ class FourPlayerGame(GameAdapter):
 
     entrants = EntrantKind.PLAYERS
     record_noun = (_("deal"), _("deals"))
+    #: Round 1 seeding and club avoidance (the seating), placement points and the players' tie-breaks.
+    form_groups = ("pairing", "placement", "tiebreaks")
 
     def audit_sentence(self, action: str, number: Any) -> str:
         template = AUDIT_SENTENCES.get(action)

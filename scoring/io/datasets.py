@@ -23,6 +23,10 @@ from scoring.games.base import EntrantKind
 from scoring.kinds import kind_for
 from scoring.models import ResultContainer, Round, Tournament
 from scoring.standings import player_standings, team_standings
+from scoring.standings.placement import as_number
+from scoring.standings.placement import stored as stored_placement
+from scoring.standings.player_tiebreaks import REGISTRY as PLAYER_TIEBREAKS
+from scoring.standings.player_tiebreaks import keys_of as player_tiebreak_keys
 from scoring.standings.tiebreaks import REGISTRY
 
 #: What a spreadsheet reads as the start of a formula (OWASP "CSV injection").
@@ -134,11 +138,21 @@ def _team_standings_dataset(t: Tournament, through_round: int | None) -> tablib.
 
 
 def _player_standings_dataset(t: Tournament, through_round: int | None) -> tablib.Dataset:
-    headers = [_t("Rank"), _t("Player"), _t("Affiliation"), _t("Tables"), _t("Total points"), _t("Substitute"), _t("Withdrawn")]
+    """Four-player standings; with placement points a "Placement points" column (exact values as
+    numbers with at most two decimals, :func:`scoring.standings.placement.as_number`) before the
+    total and a column per player tie-break after it."""
+    rows = player_standings(t, through_round=through_round)
+    with_placement = stored_placement(t.placement).enabled
+    keys = player_tiebreak_keys(t.tiebreaks) if with_placement else []
+    headers = [_t("Rank"), _t("Player"), _t("Affiliation"), _t("Tables")]
+    headers += ([_t("Placement points")] if with_placement else []) + [_t("Total points")]
+    headers += [str(PLAYER_TIEBREAKS[k].label) for k in keys] + [_t("Substitute"), _t("Withdrawn")]
     ds = tablib.Dataset(headers=headers, title=str(_("Standings"))[:31])
-    for r in player_standings(t, through_round=through_round):
-        ds.append([r.rank if r.rank is not None else "", r.name, r.affiliation, r.played, r.total,
-                   _t("yes") if r.substitute else "", _t("yes") if r.withdrawn else ""])
+    for r in rows:
+        points = [as_number(r.placement_points)] if with_placement else []
+        ds.append([r.rank if r.rank is not None else "", r.name, r.affiliation, r.played, *points, r.total]
+                  + [as_number(r.tiebreaks.get(k)) for k in keys]
+                  + [_t("yes") if r.substitute else "", _t("yes") if r.withdrawn else ""])
     return ds
 
 

@@ -183,6 +183,7 @@ class TournamentFile(Strict):
     round_format: Literal["target", "fixed_hands", "wind_rounds", "time_limit"] = "target"
     hands_per_round: Annotated[StrictInt, Field(ge=1, le=MAX_RECORDS)] | None = None
     tiebreaks: Annotated[list[Annotated[str, Field(max_length=40)]], Field(max_length=20)] = []
+    placement: Record = {}
     seed: Int32 = 0
     first_round_method: Literal["", "random", "seeded", "rating", "fold", "fold_rating"] = ""
     avoid_same_club: StrictBool = True

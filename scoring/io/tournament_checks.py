@@ -19,7 +19,15 @@ from scoring.games.base import TARGET, EntrantKind, GameAdapter, RuleViolation
 from scoring.games.entry import more_message, violation_message
 from scoring.io.schema import TournamentFile
 from scoring.participants.entrants import name_key
+from scoring.standings.placement import PlacementError
+from scoring.standings.placement import parse as parse_placement
+from scoring.standings.player_tiebreaks import REGISTRY as PLAYER_REGISTRY
+from scoring.standings.player_tiebreaks import USES_PLACEMENT
 from scoring.standings.tiebreaks import REGISTRY
+
+#: The tie-break keys a file may list, per kind of entrant (a four-player file of before issue 24
+#: may hold the Tai Pan keys the form used to store; the standings ignore them).
+KNOWN_TIEBREAKS = {EntrantKind.TEAMS: dict(REGISTRY), EntrantKind.PLAYERS: {**PLAYER_REGISTRY, **REGISTRY}}
 
 __all__ = ["FILE_KINDS", "PLAYERS_FILE", "TEAMS_FILE", "FileKind", "Plan", "check"]
 
@@ -153,18 +161,35 @@ class _FileCheck:
         except RuleViolation as exc:
             for v in exc.violations:
                 errors.add(f"$.{v.field}", str(violation_message(v)))
+        known = KNOWN_TIEBREAKS[self.adapter.entrants]
         seen_tb = set()
         for i, key in enumerate(data.tiebreaks):
-            if key not in REGISTRY:
-                errors.add(f"$.tiebreaks[{i}]", f"unknown tie-break {key!r}; known: {', '.join(REGISTRY)}")
+            if key not in known:
+                errors.add(f"$.tiebreaks[{i}]", f"unknown tie-break {key!r}; known: {', '.join(known)}")
             elif key in seen_tb:
                 errors.add(f"$.tiebreaks[{i}]", f"tie-break {key!r} is listed twice")
             seen_tb.add(key)
+        self.placement(data)
         usernames = set()
         for i, m in enumerate(data.members):
             if m.username.casefold() in usernames:
                 errors.add(f"$.members[{i}].username", f"{m.username!r} is listed twice")
             usernames.add(m.username.casefold())
+
+    def placement(self, data: TournamentFile) -> None:
+        """``$.placement``: a valid setting (:func:`scoring.standings.placement.parse`), and only
+        for a four-player game."""
+        if not data.placement:
+            return
+        uses = USES_PLACEMENT[self.adapter.entrants]
+        if not uses:
+            self.errors.add("$.placement", "placement points are only for four-player games")
+            return
+        try:
+            parse_placement(data.placement)
+        except PlacementError as exc:
+            for field, message in exc.problems:
+                self.errors.add(f"$.placement.{field}" if field != "placement" else "$.placement", message)
 
     def entrant_list(self) -> None:
         """The entrants (fills ``registered``): the list the game has (``teams`` or ``players``, not

@@ -56,6 +56,7 @@ from scoring.models import (
 from scoring.participants import links as entrant_links
 from scoring.participants.entrants import name_key
 from scoring.results.sheet import recompute
+from scoring.standings.placement import parse as parse_placement
 
 __all__ = ["FORMAT_VERSION", "ImportRefused", "Imported", "check", "delete_tournament", "dumps", "export_tournament",
            "import_tournament", "load_tournament"]
@@ -165,7 +166,7 @@ EXPORT_ENTRANTS = {EntrantKind.TEAMS: _export_teams, EntrantKind.PLAYERS: _expor
 def export_tournament(t: Tournament) -> dict:
     """The tournament as a JSON-ready dict in the layout of :mod:`scoring.io.schema`: its settings
     (``format``, ``name``, ``slug``, ``game``, ``rules``, ``round_format``, ``hands_per_round``,
-    ``tiebreaks``, ``seed``, ``blind_confirmation``, ``player_entry`` (only when on), ``verification`` (only when ``"each"``), ``checkin_required`` (only when on), ``status``, ``venue``, ``starts_on``, ``round_minutes`` and ``clock_warning_minutes`` when not 90 and 10), its
+    ``tiebreaks``, ``placement`` (only when set), ``seed``, ``blind_confirmation``, ``player_entry`` (only when on), ``verification`` (only when ``"each"``), ``checkin_required`` (only when on), ``status``, ``venue``, ``starts_on``, ``round_minutes`` and ``clock_warning_minutes`` when not 90 and 10), its
     ``members`` (username and role), and its entrants and rounds (Tai Pan: ``teams`` and
     ``matches``; four-player: ``players`` and ``tables``). ``ended``: ``"target"``, ``"time"`` or
     ``null`` (not finished, or a bye: ``"ew": null`` and no hands); ``confirmed_by``: the username of
@@ -180,6 +181,8 @@ def export_tournament(t: Tournament) -> dict:
         "round_format": str(t.round_format),
         "hands_per_round": t.hands_per_round,
         "tiebreaks": list(t.tiebreaks or []),
+        # Placement points of four-player games (issue 24); left out when none.
+        **({"placement": t.placement} if t.placement else {}),
         "seed": t.seed,
         # Round-1 method and club avoidance (issue 23): left out at their defaults.
         **({"first_round_method": t.first_round_method} if t.first_round_method else {}),
@@ -334,6 +337,7 @@ def _create(plan: Plan, slug: str, members: dict[str, tuple[Any, str]], warnings
     t = Tournament.objects.create(
         name=data.name, slug=slug, game=data.game, rules=data.rules if data.rules is not None else {},
         round_format=data.round_format, hands_per_round=data.hands_per_round, tiebreaks=list(data.tiebreaks),
+        placement=parse_placement(data.placement).as_json(),
         seed=data.seed, first_round_method=data.first_round_method, avoid_same_club=data.avoid_same_club,
         blind_confirmation=data.blind_confirmation, player_entry=data.player_entry,
         verification=data.verification, checkin_required=data.checkin_required,

@@ -38,7 +38,9 @@ class Tournament(StatefulModel):
 
     ``rules``: the engine's ``"rules"`` value (preset name or ``{"preset": ..., overrides}``),
     validated by the game's adapter in the form/service layer. ``tiebreaks``: ordered list of
-    tie-break keys (see ``scoring.standings.tiebreaks``), fixed before round 1.
+    tie-break keys (see ``scoring.standings.tiebreaks``), fixed before round 1. ``placement``:
+    four-player games' placement points setting (:func:`scoring.standings.placement.parse`;
+    ``{}``: none), validated in the form/service layer.
 
     States (:meth:`start`, :meth:`finish`, :meth:`resume`): registration -> running (the first
     round is published) -> finished (the organiser ends it; it can be resumed).
@@ -67,6 +69,10 @@ class Tournament(StatefulModel):
         help_text=_("The count of the round format: hands (deals) per round, or wind rounds per round."),
     )
     tiebreaks = models.JSONField(_("tie-breaks"), default=list, blank=True)
+    placement = models.JSONField(
+        _("placement points"), default=dict, blank=True,
+        help_text=_("Four-player games: the placement points per table (uma, oka, ties), a preset or custom values."),
+    )
     seed = models.IntegerField(_("pairing seed"), default=0)
     first_round_method = models.CharField(
         _("round 1 pairing"),

@@ -13,6 +13,8 @@ from scoring.games.base import EntrantKind
 from scoring.models import Tournament
 from scoring.printing.common import FONT, FONT_BOLD, MARGIN, build, para, styles
 from scoring.standings import player_standings, team_standings
+from scoring.standings.placement import render as render_points
+from scoring.standings.placement import stored as stored_placement
 from scoring.standings.teams import tiebreak_keys
 from scoring.standings.tiebreaks import REGISTRY
 
@@ -131,15 +133,21 @@ def _tiebreak_labels(keys: Iterable[str]) -> dict[str, str]:
 
 
 def _player_standings_pdf(tournament: Tournament, through_round: int | None) -> bytes:
-    """Four-player standings: rank, player, affiliation, tables played, total points."""
+    """Four-player standings: rank, player, affiliation, tables played, placement points (when
+    the tournament has them, :mod:`scoring.standings.placement`) and total points."""
     st = styles()
-    rows = [[para(text, st["head"]) for text in (_("Rank"), _("Player"), _("Affiliation"), _("Tables"), _("Total points"))]]
+    placement = stored_placement(tournament.placement).enabled
+    heads = [_("Rank"), _("Player"), _("Affiliation"), _("Tables")] + ([_("Placement points")] if placement else [])
+    rows = [[para(text, st["head"]) for text in (*heads, _("Total points"))]]
     for r in player_standings(tournament, through_round=through_round):
         marks = [str(m) for m, on in ((_("substitute"), r.substitute), (_("withdrawn"), r.withdrawn)) if on]
         name = f"{r.name} ({', '.join(marks)})" if marks else r.name
-        rows.append([r.rank if r.rank is not None else "", para(name, st["cell"]), para(r.affiliation, st["cell"]), r.played, r.total])
+        points = [render_points(r.placement_points)] if placement else []
+        rows.append([r.rank if r.rank is not None else "", para(name, st["cell"]), para(r.affiliation, st["cell"]), r.played,
+                     *points, r.total])
     width = landscape(A4)[0] - 2 * MARGIN - 12
-    table = Table(rows, colWidths=[16 * mm, width * 0.45, width - 16 * mm - width * 0.45 - 50 * mm, 22 * mm, 28 * mm], repeatRows=1)
+    numbers = [22 * mm] + ([28 * mm] if placement else []) + [28 * mm]
+    table = Table(rows, colWidths=[16 * mm, width * 0.45, width - 16 * mm - width * 0.45 - sum(numbers), *numbers], repeatRows=1)
     table.setStyle(TableStyle([
         ("FONT", (0, 0), (-1, -1), FONT, 9), ("FONT", (0, 0), (-1, 0), FONT_BOLD, 8),
         ("BACKGROUND", (0, 0), (-1, 0), colors.HexColor("#e8edf3")),

@@ -1,6 +1,7 @@
 """Standings: Tai Pan teams by match points and tie-breaks (:mod:`scoring.standings.teams`,
-:mod:`scoring.standings.tiebreaks`), four-player players by total points
-(:mod:`scoring.standings.players`); pages read them through :func:`team_standings` and
+:mod:`scoring.standings.tiebreaks`), four-player players by placement points or total points
+(:mod:`scoring.standings.players`, :mod:`scoring.standings.placement`, tie-breaks per kind of
+entrant: :func:`tiebreak_registry`); pages read them through :func:`team_standings` and
 :func:`player_standings`, which keep them in the cache under a key of the results' state
 (:mod:`scoring.standings.cache`)."""
 from __future__ import annotations
@@ -9,6 +10,10 @@ from scoring.games.base import EntrantKind
 from scoring.models import Tournament
 from scoring.standings import players, teams
 from scoring.standings.cache import get_or_compute, state_key
+from scoring.standings.player_tiebreaks import tiebreak_registry
+
+__all__ = ["BY_ENTRANTS", "KEY_KINDS", "player_standings", "standings_for", "standings_key", "team_standings",
+           "tiebreak_registry"]
 
 
 def team_standings(tournament: Tournament, *, through_round: int | None = None, key: str | None = None) -> list[teams.StandingRow]:

@@ -7,7 +7,7 @@ per round: its number, how many results it holds, how many of them count
 need nothing more (:data:`scoring.standings.counting.SETTLED`, confirmed or a bye: the
 "provisional" note of the pages), and of the results that count the ``version`` sum, the sum of
 their ids and the last change; with the entrants' count and last change (the names shown), the
-tournament's blind confirmation setting (which results count) and its tie-break order and rules. (Before any round is
+tournament's blind confirmation setting (which results count) and its tie-break order, placement points and rules. (Before any round is
 played a second small query reads the entrants.) Draft rounds are left out: the standings never
 count them, so drawing, redrawing or checking a draft reads the standings of the rounds before
 from the cache (a pairing computes them once); publishing a draft changes the key. A played
@@ -98,7 +98,7 @@ def state_key(tournament: Tournament, kind: str, through_round: int | None = Non
     # Canonical text of plain values: a just-created tournament holds ``RoundFormat.TARGET`` where
     # a loaded one holds ``"target"``, and a database may return JSON objects with their keys in
     # another order; the same data must give the same key.
-    state = json.dumps([rounds, people, tournament.blind_confirmation, tournament.tiebreaks, tournament.rules,
+    state = json.dumps([rounds, people, tournament.blind_confirmation, tournament.tiebreaks, tournament.placement, tournament.rules,
                         str(tournament.round_format), tournament.hands_per_round], sort_keys=True, default=str)
     digest = hashlib.sha1(state.encode()).hexdigest()[:16]
     scope = "all" if through_round is None else f"r{through_round}"

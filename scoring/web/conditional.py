@@ -92,7 +92,7 @@ def tournament_fields(tournament: Tournament) -> list:
     """What every tournament page shows of the tournament itself (name, place, status, game...)."""
     return [tournament.pk, tournament.name, tournament.slug, tournament.status, tournament.venue, str(tournament.starts_on),
             tournament.game, tournament.rules, str(tournament.round_format), tournament.hands_per_round,
-            tournament.tiebreaks, tournament.blind_confirmation, tournament.player_entry]
+            tournament.tiebreaks, tournament.placement, tournament.blind_confirmation, tournament.player_entry]
 
 
 def etag_for(request, tournament: Tournament, state) -> str:

@@ -24,6 +24,8 @@ from django.utils.html import conditional_escape, format_html
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
 
+from scoring.standings.placement import render as render_points
+
 NUM = {"th": {"class": "num"}, "td": {"class": "num"}}
 
 
@@ -221,17 +223,22 @@ def team_grid(records: list, *, slug: str, tiebreak_columns=()) -> Grid:
     return Grid(columns, _build(columns, records, values), _("No teams yet."), zero)
 
 
-def player_grid(records: list, *, slug: str) -> Grid:
+def player_grid(records: list, *, slug: str, placement: bool = False) -> Grid:
     """The four-player standings grid of ``records`` (``scoring.standings.players.StandingRow``):
     rank (none before a first table), player (linked to the player page; substitute and withdrawn
-    marked), affiliation, tables played, total points."""
+    marked), affiliation, tables played, total points; with ``placement``, placement points
+    first (the ranking's first criterion) and total points as a detail."""
     columns = [
         GridColumn("rank", _("Rank"), "#", "num c-rank"),
         GridColumn("name", _("Player"), _("Player"), "c-name"),
         GridColumn("affiliation", _("Affiliation"), _("Affiliation"), "affiliation c-sub"),
         GridColumn("played", _("Tables"), _("Tables"), NUMBERS),
-        GridColumn("total", _("Total points"), _("Points"), "num strong c-main"),
     ]
+    if placement:
+        columns += [GridColumn("placement", _("Placement points"), _("PP"), "num strong c-main"),
+                    GridColumn("total", _("Total points"), _("Pts"), NUMBERS)]
+    else:
+        columns.append(GridColumn("total", _("Total points"), _("Points"), "num strong c-main"))
     substitute, withdrawn = conditional_escape(_("substitute")), conditional_escape(_("withdrawn"))
 
     def values(r):
@@ -240,6 +247,9 @@ def player_grid(records: list, *, slug: str) -> Grid:
         marks = [m for m, on in ((substitute, r.substitute), (withdrawn, r.withdrawn)) if on]
         if marks:
             name = mark_safe(f'{name} <span class="muted">({", ".join(marks)})</span>')  # noqa: S308 - escaped parts
-        return ["" if r.rank is None else str(r.rank), name, conditional_escape(r.affiliation), str(r.played), str(r.total)]
+        cells = ["" if r.rank is None else str(r.rank), name, conditional_escape(r.affiliation), str(r.played)]
+        if placement:
+            cells.append(render_points(r.placement_points))
+        return cells + [str(r.total)]
 
     return Grid(columns, _build(columns, records, values), _("No players yet."))

@@ -49,7 +49,13 @@ def test_a_new_form_offers_the_games_formats_and_starts_at_its_default(game, for
     assert form["round_format"].value() == default and form["hands_per_round"].value() == count
     assert [g["game"] for g in form.preset_groups] == [game]  # only the game's presets
     shown = TIEBREAK_AND_TEAM_FIELDS & set(form.fields)
-    assert shown == (TIEBREAK_AND_TEAM_FIELDS if game == "taipan" else set())
+    # Four-player games: round-1 seeding, club avoidance (the seating) and the players' own
+    # tie-breaks, never the Tai Pan forfeit or team tie-breaks.
+    four_player = {"tiebreak_1", "first_round_method", "avoid_same_club"}
+    assert shown == (TIEBREAK_AND_TEAM_FIELDS if game == "taipan" else four_player)
+    keys = {value for value, _label in form.fields["tiebreak_1"].choices if value}
+    assert keys == ({"point_difference", "points_scored", "buchholz", "median_buchholz", "sonneborn_berger",
+                     "head_to_head", "wins"} if game == "taipan" else {"firsts", "seconds", "best_table", "average_place"})
 
 
 def sichuan_data(**extra) -> dict:
@@ -64,7 +70,7 @@ def test_a_four_player_game_refuses_the_target_and_a_fixed_format_without_a_coun
     form = TournamentForm(sichuan_data(round_format="time_limit", hands_per_round="8"))
     assert form.is_valid(), form.errors
     t = form.save()
-    assert (t.round_format, t.hands_per_round, t.tiebreaks) == ("time_limit", None, [])
+    assert (t.round_format, t.hands_per_round, t.tiebreaks) == ("time_limit", None, ["firsts", "seconds", "best_table"])
     assert t.round_format_text == "Until the time limit (tables end when time is called)"
 
 
@@ -75,12 +81,12 @@ def test_a_change_of_game_draws_the_form_again_and_saves_nothing(client):
     response = client.post(reverse("scoring:tournament_create"), data)
     page = response.content.decode()
     assert response.status_code == 200 and not Tournament.objects.exists()
-    assert "The game changed to" in page and 'name="tiebreak_1"' not in page
+    assert "The game changed to" in page and 'value="buchholz"' not in page and 'value="firsts"' in page
     assert 'value="time_limit"' in page and 'value="target"' not in page
     # Saved as drawn again: the Sichuan default, 8 deals.
     form = response.context["form"]
     response = client.post(reverse("scoring:tournament_create"), form_data(form) | {"name": "Open", "slug": "open"})
-    assert response.status_code == 302
+    assert response.status_code == 302, response.context["form"].errors
     t = Tournament.objects.get()
     assert (t.game, t.round_format, t.hands_per_round) == ("sichuan", "fixed_hands", 8)
 

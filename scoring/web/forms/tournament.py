@@ -17,12 +17,20 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from scoring.games import registry
-from scoring.games.base import COUNTED_FORMATS, GameAdapter, RuleViolation
+from scoring.games.base import COUNTED_FORMATS, EntrantKind, GameAdapter, RuleViolation
 from scoring.games.entry import more_message, violation_message
 from scoring.models import Tournament
-from scoring.standings.tiebreaks import NSKT_DEFAULT, REGISTRY
+from scoring.standings.player_tiebreaks import tiebreak_registry
+from scoring.web.forms.placement import FIELDS as PLACEMENT_FIELDS
+from scoring.web.forms.placement import PlacementFields
 
 __all__ = ["FIELD_GROUPS", "TournamentForm"]
+
+#: The heading of the tie-break selects: what the tie-breaks come after, per kind of entrant.
+TIEBREAK_LEGENDS = {
+    EntrantKind.TEAMS: _("Tie-breaks (in order, after match points)"),
+    EntrantKind.PLAYERS: _("Tie-breaks (in order, after placement points and total points)"),
+}
 
 
 #: The game-specific field groups of :class:`TournamentForm`: group -> its fields (a game shows the
@@ -32,10 +40,11 @@ FIELD_GROUPS = {
     "pairing": ("first_round_method", "avoid_same_club"),
     "forfeit": ("forfeit_score", "forfeit_points"),
     "tiebreaks": (),
+    "placement": PLACEMENT_FIELDS,
 }
 
 
-class TournamentForm(forms.ModelForm):
+class TournamentForm(PlacementFields, forms.ModelForm):
     """Create or edit a tournament, with only the chosen game's options.
 
     The game is the posted one, else the tournament's, else ``game`` (a new tournament: the
@@ -91,9 +100,11 @@ class TournamentForm(forms.ModelForm):
         for name in ("round_minutes", "clock_warning_minutes"):
             self.fields[name].required = False
             self.fields[name].widget.attrs.update(min=0 if name == "clock_warning_minutes" else 1, max=600)
-        self.registry = dict(REGISTRY)
+        registry_, default_order = tiebreak_registry(self.adapter.entrants) if self.adapter else ({}, [])
+        self.registry = dict(registry_)
         choices = [("", "---------")] + [(key, cls.label) for key, cls in self.registry.items()]
-        current = list(instance.tiebreaks or NSKT_DEFAULT)  # empty: the NSKT default order
+        stored_order = [key for key in (instance.tiebreaks or []) if key in self.registry]
+        current = stored_order or list(default_order)  # empty: the game's default order
         self.tiebreak_names = []
         for group, names in FIELD_GROUPS.items():
             if group not in self.groups:
@@ -114,9 +125,16 @@ class TournamentForm(forms.ModelForm):
             self.fields["rules_preset"].initial = raw.pop("preset", "")
             self.fields["rules_overrides"].initial = json.dumps(raw, ensure_ascii=False) if raw else ""
         self._describe_presets()
+        self.shows_placement = "placement" in self.groups
+        if self.shows_placement:
+            self.init_placement(instance)
+        self.tiebreak_legend = TIEBREAK_LEGENDS[self.adapter.entrants] if self.adapter else ""
+        if self.shows_placement and not instance.pk and not self.is_bound:
+            # A new four-player tournament ranks by placement points, as mahjong tournaments do.
+            self.fields["placement_preset"].initial = "ema"
         self.locked = bool(instance.pk) and instance.rounds.exists()
         if self.locked:
-            for name in (*self.FIXED_AFTER_START, *self.tiebreak_names):
+            for name in (*self.FIXED_AFTER_START, *self.tiebreak_names, *(n for n in PLACEMENT_FIELDS if n in self.fields)):
                 self.fields[name].disabled = True
                 self.fields[name].help_text = _("Fixed once round 1 exists.")
         self.fields["form_game"].initial = self.adapter.key if self.adapter else ""
@@ -129,6 +147,9 @@ class TournamentForm(forms.ModelForm):
         """The posted data, drawn again for the changed game: the new game's own fields at their
         initial values, its default preset and no overrides when the old preset is not its own."""
         data = self.data.copy()
+        for name in self.tiebreak_names:  # the other game's tie-breaks are not this game's choices
+            if data.get(name) and data[name] not in self.registry:
+                data.pop(name)
         for name in (*self.tiebreak_names, *(n for g in self.groups for n in FIELD_GROUPS.get(g, ()))):
             if name not in data and self.fields[name].initial not in (None, ""):
                 data[name] = self.fields[name].initial
@@ -291,6 +312,7 @@ class TournamentForm(forms.ModelForm):
                 self.add_error(name, _("This tie-break is already chosen above."))
             seen.add(key)
         data["tiebreaks"] = order
+        data["placement"] = self.clean_placement(data) if self.shows_placement else {}
         return data
 
     def _check_rules(self, game: str, rules: dict) -> None:
@@ -311,6 +333,7 @@ class TournamentForm(forms.ModelForm):
             tournament.rules = self.cleaned_data.get("rules", tournament.rules)
             # A game without the team tie-breaks keeps none (never a Tai Pan order on a four-player game).
             tournament.tiebreaks = self.cleaned_data.get("tiebreaks", []) if "tiebreaks" in self.groups else []
+            tournament.placement = self.cleaned_data.get("placement", {})
         if commit:
             tournament.save()
         return tournament

@@ -28,6 +28,8 @@ from scoring.results.presenter import record_rows
 from scoring.standings import standings_for
 from scoring.standings import teams as team_standings_service
 from scoring.standings.counting import counts
+from scoring.standings.placement import stored as stored_placement
+from scoring.standings.players import player_breakdown
 from scoring.web.context import tournament_context
 from scoring.web.decorators import tournament_view
 from scoring.web.views.public import FIND_LABELS, current_round, hide_totals, tiebreak_descriptions
@@ -328,7 +330,13 @@ def _team_player_page(request, tournament: Tournament, player: Player):
 def _single_player_page(request, tournament: Tournament, player: Player):
     row = next((r for r in standings_for(tournament) if r.player_id == player.pk), None)
     tables, next_table = player_tables(request, tournament, player)
-    context = tournament_context(request, tournament, player=player, row=row, tables=tables, next_table=next_table)
+    breakdown = player_breakdown(tournament, player.pk)
+    if breakdown is not None:
+        labels = tournament.adapter.side_labels()
+        for r in breakdown["rounds"]:
+            r["seat_label"] = labels[r["seat"]]
+    context = tournament_context(request, tournament, player=player, row=row, tables=tables, next_table=next_table,
+                                 breakdown=breakdown, placement=stored_placement(tournament.placement))
     return render(request, "players/player.html", context)
 
 

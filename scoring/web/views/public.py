@@ -32,6 +32,9 @@ from scoring.policy import Perm
 from scoring.results import sheet
 from scoring.standings import standings_for, standings_key
 from scoring.standings.counting import SETTLED, counted_q
+from scoring.standings.placement import stored as stored_placement
+from scoring.standings.player_tiebreaks import REGISTRY as PLAYER_TIEBREAKS
+from scoring.standings.player_tiebreaks import keys_of as player_tiebreak_keys
 from scoring.standings.tiebreaks import NSKT_DEFAULT, REGISTRY
 from scoring.web.conditional import conditional, render_live, round_state
 from scoring.web.context import ENTRANT_PAGES, tournament_context
@@ -91,14 +94,31 @@ def mark_screen(rows: list, projector: dict | None) -> None:
             row.off = off
 
 
-def tiebreak_descriptions(tournament: Tournament) -> list[dict]:
-    """The tournament's tie-breaks in order: ``[{"key", "label", "byes"}]`` (``byes``: how the
-    tie-break treats byes and withdrawals). An empty setting means the NSKT default order."""
+def _team_tiebreaks(tournament: Tournament) -> list[dict]:
     out = []
     for key in tournament.tiebreaks or NSKT_DEFAULT:
         cls = REGISTRY.get(key)
         out.append({"key": key, "label": getattr(cls, "label", key), "byes": getattr(cls, "byes_and_withdrawals", "")})
     return out
+
+
+def _player_tiebreaks(tournament: Tournament) -> list[dict]:
+    """The player tie-breaks, applied only with placement points (none without them)."""
+    if not stored_placement(tournament.placement).enabled:
+        return []
+    return [{"key": key, "label": PLAYER_TIEBREAKS[key].label, "byes": PLAYER_TIEBREAKS[key].explanation}
+            for key in player_tiebreak_keys(tournament.tiebreaks)]
+
+
+#: The tie-break descriptions of each kind of entrant.
+TIEBREAK_DESCRIPTIONS = {EntrantKind.TEAMS: _team_tiebreaks, EntrantKind.PLAYERS: _player_tiebreaks}
+
+
+def tiebreak_descriptions(tournament: Tournament) -> list[dict]:
+    """The tournament's tie-breaks in order: ``[{"key", "label", "byes"}]`` (``byes``: how the
+    tie-break treats byes and withdrawals, or for players what it counts). An empty setting
+    means the default order (teams: NSKT; players: :data:`scoring.standings.player_tiebreaks.DEFAULT_ORDER`)."""
+    return TIEBREAK_DESCRIPTIONS[tournament.adapter.entrants](tournament)
 
 
 def _visible_rounds(request, tournament: Tournament):
@@ -235,7 +255,7 @@ def round_page(request, number, *, tournament):
 #: The standings grid of each kind of entrant (:mod:`scoring.web.listings`).
 LISTINGS = {
     EntrantKind.TEAMS: lambda rows, t, tiebreaks: team_grid(rows, slug=t.slug, tiebreak_columns=[(tb["key"], tb["label"]) for tb in tiebreaks]),
-    EntrantKind.PLAYERS: lambda rows, t, tiebreaks: player_grid(rows, slug=t.slug),
+    EntrantKind.PLAYERS: lambda rows, t, tiebreaks: player_grid(rows, slug=t.slug, placement=stored_placement(t.placement).enabled),
 }
 #: Columns the projector leaves out (besides the all-zero tie-breaks).
 PROJECTOR_HIDDEN = {"players", "affiliation"}
@@ -269,7 +289,7 @@ def standings(request, *, tournament):
     mark_screen(table.rows, projector)
     played = list(rounds_with_progress(tournament, tournament.rounds.exclude(status=Round.Status.DRAFT)))
     context = tournament_context(request, tournament, table=table, tiebreaks=tiebreaks, projector=projector,
-                                 through_round=through_round, played_rounds=[r.number for r in played],
+                                 placement=stored_placement(tournament.placement), through_round=through_round, played_rounds=[r.number for r in played],
                                  after=standing_after(played, through_round), live_seconds=live_seconds())
     return render_live(request, "standings/standings.html", "standings/_live.html", context)
 
