@@ -55,14 +55,15 @@ class TournamentForm(forms.ModelForm):
         help_text=_('A JSON object of options that differ from the preset, e.g. {"target": 1000}.'),
     )
 
-    FIXED_AFTER_START = ("game", "rules_preset", "rules_overrides", "round_format", "hands_per_round")
+    FIXED_AFTER_START = ("game", "rules_preset", "rules_overrides", "round_format", "hands_per_round", "entry_mode")
 
     class Meta:
         model = Tournament
         fields = ["name", "slug", "game", "round_format", "hands_per_round", "seed", "first_round_method", "avoid_same_club",
-                  "blind_confirmation", "player_entry", "verification", "checkin_required", "forfeit_score", "forfeit_points",
+                  "blind_confirmation", "player_entry", "verification", "entry_mode", "checkin_required", "forfeit_score", "forfeit_points",
                   "venue", "starts_on", "round_minutes", "clock_warning_minutes"]
-        widgets = {"starts_on": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"), "verification": forms.RadioSelect}
+        widgets = {"starts_on": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"), "verification": forms.RadioSelect,
+                   "entry_mode": forms.RadioSelect}
         labels = {"slug": _("Web address")}
         help_texts = {"slug": _("The short name in the tournament's address (/t/…/): letters, digits and hyphens; filled in from the name.")}
 
@@ -71,6 +72,7 @@ class TournamentForm(forms.ModelForm):
         instance = self.instance
         # Left out (an older form or script): the tournament keeps its setting (a new one: at the end).
         self.fields["verification"].required = False
+        self.fields["entry_mode"].required = False
         for name in ("round_minutes", "clock_warning_minutes"):
             self.fields[name].required = False
             self.fields[name].widget.attrs.update(min=0 if name == "clock_warning_minutes" else 1, max=600)
@@ -149,6 +151,10 @@ class TournamentForm(forms.ModelForm):
 
     def clean_verification(self) -> str:
         return self.cleaned_data.get("verification") or self.instance.verification or Tournament.Verification.AT_END
+
+    def clean_entry_mode(self) -> str:
+        """Quick or full entry of four-player deals; left out: the tournament keeps its mode."""
+        return self.cleaned_data.get("entry_mode") or self.instance.entry_mode or Tournament.EntryMode.QUICK
 
     def clean_slug(self):
         slug = self.cleaned_data["slug"]
