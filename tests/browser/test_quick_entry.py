@@ -24,7 +24,6 @@ def _in_view(page, selector: str) -> bool:
     box = page.locator(selector).bounding_box()
     bar = page.locator("#save-bar").bounding_box()
     bottom = min(PHONE["height"], bar["y"]) if bar else PHONE["height"]
-    print(selector, box, bottom)
     return box is not None and 0 <= box["y"] and box["y"] + box["height"] <= bottom
 
 
