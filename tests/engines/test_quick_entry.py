@@ -2,32 +2,29 @@
 given by its hand tai, paid exactly as a hand of that value.
 
 Hand-worked values:
-- Sichuan (the rule text section 5, docs/engines/sichuan.md; DESIGN.md 2.2): base = 2^min(fan, 5);
+- Sichuan (the rule text section 5, docs/engines/sichuan.md): base = 2^min(fan, 5);
   a discard or a robbed kong is paid by one player (the base), a self-draw by each opponent still
   in (base + 1, 33 at the cap); winners leave and pay nothing later; a concealed kong 2 from each
   opponent still in, an exposed kong 2 from its supplier; at wall exhaustion a not-ready player
   refunds its kong income, a flower pig pays 32 to each non-pig still in, and a not-ready player
   pays each ready player 2^min(fan, 5) of that player's best wait.
-- Taiwanese (the rule text "Betalen: basis plus tai", docs/engines/taiwanese.md; DESIGN.md 2.3):
+- Taiwanese (the rule text "Betalen: basis plus tai", docs/engines/taiwanese.md):
   each payer pays base 3 + 2 per tai; the dealer tai 1 + 2N counts only in a payment between
   the dealer and the winner.
 
 Properties (hypothesis): a quick win of the fan (tai) a full hand scores pays what that hand pays;
 payments balance; a quick deal's payments follow the formulas above for any fan.
 """
-import json
-from pathlib import Path
-
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engines import run
 from engines.errors import RuleViolation
+from tests.conftest import load_cases
 from tests.engines.test_taiwanese_properties import winning_hands
 
 P = ["E", "S", "W", "N"]
-CASES = Path(__file__).resolve().parents[3] / "shared" / "cases" / "sichuan.json"
 PROPS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
@@ -134,10 +131,9 @@ def _quick_of(case_input: dict, output: dict) -> dict:
     return {**case_input, "events": events, "exhaustion": ex}
 
 
-SETTLE_CASES = [c for c in json.loads(CASES.read_text())["cases"] if c["command"] == "settle" and "net" in c["expect"]] if CASES.exists() else []
+SETTLE_CASES = [c for c in load_cases("sichuan", {"settle"}) if "net" in c["expect"]]
 
 
-@pytest.mark.skipif(not SETTLE_CASES, reason="shared cases not found")
 @pytest.mark.parametrize("case", SETTLE_CASES, ids=lambda c: c["id"])
 def test_sichuan_quick_form_of_every_settle_case_pays_the_same(case):
     full = run("sichuan", "settle", case["input"])
