@@ -233,14 +233,20 @@ class SichuanEntry(Entry):
 # --------------------------------------------------------------------------- quick entry
 
 
-def fan_keypad_top(settings) -> int:
-    """The highest fan button: the tournament's fan cap (5 by default, rule text section 5:
-    higher fan pays the same), 10 without a cap."""
+def fan_keypad_top(settings) -> tuple[int, bool]:
+    """The highest fan button and whether it is the cap: the tournament's fan cap (5 by default,
+    rule text section 5: more fan pays the same, so its button reads "5+"), else 10 and no cap."""
     try:
         cap = engines.resolve_rules("sichuan", getattr(settings, "rules", None) or None)["fan_cap"]
     except RuleViolation:
         cap = 5
-    return 10 if cap is None else int(cap)
+    return (10, False) if cap is None else (int(cap), True)
+
+
+def fan_choices(top: tuple[int, bool]) -> list[tuple[int, str]]:
+    """Keypad choices 0..top; the cap's button reads "5+" (any higher fan is entered as the cap)."""
+    last, capped = top
+    return [(n, f"{n}+" if capped and n == last else str(n)) for n in range(last + 1)]
 
 
 class SichuanQuickEventForm(forms.Form):
@@ -256,11 +262,11 @@ class SichuanQuickEventForm(forms.Form):
     robbed = forms.BooleanField(label=_("by robbing an added kong"), required=False)
     kind = forms.ChoiceField(label=_("kong kind"), choices=SichuanEventForm.KINDS[1:], required=False, widget=forms.RadioSelect)
 
-    def __init__(self, *args, seat_names=None, fan_top=5, **kwargs):
+    def __init__(self, *args, seat_names=None, fan_top=(5, True), **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["player"].choices = seat_toggles(seat_names)
         self.fields["source"].choices = [("self", gettext("self"))] + seat_toggles(seat_names)
-        self.fields["fan"].choices = [(n, str(n)) for n in range(fan_top + 1)]
+        self.fields["fan"].choices = fan_choices(fan_top)
         capitalise_labels(self)
 
     def used(self) -> bool:
@@ -312,11 +318,11 @@ class SichuanQuickEndForm(forms.Form):
 
     exhausted = forms.BooleanField(label=_("wall exhausted"), required=False)
 
-    def __init__(self, *args, seat_names=None, fan_top=5, **kwargs):
+    def __init__(self, *args, seat_names=None, fan_top=(5, True), **kwargs):
         super().__init__(*args, **kwargs)
         names = seat_names or {}
         choices = [("", gettext("not ready")), ("pig", gettext("flower pig"))]
-        choices += [(str(n), gettext("ready, %(fan)s fan") % {"fan": n}) for n in range(fan_top + 1)]
+        choices += [(str(n), gettext("ready, %(fan)s fan") % {"fan": label}) for n, label in fan_choices(fan_top)]
         for s in SEATS:
             who = f"{SEAT_NAMES[s]} - {names[s]}" if s in names else SEAT_NAMES[s]
             self.fields[f"end_{s}"] = forms.ChoiceField(label=who, choices=choices, required=False)
