@@ -322,10 +322,13 @@ def entry_data(container, record: dict, **extra) -> dict:
     container's current ``version``; ``extra`` added (``reason=...``)."""
     from django.forms.formsets import BaseFormSet
 
-    entry = container.round.tournament.adapter.entry(initial=record)
+    outer = container.round.tournament.adapter.entry(initial=record, settings=container.round.tournament)
+    entry = getattr(outer, "active", outer)  # quick or full entry (scoring.games.quick): the part the record opens in
     formsets = [v for v in vars(entry).values() if isinstance(v, BaseFormSet)]
     in_formsets = {id(f) for fs in formsets for f in fs.forms}
     data = form_data(*formsets, *[f for f in entry.forms if id(f) not in in_formsets])
+    if getattr(outer, "mode_form", None) is not None:
+        data["entrymode"] = outer.mode
     data["version"] = container.version
     data.update(extra)
     return data

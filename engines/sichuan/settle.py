@@ -28,6 +28,12 @@ Consistency of one deal (every tile is physical, rule text sections 2 and 3):
   S16-S19 and S21 are such deals and a referee may enter a deal in parts); the output's ``ended``
   says whether it is over, and the rules option ``require_deal_end`` rejects an unfinished deal
   (field ``exhaustion``).
+
+Quick entry (:mod:`engines.sichuan.quick`, docs/engines/sichuan.md "Quick entry"): a win may
+carry ``"fan"`` (its raw fan, 0..QUICK_MAX_FAN; the cap is applied as for a hand) instead of
+``"hand"``; its payer and the winners' leaving are checked as for a hand. An exhaustion entry
+without tiles is ``{}``, ``{"ready_fan": F}`` or ``{"flower_pig": true}``. A kong event may leave
+out its tile only when no win or exhaustion entry of the deal gives tiles.
 """
 from __future__ import annotations
 
@@ -40,6 +46,7 @@ from engines.i18n import _
 from engines.mahjong.melds import Meld, MeldKind
 from engines.mahjong.tiles import Suit, Tile, parse_tile
 from engines.sichuan.options import resolve
+from engines.sichuan.quick import QuickEnd, check_fan, is_quick_end, parse_quick_end, quick_score
 from engines.sichuan.scoring import (
     VOID_SUITS,
     HandScore,
@@ -63,7 +70,7 @@ class _Kong:
     index: int
     player: str
     kind: str
-    tile: Tile
+    tile: Tile | None  # None: a kong entered without its tile (a quick deal)
     supplier: str | None
 
 
@@ -73,7 +80,7 @@ class _Win:
     player: str
     how: str
     source: str | None
-    hand: SichuanHand
+    hand: SichuanHand | None  # None: a quick win (its value entered as ``fan``)
     score: HandScore
 
 
@@ -91,7 +98,8 @@ class _Final:
 #: The fields of the ``settle`` input and of its events; any other is refused.
 SETTLE_KEYS = frozenset({"players", "events", "exhaustion", "rules"})
 EVENT_KEYS = {"kong": frozenset({"type", "player", "kind", "tile", "supplier"}),
-              "win": frozenset({"type", "player", "discarder", "robbed", "hand"})}
+              "win": frozenset({"type", "player", "discarder", "robbed", "hand", "fan"})}
+
 
 
 def _players(raw: Any, errors: Collector) -> list[str]:
@@ -118,9 +126,10 @@ def settle(data: dict[str, Any]) -> dict[str, Any]:
     """Command ``settle`` (docs/engines/sichuan.md).
 
     Input: ``{"players": [4 names], "events": [{"type": "kong", "player", "kind":
-    "exposed"|"added"|"concealed", "tile", "supplier"?}, {"type": "win", "player",
-    "discarder"?|"robbed"?, "hand": {score-hand input}}], "exhaustion": null | {PLAYER: {"void",
-    "concealed", "melds"}}, "rules"?}``. ``exhaustion`` gives the waiting hand (13 tiles + 1 per
+    "exposed"|"added"|"concealed", "tile" (left out only in a quick deal), "supplier"?}, {"type":
+    "win", "player", "discarder"?|"robbed"?, "hand": {score-hand input} | "fan": int}],
+    "exhaustion": null | {PLAYER: {"void", "concealed", "melds"} | {} | {"ready_fan": int} |
+    {"flower_pig": true}}, "rules"?}``. ``exhaustion`` gives the waiting hand (13 tiles + 1 per
     kong) of every player still in the deal when the wall ran out.
     Output: ``{"payments": [{"from", "to", "amount", "reason", "event"}], "net": {PLAYER: points},
     "wins": [{"player", "how", "from", "fan", "fan_raw", "fan_items", "base", "each", "payers",
@@ -182,13 +191,16 @@ def settle(data: dict[str, Any]) -> dict[str, Any]:
 
     exhaustion_raw = data.get("exhaustion")
     active_end = [p for p in players if p not in won]
-    hands: dict[str, SichuanHand] = {}
+    hands: dict[str, SichuanHand | QuickEnd] = {}
     if exhaustion_raw is not None:
         hands = _parse_exhaustion(exhaustion_raw, players, won, active_end, errors, options)
         if isinstance(exhaustion_raw, dict):
             for name in active_end:
-                if name in exhaustion_raw:
-                    finals[name] = _Final(hands.get(name), f"exhaustion.{name}.", len(events), _raw_void(exhaustion_raw[name]))
+                if name in exhaustion_raw and not is_quick_end(exhaustion_raw[name]):
+                    hand = hands.get(name)
+                    finals[name] = _Final(hand if isinstance(hand, SichuanHand) else None, f"exhaustion.{name}.", len(events),
+                                          _raw_void(exhaustion_raw[name]))
+    _check_kong_tiles(parsed, events, exhaustion_raw, errors)
     ended = len(won) >= max_winners or exhaustion_raw is not None
     if options["require_deal_end"] and not ended:
         errors.add("exhaustion", _("The deal has not ended: {count} player(s) have won and there is no wall exhaustion; give the hands of the players still in the deal when the wall ran out."),
@@ -198,6 +210,20 @@ def settle(data: dict[str, Any]) -> dict[str, Any]:
     out = _compute(players, parsed, hands, exhaustion_raw is not None, options)
     out["ended"] = ended
     return out
+
+
+def _check_kong_tiles(parsed: list[_Kong | _Win], events: list[Any], exhaustion: Any, errors: Collector) -> None:
+    """A kong may be entered without its tile only in a quick deal: one in which no win and no
+    exhaustion entry gives tiles (there is nothing to check the kong against). Otherwise the
+    tile is needed (field ``events[i].tile``)."""
+    tiled = any(isinstance(ev, dict) and ev.get("type") == "win" and "fan" not in ev for ev in events)
+    if isinstance(exhaustion, dict):
+        tiled = tiled or any(not is_quick_end(v) for v in exhaustion.values())
+    if not tiled:
+        return
+    for item in parsed:
+        if isinstance(item, _Kong) and item.tile is None:
+            errors.add(f"events[{item.index}].tile", _("Give the kong's tile: this deal is entered with tiles, and its hands are checked against the kongs."))
 
 
 def _raw_void(raw: Any) -> Suit | None:
@@ -211,10 +237,12 @@ def _robbed_kongs(parsed: list[_Kong | _Win]) -> dict[int, int | None]:
     out: dict[int, int | None] = {}
     for pos, item in enumerate(parsed):
         if isinstance(item, _Win) and item.how == "rob_added_kong":
-            assert item.hand.win is not None
+            # A quick win names no tile: it robbed the robbed player's latest added kong.
+            tile = item.hand.win.tile if item.hand is not None and item.hand.win is not None else None
             out[item.index] = None
             for earlier in reversed(parsed[:pos]):
-                if isinstance(earlier, _Kong) and earlier.player == item.source and earlier.kind == "added" and earlier.tile == item.hand.win.tile:
+                if (isinstance(earlier, _Kong) and earlier.player == item.source and earlier.kind == "added"
+                        and (tile is None or earlier.tile is None or earlier.tile == tile)):
                     out[item.index] = earlier.index
                     break
     return out
@@ -227,9 +255,12 @@ def _shared_winning_tiles(parsed: list[_Win | _Kong]) -> set[int]:
     previous: _Win | None = None
     for item in parsed:
         if isinstance(item, _Win):
-            assert item.hand.win is not None
+            if item.hand is None or item.hand.win is None:  # a quick win shows no tiles
+                previous = None
+                continue
             if (previous is not None and item.how != "self" and previous.how == item.how and previous.source == item.source
-                    and previous.index == item.index - 1 and previous.hand.win is not None and previous.hand.win.tile == item.hand.win.tile):
+                    and previous.index == item.index - 1 and previous.hand is not None and previous.hand.win is not None
+                    and previous.hand.win.tile == item.hand.win.tile):
                 shared.add(item.index)
             previous = item
         else:
@@ -248,7 +279,11 @@ def _check_deal(players: list[str], parsed: list[_Kong | _Win], finals: dict[str
     declared: dict[str, list[tuple[_Kong | None, str, int, Tile, bool]]] = {p: [] for p in players}
     for item in parsed:
         if isinstance(item, _Kong):
+            if item.tile is None:  # a quick deal's kong: nothing to check it against
+                continue
             declared[item.player].append((item, f"events[{item.index}]", item.index, item.tile, item.index in robbed_events))
+        elif item.hand is None:
+            continue
         elif item.how == "rob_added_kong" and robbed_by_win[item.index] is None and item.index not in shared:
             assert item.source is not None and item.hand.win is not None
             declared[item.source].append((None, f"events[{item.index}].robbed", item.index, item.hand.win.tile, True))
@@ -330,11 +365,12 @@ def _parse_kong(ev: dict[str, Any], f: str, player: str, players: list[str], won
         errors.add(f"{f}.kind", _("A kong is exposed, added or concealed, not {value!r}."), value=kind)
         ok = False
     tile: Tile | None = None
-    try:
-        tile = parse_tile(ev.get("tile"), f"{f}.tile", honours=False)
-    except RuleViolation as exc:
-        errors.extend(exc)
-        ok = False
+    if "tile" in ev:  # left out: a quick deal's kong (checked by _check_kong_tiles)
+        try:
+            tile = parse_tile(ev.get("tile"), f"{f}.tile", honours=False)
+        except RuleViolation as exc:
+            errors.extend(exc)
+            ok = False
     supplier = ev.get("supplier")
     if kind == "exposed":
         if supplier is None:
@@ -348,7 +384,7 @@ def _parse_kong(ev: dict[str, Any], f: str, player: str, players: list[str], won
     elif supplier is not None:
         errors.add(f"{f}.supplier", _("Only an exposed kong has a supplier."))
         ok = False
-    if not ok or tile is None:
+    if not ok:
         return None
     return _Kong(0, player, kind, tile, supplier if kind == "exposed" else None)
 
@@ -370,6 +406,14 @@ def _parse_win_event(ev: dict[str, Any], f: str, player: str, players: list[str]
             ok = False
         elif not _check_party(source, field, players, won, errors, role="discarder" if discarder is not None else "robbed player"):
             ok = False
+    if "fan" in ev:
+        if "hand" in ev:
+            errors.add(f"{f}.fan", _("A win gives either its hand (tiles) or its fan (quick entry), not both."))
+            return None
+        fan_raw = check_fan(ev.get("fan"), f"{f}.fan", errors)
+        if fan_raw is None or not ok:
+            return None
+        return _Win(0, player, how, source, None, quick_score(fan_raw, options))
     try:
         hand = parse_hand(ev.get("hand"), f"{f}.hand.", options=options)
         score = require_winning(hand, options, f"{f}.hand.")
@@ -387,7 +431,7 @@ def _parse_win_event(ev: dict[str, Any], f: str, player: str, players: list[str]
 
 
 def _parse_exhaustion(raw: Any, players: list[str], won: list[str], active: list[str], errors: Collector,
-                      options: dict[str, Any]) -> dict[str, SichuanHand]:
+                      options: dict[str, Any]) -> dict[str, SichuanHand | QuickEnd]:
     max_winners = options["max_winners"]
     if len(won) >= max_winners:
         errors.add("exhaustion", _("The deal ended when {count} players had won; there is no wall exhaustion."), count=max_winners)
@@ -395,7 +439,7 @@ def _parse_exhaustion(raw: Any, players: list[str], won: list[str], active: list
     if not isinstance(raw, dict):
         errors.add("exhaustion", _("Exhaustion must be null or an object with the waiting hand of every player still in the deal."))
         return {}
-    hands: dict[str, SichuanHand] = {}
+    hands: dict[str, SichuanHand | QuickEnd] = {}
     for name, hand_raw in raw.items():
         f = f"exhaustion.{name}"
         if name not in players:
@@ -403,6 +447,11 @@ def _parse_exhaustion(raw: Any, players: list[str], won: list[str], active: list
             continue
         if name in won:
             errors.add(f, _("{name} has already won and left the deal; give only the hands of players still in it."), name=name)
+            continue
+        if is_quick_end(hand_raw):
+            quick = parse_quick_end(hand_raw, f, errors)
+            if quick is not None:
+                hands[name] = quick
             continue
         try:
             hands[name] = parse_hand(hand_raw, f"{f}.", winning=False, allow_void=True, options=options)
@@ -414,7 +463,7 @@ def _parse_exhaustion(raw: Any, players: list[str], won: list[str], active: list
     return hands
 
 
-def _compute(players: list[str], parsed: list[_Kong | _Win], hands: dict[str, SichuanHand], exhausted: bool,
+def _compute(players: list[str], parsed: list[_Kong | _Win], hands: dict[str, SichuanHand | QuickEnd], exhausted: bool,
              options: dict[str, Any]) -> dict[str, Any]:
     payments: list[dict[str, Any]] = []
 
@@ -439,7 +488,7 @@ def _compute(players: list[str], parsed: list[_Kong | _Win], hands: dict[str, Si
                 assert payer is not None
                 pay(payer, item.player, amount, f"kong_{item.kind}", item.index)
                 income[item.player].append((payer, amount))
-            kong_rows.append({"player": item.player, "kind": item.kind, "tile": str(item.tile), "robbed": robbed,
+            kong_rows.append({"player": item.player, "kind": item.kind, "tile": str(item.tile) if item.tile else None, "robbed": robbed,
                               "refunded": False, "income": amount * len(payers)})
         else:
             each = value_of(item.score, options, how=item.how)
@@ -460,15 +509,21 @@ def _compute(players: list[str], parsed: list[_Kong | _Win], hands: dict[str, Si
         ready: dict[str, int] = {}
         for name in active:
             hand = hands[name]
-            pig = hand.holds_void
             waits: list[Tile] = []
             value: int | None = None
+            if isinstance(hand, QuickEnd):
+                pig = hand.flower_pig
+                if not pig and hand.ready_fan is not None:
+                    bonus = options["self_draw_bonus"] if options["ready_value_self_draw"] else 0
+                    value = quick_score(hand.ready_fan, options).base + bonus
+            else:
+                pig = hand.holds_void
+                if not pig:
+                    waits, value = ready_check(hand, options)
             if pig:
                 pigs.append(name)
-            else:
-                waits, value = ready_check(hand, options)
-                if value is not None:
-                    ready[name] = value
+            elif value is not None:
+                ready[name] = value
             exhaustion_out[name] = {"flower_pig": pig, "ready": value is not None, "waits": [str(t) for t in waits],
                                     "value": value}
         not_ready = [p for p in active if p not in ready]

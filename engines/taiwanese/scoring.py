@@ -90,6 +90,8 @@ def score(data: dict[str, Any]) -> dict[str, Any]:
     Source: the Taiwanese rule text (tai table, "Betalen: basis plus tai", dealer), docs/engines/taiwanese.md.
     """
     opts = resolve(data.get("rules"))
+    if "tai" in data:
+        return _quick_score(data, opts)
     hand = parse_input(data, opts)
 
     if hand.how in FLOWER_WINS:
@@ -98,19 +100,35 @@ def score(data: dict[str, Any]) -> dict[str, Any]:
         shown = None
     else:
         items, shown, waits_list = best_items(hand, opts)
+    out = settle_payments(hand.seat, hand.dealer, hand.streak, hand.payers, sum(items.values()), opts)
+    return _output(items, out, [str(t) for t in waits_list], hand.seat_wind, shown, opts)
 
-    tai_raw = sum(items.values())
+
+def _output(items: dict[str, int], out: dict[str, Any], waits_list: list[str], seat_wind: str, shown: dict[str, Any] | None,
+            opts: dict[str, Any]) -> dict[str, Any]:
+    """The ``score`` output in its documented key order (the module docstring)."""
+    return {"tai_items": items, "tai_raw": out["tai_raw"], "tai": out["tai"], "dealer_tai": out["dealer_tai"],
+            "pay": out["pay"], "winner_total": out["winner_total"], "waits": waits_list, "payments": out["payments"],
+            "net": out["net"], "winner": out["winner"], "seat_wind": seat_wind, "decomposition": shown, "rules": opts}
+
+
+def settle_payments(seat: str, dealer: str, streak: int, payers: tuple[str, ...], tai_raw: int,
+                    opts: dict[str, Any]) -> dict[str, Any]:
+    """The payments of a win worth ``tai_raw`` hand tai by ``seat``, paid by ``payers``: the cap
+    (``cap``), the dealer tai 1 + 2N (``dealer_tai_per_streak``, N = ``streak``) in a payment
+    between the dealer and the winner (``dealer_tai_scope``), each payment ``base + per_tai *
+    counted tai`` (rule text "Betalen: basis plus tai"). Returns ``{"tai_raw", "tai",
+    "dealer_tai", "pay": {seat: amount}, "winner_total", "payments", "net", "winner"}``."""
     cap = opts["cap"]
     tai = tai_raw if cap is None else min(tai_raw, cap)
-    dtai = dealer_tai(hand.streak, opts["dealer_tai_per_streak"])
-
+    dtai = dealer_tai(streak, opts["dealer_tai_per_streak"])
     payments = []
     used_dealer_tai = 0
-    for payer in hand.payers:
+    for payer in payers:
         if opts["dealer_tai_scope"] == "dealer_wins_only":
-            involved = hand.seat == hand.dealer
+            involved = seat == dealer
         else:
-            involved = hand.dealer in (payer, hand.seat)
+            involved = dealer in (payer, seat)
         extra = dtai if involved else 0
         counted = tai + extra
         if cap is not None and opts["cap_includes_dealer_tai"]:
@@ -118,29 +136,78 @@ def score(data: dict[str, Any]) -> dict[str, Any]:
         if extra:
             used_dealer_tai = dtai
         amount = opts["base"] + opts["per_tai"] * counted
-        payments.append({"from": payer, "to": hand.seat, "tai": tai, "dealer_tai": extra, "amount": amount})
-
+        payments.append({"from": payer, "to": seat, "tai": tai, "dealer_tai": extra, "amount": amount})
     pay = {p["from"]: p["amount"] for p in payments}
     winner_total = sum(pay.values())
-    net = {seat: 0 for seat in SEATS}
+    net = {s: 0 for s in SEATS}
     for p in payments:
         net[p["from"]] -= p["amount"]
-    net[hand.seat] = winner_total
-    return {
-        "tai_items": items,
-        "tai_raw": tai_raw,
-        "tai": tai,
-        "dealer_tai": used_dealer_tai,
-        "pay": pay,
-        "winner_total": winner_total,
-        "waits": [str(t) for t in waits_list],
-        "payments": payments,
-        "net": net,
-        "winner": hand.seat,
-        "seat_wind": hand.seat_wind,
-        "decomposition": shown,
-        "rules": opts,
-    }
+    net[seat] = winner_total
+    return {"tai_raw": tai_raw, "tai": tai, "dealer_tai": used_dealer_tai, "pay": pay, "winner_total": winner_total,
+            "payments": payments, "net": net, "winner": seat}
+
+
+#: The fields of a quick ``score`` input (the hand tai instead of the tiles) and of its win.
+QUICK_KEYS = {"round_wind", "dealer", "streak", "seat", "tai", "win", "rules"}
+QUICK_WIN_KEYS = {"how", "discarder", "robbed"}
+#: The most hand tai a quick input may give (a typing error above it; the rule text's largest
+#: items, 16 tai hands plus flowers, stay below).
+QUICK_MAX_TAI = 100
+
+
+def _quick_score(data: dict[str, Any], opts: dict[str, Any]) -> dict[str, Any]:
+    """``score`` of a quick input ``{"seat", "tai", "win": {"how", "discarder"?|"robbed"?},
+    "round_wind", "dealer", "streak", "rules"?}`` (docs/engines/taiwanese.md, "Quick entry"):
+    the payments exactly as for a hand of ``tai`` hand tai; no tai items, waits or decomposition.
+    Raises :class:`RuleViolation` listing every problem (tiles given too, unknown fields, bad
+    seats, a payer that does not fit the way of winning, tai outside 0..QUICK_MAX_TAI)."""
+    errors = Collector()
+    tiles = sorted(data.keys() & {"flowers", "melds", "concealed", "flags"})
+    if tiles:
+        errors.add("tai", _("A win gives either its tiles ({fields}) or its tai (quick entry), not both."), fields=", ".join(tiles))
+    errors.refuse_unknown(data, QUICK_KEYS | set(tiles))
+    for key in ("round_wind", "dealer", "seat"):
+        if data.get(key) not in SEATS:
+            errors.add(key, _("{name} must be one of E, S, W, N, not {value!r}."), name=key, value=data.get(key))
+    streak = data.get("streak", 0)
+    if isinstance(streak, bool) or not isinstance(streak, int) or streak < 0:
+        errors.add("streak", _("The streak (times the dealer stayed) must be a whole number of at least 0, not {value!r}."), value=streak)
+    tai = data.get("tai")
+    if isinstance(tai, bool) or not isinstance(tai, int) or not 0 <= tai <= QUICK_MAX_TAI:
+        errors.add("tai", _("The tai must be a whole number from 0 to {most}, not {value!r}."), most=QUICK_MAX_TAI, value=tai)
+    win = data.get("win")
+    if not isinstance(win, dict):
+        errors.add("win", _("Give the win as an object such as {{\"how\": \"self\"}}."))
+        errors.raise_if_any()
+    errors.refuse_unknown(win, QUICK_WIN_KEYS, "win.")
+    how = win.get("how")
+    if how not in HOW:
+        errors.add("win.how", _("The way of winning must be one of {allowed}, not {value!r}."), allowed=", ".join(HOW), value=how)
+    seat = data.get("seat")
+    payers: tuple[str, ...] = ()
+    needed = {"discard": "discarder", "rob_added_kong": "robbed", "seven_rob_one": "robbed"}.get(how)
+    for key in ("discarder", "robbed"):
+        if key != needed and win.get(key) is not None:
+            errors.add(f"win.{key}", _("A win by {how} has no {name}."), how=how, name=key)
+    if needed:
+        other = win.get(needed)
+        if other not in SEATS:
+            errors.add(f"win.{needed}", _("{name} must be one of E, S, W, N, not {value!r}."), name=needed, value=other)
+        elif other == seat:
+            errors.add(f"win.{needed}", _("The winner cannot also be the {name}."), name=needed)
+        else:
+            payers = (other,)
+    elif seat in SEATS:
+        payers = tuple(SEATS[(SEATS.index(seat) + k) % 4] for k in (1, 2, 3))
+    errors.raise_if_any()
+    out = settle_payments(seat, data["dealer"], streak, payers, tai, opts)
+    return _output({}, out, [], _seat_wind(seat, data["dealer"], opts), None, opts)
+
+
+def _seat_wind(seat: str, dealer: str, opts: dict[str, Any]) -> str:
+    if opts["seat_wind"] == "dealer_is_east":
+        return SEATS[(SEATS.index(seat) - SEATS.index(dealer)) % 4]
+    return seat
 
 
 # --------------------------------------------------------------------------- scoring
@@ -417,10 +484,7 @@ def parse_input(data: dict[str, Any], opts: dict[str, Any]) -> ScoreInput:
 
     errors.raise_if_any()
     assert round_wind and dealer and seat
-    if opts["seat_wind"] == "dealer_is_east":
-        seat_wind = SEATS[(SEATS.index(seat) - SEATS.index(dealer)) % 4]
-    else:
-        seat_wind = seat
+    seat_wind = _seat_wind(seat, dealer, opts)
     return ScoreInput(
         round_wind=round_wind, dealer=dealer, streak=streak, seat=seat, seat_wind=seat_wind,
         flowers=tuple(flowers), melds=tuple(melds), concealed=tuple(concealed), win_tile=win_tile,
@@ -447,4 +511,4 @@ def _parse_flowers(raw: Any, errors: Collector) -> list[str]:
     return sorted(out, key=FLOWER_NAMES.index)
 
 
-__all__ = ["ScoreInput", "best_items", "parse_input", "score"]
+__all__ = ["QUICK_MAX_TAI", "ScoreInput", "best_items", "parse_input", "score", "settle_payments"]

@@ -105,6 +105,7 @@ def tournament_detail(request, actor, t: Tournament) -> dict[str, Any]:
         "blind_confirmation": t.blind_confirmation,
         "player_entry": t.player_entry,
         "verification": t.verification,
+        "entry_mode": t.entry_mode,
         "first_round_method": t.first_round_method,
         "avoid_same_club": t.avoid_same_club,
         "round_minutes": t.round_minutes,

@@ -95,6 +95,10 @@ class TournamentSerializer(TournamentSummarySerializer):
     verification = serializers.ChoiceField(
         choices=["end", "each"], help_text="With player entry: the opponents verify the result at the end of the match "
                                            "(`end`) or acknowledge each record as it is entered (`each`).")
+    entry_mode = serializers.ChoiceField(
+        choices=["quick", "full"], help_text="Four-player games: `quick` (a win is entered as its winner, payer and "
+                                             "fan or tai; tile entry stays possible) or `full` (every deal tile by "
+                                             "tile; quick records are refused).")
     player_entry = serializers.BooleanField(help_text="The sides of a table enter and confirm their own results "
                                                       "through their private links (`Authorization: Link <token>`).")
     first_round_method = serializers.CharField(

@@ -195,7 +195,7 @@ class GameAdapter:
     #: ``"pairing"`` (how round 1 is paired, same-club avoidance of the Swiss pairing), ``"forfeit"`` (forfeit score and points),
     #: ``"tiebreaks"`` (the tie-breaks of the game's kind of entrant,
     #: ``scoring.standings.player_tiebreaks.tiebreak_registry``), ``"placement"`` (placement points,
-    #: four-player games). Default: none.
+    #: four-player games), ``"entry"`` (quick or full entry of deals). Default: none.
     form_groups: tuple[str, ...] = ()
     #: An example of the rules overrides the tournament form shows (a JSON object of one option of
     #: the game's presets, ``'{"target": 1000}'``), or ``""``.

@@ -27,8 +27,9 @@ class FourPlayerGame(GameAdapter):
 
     entrants = EntrantKind.PLAYERS
     record_noun = (_("deal"), _("deals"))
-    #: Round 1 seeding and club avoidance (the seating), placement points and the players' tie-breaks.
-    form_groups = ("pairing", "placement", "tiebreaks")
+    #: Round 1 seeding and club avoidance (the seating), placement points, the players' tie-breaks
+    #: and the entry mode (quick or every tile).
+    form_groups = ("pairing", "placement", "tiebreaks", "entry")
 
     def audit_sentence(self, action: str, number: Any) -> str:
         template = AUDIT_SENTENCES.get(action)

@@ -10,7 +10,7 @@ Layout (``format`` 1; :func:`scoring.io.tournament_json.export_tournament` write
 - the tournament: ``name``, ``slug``, ``game`` (a key of the games registry), ``rules``,
   ``round_format``, ``hands_per_round``, ``tiebreaks``, ``seed``, ``first_round_method`` (left out
   when automatic), ``avoid_same_club`` (left out when on), ``blind_confirmation``,
-  ``player_entry`` (left out when off), ``verification`` (``"end"`` or ``"each"``, left out when ``"end"``),
+  ``player_entry`` (left out when off), ``verification`` (``"end"`` or ``"each"``, left out when ``"end"``), ``entry_mode`` (``"quick"`` or ``"full"``, left out when ``"quick"``),
   ``checkin_required`` (left out when off), ``forfeit_score`` and ``forfeit_points`` (left out when empty),
   ``status``, ``venue``, ``starts_on``, ``round_minutes`` and ``clock_warning_minutes`` (the round clock,
   left out at their defaults 90 and 10), ``members`` (``[{"username", "role"}]``);
@@ -190,6 +190,7 @@ class TournamentFile(Strict):
     blind_confirmation: StrictBool = False
     player_entry: StrictBool = False
     verification: Literal["end", "each"] = "end"
+    entry_mode: Literal["quick", "full"] = "quick"
     checkin_required: StrictBool = False
     forfeit_score: Annotated[StrictInt, Field(ge=0, le=100000)] | None = None
     forfeit_points: Annotated[StrictInt, Field(ge=0, le=1000)] | None = None

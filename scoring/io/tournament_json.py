@@ -166,7 +166,7 @@ EXPORT_ENTRANTS = {EntrantKind.TEAMS: _export_teams, EntrantKind.PLAYERS: _expor
 def export_tournament(t: Tournament) -> dict:
     """The tournament as a JSON-ready dict in the layout of :mod:`scoring.io.schema`: its settings
     (``format``, ``name``, ``slug``, ``game``, ``rules``, ``round_format``, ``hands_per_round``,
-    ``tiebreaks``, ``placement`` (only when set), ``seed``, ``blind_confirmation``, ``player_entry`` (only when on), ``verification`` (only when ``"each"``), ``checkin_required`` (only when on), ``status``, ``venue``, ``starts_on``, ``round_minutes`` and ``clock_warning_minutes`` when not 90 and 10), its
+    ``tiebreaks``, ``placement`` (only when set), ``seed``, ``blind_confirmation``, ``player_entry`` (only when on), ``verification`` (only when ``"each"``), ``entry_mode`` (only when ``"full"``), ``checkin_required`` (only when on), ``status``, ``venue``, ``starts_on``, ``round_minutes`` and ``clock_warning_minutes`` when not 90 and 10), its
     ``members`` (username and role), and its entrants and rounds (Tai Pan: ``teams`` and
     ``matches``; four-player: ``players`` and ``tables``). ``ended``: ``"target"``, ``"time"`` or
     ``null`` (not finished, or a bye: ``"ew": null`` and no hands); ``confirmed_by``: the username of
@@ -192,6 +192,8 @@ def export_tournament(t: Tournament) -> dict:
         **({"player_entry": True} if t.player_entry else {}),
         # Opponent verification per hand; left out at the default (at the end of the match).
         **({"verification": t.verification} if t.verification != Tournament.Verification.AT_END else {}),
+        # Full tile entry of every deal (four-player games); left out at the default (quick).
+        **({"entry_mode": t.entry_mode} if t.entry_mode != Tournament.EntryMode.QUICK else {}),
         # Check-in before each draw; left out when off (files of tournaments without it stay as they were).
         **({"checkin_required": True} if t.checkin_required else {}),
         # The forfeit of a no-show (card points, match points); left out at the defaults (empty).
@@ -340,7 +342,7 @@ def _create(plan: Plan, slug: str, members: dict[str, tuple[Any, str]], warnings
         placement=parse_placement(data.placement).as_json(),
         seed=data.seed, first_round_method=data.first_round_method, avoid_same_club=data.avoid_same_club,
         blind_confirmation=data.blind_confirmation, player_entry=data.player_entry,
-        verification=data.verification, checkin_required=data.checkin_required,
+        verification=data.verification, entry_mode=data.entry_mode, checkin_required=data.checkin_required,
         forfeit_score=data.forfeit_score, forfeit_points=data.forfeit_points, status=t_status,
         venue=data.venue, starts_on=data.starts_on,
         round_minutes=data.round_minutes, clock_warning_minutes=data.clock_warning_minutes,

@@ -51,6 +51,12 @@ class Tournament(StatefulModel):
         RUNNING = "running", _("Running")
         FINISHED = "finished", _("Finished")
 
+    class EntryMode(models.TextChoices):
+        """How referees enter a four-player deal (docs/tournaments.md, "Entry mode")."""
+
+        QUICK = "quick", _("Quick: who won, from whom and the value")
+        FULL = "full", _("Full: every hand validated tile by tile")
+
     class Verification(models.TextChoices):
         """When the opponents verify a result entered through a private link (docs/results.md)."""
 
@@ -106,6 +112,14 @@ class Tournament(StatefulModel):
         default=Verification.AT_END,
         help_text=_("With player entry: the opponents check the whole result when it is finished, or acknowledge "
                     "each hand (deal) on their phone as soon as it is entered."),
+    )
+    entry_mode = models.CharField(
+        _("entry mode"),
+        max_length=10,
+        choices=EntryMode.choices,
+        default=EntryMode.QUICK,
+        help_text=_("Four-player games: quick entry (the winner, who paid and the fan or tai; full tile entry stays "
+                    "available for disputes) or every hand entered and validated tile by tile."),
     )
     checkin_required = models.BooleanField(
         _("check-in required"),
@@ -186,6 +200,12 @@ class Tournament(StatefulModel):
         """True when the other side acknowledges every hand (deal) as it is entered: player entry
         on and opponent verification per hand (docs/results.md, "Verification per hand")."""
         return self.player_entry and self.verification == self.Verification.PER_RECORD
+
+    @property
+    def full_entry_only(self) -> bool:
+        """True when every deal must be entered tile by tile (``entry_mode`` full): quick records
+        are refused (:meth:`scoring.games.base.GameAdapter.evaluate_record`)."""
+        return self.entry_mode == self.EntryMode.FULL
 
     @transition(field=status, source=Status.SETUP, target=Status.RUNNING)
     def start(self) -> None:

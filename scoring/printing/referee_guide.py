@@ -44,6 +44,9 @@ SECTIONS = (
         _("Log in and open “My tables”, or scan the QR code. Tap the calls, who went out first and a double "
           "victory, then type the card points of NS: the preview shows the hand's score and the new totals "
           "before you save. Save every hand once, in the order played."),
+        _("A mahjong deal (four players): tap who won, from whom (or “self”) and the fan or tai on the keypad, "
+          "then “Save”. A second win in the same Sichuan deal goes under “Another win or a kong”. For a "
+          "dispute, or when the tournament wants every hand checked, “all tiles” takes the hand tile by tile."),
         _("A mistake in a saved hand: open that hand, correct it, give a reason and tap “Save the change”. "
           "Every change is kept with your name, the time and the reason."),
     )),

@@ -32,10 +32,11 @@ def taipan_world(*, blind: bool = False, tables: int = 2):
     return t, rnd, matches, people
 
 
-def table_world(game: str):
+def table_world(game: str, entry_mode: str = "full"):
     """A four-player tournament of ``game`` (slug = the game), round 1 published with one table
-    of named players, and a referee ``scheids``."""
-    t = TournamentFactory(name=f"Open {game}", slug=game, game=game)
+    of named players, and a referee ``scheids``. ``entry_mode``: full (the tile picker tests) or
+    quick (tests/browser/test_quick_entry.py)."""
+    t = TournamentFactory(name=f"Open {game}", slug=game, game=game, entry_mode=entry_mode)
     rnd = RoundFactory(tournament=t, number=1, status=Round.Status.PUBLISHED)
     players = [PlayerFactory(tournament=t, name=n) for n in ("Anna de Vries", "Bram Jansen", "Chen Wei", "Dewi Pranata")]
     table = TableFactory(round=rnd, number=1, players=players)

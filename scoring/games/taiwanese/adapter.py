@@ -16,7 +16,8 @@ from scoring.games.base import FIXED_HANDS, TIME_LIMIT, WIND_ROUNDS, RecordOutco
 from scoring.games.fourplayer import FourPlayerGame
 from scoring.games.labels import item_label
 from scoring.games.mahjong_forms import SEAT_NAMES, SEATS
-from scoring.games.taiwanese.forms import TaiwaneseEntry
+from scoring.games.quick import quick_win_text, refuse_quick
+from scoring.games.taiwanese.forms import TaiwaneseDealEntry
 
 HOW_WORDS = {
     "discard": _("on a discard"),
@@ -34,7 +35,7 @@ class Taiwanese(FourPlayerGame):
     key = engine = "taiwanese"
     label = _("Taiwanese 16-tile mahjong")
     sides = SEATS
-    entry_template = "games/taiwanese/entry.html"
+    entry_template = "games/mahjong/entry_modes.html"
     item_unit = _("tai")
     #: 8 deals by default; or whole wind rounds (a wind round: every seat has dealt once, the dealer
     #: staying on a win or a draw, so a wind round is at least 4 deals: the Taiwanese rule text,
@@ -65,6 +66,8 @@ class Taiwanese(FourPlayerGame):
             return RecordOutcome({"draw": True, **carried}, (0, 0, 0, 0), {"draw": True, "pay": {}},
                                  next_hand_state(state, None, draw_keeps_dealer=keeps))
         data = {k: v for k, v in record.items() if k != "rules"}
+        if "tai" in data:
+            refuse_quick(settings, "tai")
         data.update(carried)
         out = engines.run("taiwanese", "score", self.with_rules(data, settings.rules))
         winner = data.get("seat")
@@ -80,6 +83,8 @@ class Taiwanese(FourPlayerGame):
             return _t("draw")
         win = record.get("win") or {}
         who = SEAT_NAMES.get(record.get("seat"), record.get("seat"))
+        if "tai" in record:
+            return quick_win_text(who, win.get("discarder"), win.get("robbed"), record["tai"], _t("tai"))
         return " ".join(str(x) for x in (who, HOW_WORDS.get(win.get("how"), win.get("how", "")), win.get("tile", "")) if x)
 
     def state_text(self, state) -> str:
@@ -104,4 +109,4 @@ class Taiwanese(FourPlayerGame):
         return self.payment_rows([{"from": seat, "to": winner, "amount": amount, "reason": ""} for seat, amount in pays], names)
 
     def entry(self, data=None, *, names=None, initial=None, settings=None):
-        return TaiwaneseEntry(data, names=names, initial=initial, prefix="deal", settings=settings)
+        return TaiwaneseDealEntry(data, names=names, initial=initial, prefix="deal", settings=settings)

@@ -8,8 +8,12 @@ from django import forms
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+import engines
+from engines.errors import RuleViolation
+from engines.taiwanese.scoring import QUICK_MAX_TAI
 from scoring.games.entry import Entry, capitalise_labels
 from scoring.games.mahjong_forms import seat_toggles, split_melds, tile_picker, tile_sets
+from scoring.games.quick import QuickOrFullEntry
 
 
 class TaiwaneseForm(forms.Form):
@@ -144,3 +148,116 @@ class TaiwaneseEntry(Entry):
         if plain[:1] in (["dealer"], ["streak"], ["round_wind"]):
             return self.form, None
         return None
+
+
+# --------------------------------------------------------------------------- quick entry
+
+#: Tai buttons of the keypad without a lower cap (0..15); more is typed in "other".
+KEYPAD_TOP = 15
+
+
+def tai_keypad_top(settings) -> tuple[int, bool]:
+    """The highest tai button and whether an "other" field is needed: the tournament's cap when
+    it is at most :data:`KEYPAD_TOP`, else :data:`KEYPAD_TOP` and an "other" number field."""
+    try:
+        cap = engines.resolve_rules("taiwanese", getattr(settings, "rules", None) or None)["cap"]
+    except RuleViolation:
+        cap = None
+    if cap is not None and cap <= KEYPAD_TOP:
+        return int(cap), False
+    return KEYPAD_TOP, True
+
+
+class TaiwaneseQuickForm(forms.Form):
+    """A quick Taiwanese deal: the winner (or a draw), from whom (or self-drawn) and the hand tai
+    from a keypad; dealer, streak and round wind are carried (docs/engines/taiwanese.md)."""
+
+    winner = forms.ChoiceField(label=_("winner"), widget=forms.RadioSelect)
+    source = forms.ChoiceField(label=_("from"), required=False, widget=forms.RadioSelect)
+    tai = forms.TypedChoiceField(label=_("tai"), coerce=int, required=False, widget=forms.RadioSelect, empty_value=None,
+                                 help_text=_("The hand tai, flowers included; the dealer tai is added."))
+    tai_other = forms.IntegerField(label=_("other tai"), required=False, min_value=0, max_value=QUICK_MAX_TAI,
+                                   widget=forms.NumberInput(attrs={"inputmode": "numeric"}))
+    robbed = forms.BooleanField(label=_("by robbing an added kong"), required=False)
+
+    def __init__(self, *args, seat_names=None, settings=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        top, self.other = tai_keypad_top(settings)
+        self.fields["winner"].choices = seat_toggles(seat_names) + [("draw", gettext("draw (nobody won)"))]
+        self.fields["source"].choices = [("self", gettext("self"))] + seat_toggles(seat_names)
+        self.fields["tai"].choices = [(n, str(n)) for n in range(top + 1)]
+        if not self.other:
+            del self.fields["tai_other"]
+        capitalise_labels(self)
+
+    def clean(self):
+        d = super().clean()
+        if d.get("winner") and d["winner"] != "draw":
+            if not d.get("source"):
+                self.add_error("source", gettext("Choose who paid, or self-drawn."))
+            elif d.get("robbed") and d["source"] == "self":
+                self.add_error("source", gettext("Choose whose kong was robbed."))
+            if d.get("tai_other") is not None:
+                d["tai"] = d["tai_other"]
+            if d.get("tai") is None:
+                self.add_error("tai", gettext("Tap the tai."))
+        return d
+
+
+class TaiwaneseQuickEntry(Entry):
+    """Quick Taiwanese deal entry: ``{"seat", "tai", "win": {"how", "discarder"?|"robbed"?}}``
+    or ``{"draw": true}`` (engine ``score``, docs/engines/taiwanese.md "Quick entry")."""
+
+    _FIELDS = {"seat": "winner", "tai": "tai", "win": "source", "flowers": "tai", "melds": "tai", "concealed": "tai"}
+
+    def build(self, data, initial):
+        self.form = TaiwaneseQuickForm(data, initial=self.initial_from(initial), prefix=self.prefix, seat_names=self.names,
+                                       settings=self.settings)
+
+    def is_valid(self) -> bool:
+        return self.form.is_valid()
+
+    def record(self) -> dict[str, Any]:
+        d = self.form.cleaned_data
+        if d["winner"] == "draw":
+            return {"draw": True}
+        source = d["source"] if d["source"] != "self" else None
+        how = "self" if source is None else "rob_added_kong" if d.get("robbed") else "discard"
+        win: dict[str, Any] = {"how": how}
+        if source:
+            win["robbed" if how == "rob_added_kong" else "discarder"] = source
+        return {"seat": d["winner"], "tai": d["tai"], "win": win}
+
+    def initial_from(self, record: dict[str, Any]) -> dict[str, Any]:
+        if not record:
+            return {}
+        if record.get("draw"):
+            return {"winner": "draw"}
+        win = record.get("win") or {}
+        tai = record.get("tai")
+        out = {"winner": record.get("seat"), "source": win.get("discarder") or win.get("robbed") or "self",
+               "robbed": win.get("how") == "rob_added_kong", "tai": tai}
+        if isinstance(tai, int) and tai > tai_keypad_top(self.settings)[0]:
+            out["tai_other"] = tai
+        return out
+
+    def locate(self, parts):
+        if parts[:1] and parts[0] in self._FIELDS:
+            return self.form, self._FIELDS[parts[0]]
+        if parts[:1] in (["dealer"], ["streak"], ["round_wind"]):
+            return self.form, None
+        return None
+
+
+class TaiwaneseDealEntry(QuickOrFullEntry):
+    """A Taiwanese deal, quick or with every tile (:mod:`scoring.games.quick`)."""
+
+    quick_class = TaiwaneseQuickEntry
+    full_class = TaiwaneseEntry
+    quick_template = "games/taiwanese/quick.html"
+    full_template = "games/taiwanese/entry.html"
+
+    @staticmethod
+    def is_quick_record(record: dict[str, Any]) -> bool:
+        """A win given by its tai, or a draw (the same in both modes)."""
+        return "tai" in record or bool(record.get("draw"))

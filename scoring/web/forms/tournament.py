@@ -41,6 +41,7 @@ FIELD_GROUPS = {
     "forfeit": ("forfeit_score", "forfeit_points"),
     "tiebreaks": (),
     "placement": PLACEMENT_FIELDS,
+    "entry": ("entry_mode",),
 }
 
 
@@ -71,14 +72,15 @@ class TournamentForm(PlacementFields, forms.ModelForm):
         help_text=_("A JSON object of options that differ from the preset."),
     )
 
-    FIXED_AFTER_START = ("game", "rules_preset", "rules_overrides", "round_format", "hands_per_round")
+    FIXED_AFTER_START = ("game", "rules_preset", "rules_overrides", "round_format", "hands_per_round", "entry_mode")
 
     class Meta:
         model = Tournament
         fields = ["name", "slug", "game", "round_format", "hands_per_round", "seed", "first_round_method", "avoid_same_club",
-                  "blind_confirmation", "player_entry", "verification", "checkin_required", "forfeit_score", "forfeit_points",
+                  "blind_confirmation", "player_entry", "verification", "entry_mode", "checkin_required", "forfeit_score", "forfeit_points",
                   "venue", "starts_on", "round_minutes", "clock_warning_minutes"]
-        widgets = {"starts_on": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"), "verification": forms.RadioSelect}
+        widgets = {"starts_on": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"), "verification": forms.RadioSelect,
+                   "entry_mode": forms.RadioSelect}
         labels = {"slug": _("Web address")}
         help_texts = {"slug": _("The short name in the tournament's address (/t/…/): letters, digits and hyphens; filled in from the name.")}
 
@@ -97,6 +99,7 @@ class TournamentForm(PlacementFields, forms.ModelForm):
                 "A JSON object of options that differ from the preset, e.g. %(example)s.") % {"example": self.adapter.override_example}
         # Left out (an older form or script): the tournament keeps its setting (a new one: at the end).
         self.fields["verification"].required = False
+        self.fields["entry_mode"].required = False
         for name in ("round_minutes", "clock_warning_minutes"):
             self.fields[name].required = False
             self.fields[name].widget.attrs.update(min=0 if name == "clock_warning_minutes" else 1, max=600)
@@ -134,7 +137,7 @@ class TournamentForm(PlacementFields, forms.ModelForm):
             self.fields["placement_preset"].initial = "ema"
         self.locked = bool(instance.pk) and instance.rounds.exists()
         if self.locked:
-            for name in (*self.FIXED_AFTER_START, *self.tiebreak_names, *(n for n in PLACEMENT_FIELDS if n in self.fields)):
+            for name in (n for n in (*self.FIXED_AFTER_START, *self.tiebreak_names, *PLACEMENT_FIELDS) if n in self.fields):
                 self.fields[name].disabled = True
                 self.fields[name].help_text = _("Fixed once round 1 exists.")
         self.fields["form_game"].initial = self.adapter.key if self.adapter else ""
@@ -257,6 +260,10 @@ class TournamentForm(PlacementFields, forms.ModelForm):
 
     def clean_verification(self) -> str:
         return self.cleaned_data.get("verification") or self.instance.verification or Tournament.Verification.AT_END
+
+    def clean_entry_mode(self) -> str:
+        """Quick or full entry of four-player deals; left out: the tournament keeps its mode."""
+        return self.cleaned_data.get("entry_mode") or self.instance.entry_mode or Tournament.EntryMode.QUICK
 
     def clean_slug(self):
         slug = self.cleaned_data["slug"]
