@@ -95,14 +95,67 @@ def displacement_bound(ranked: Sequence[Hashable], met: Mapping[Hashable, Mappin
 
 
 def lower_bound(ranked: Sequence[Hashable], met: Mapping[Hashable, Mapping[Hashable, int]],
-                club: Mapping[Hashable, str], size: int, *, found):
+                club: Mapping[Hashable, str], size: int, *, found: Cost, pairs: tuple[int, int] | None = None) -> Cost:
     """A :class:`Cost` no seating of ``ranked`` beats term by term, given
-    ``found`` (the cost of a seating found, which decides what the displacement bound may assume).
-    Each term is at most the one of ``found``."""
+    ``found`` (the cost of a seating found, which decides what the displacement bound may assume)
+    and ``pairs`` (``(repeats, club_pairs)`` of the lexicographic optimum when
+    :func:`pair_minimum` proved them). Each term is at most the one of ``found``."""
     n_tables = len(ranked) // size
     repeats = min(found.repeats, repeat_bound(ranked, met, size))
     club_pairs = min(found.club_pairs, club_bound((club.get(p, "") for p in ranked), n_tables))
+    if pairs is not None:
+        repeats, club_pairs = pairs
     displacement = 0
     if found.repeats == 0:
         displacement = displacement_bound(ranked, met, club, size, clubs_forbidden=found.club_pairs == 0)
     return Cost(repeats, club_pairs, min(found.displacement, displacement))
+
+
+def pair_minimum(ranked: Sequence[Hashable], adj: Mapping[Hashable, Mapping[Hashable, int]], size: int, *,
+                 upper: int, budget: int) -> tuple[int, list[list[Hashable]] | None] | None:
+    """Prove the least total pair weight of any seating of ``ranked`` at tables of ``size`` (``adj``:
+    ``{a: {b: weight}}`` both ways, missing pairs weigh 0), given a seating of weight ``upper``.
+
+    A depth-first search that seats the most constrained player first (the most partners of
+    non-zero weight still unseated), tries their lightest partners first and drops a branch as soon
+    as its weight plus a bound of the rest (half the sum of each unseated player's ``size - 1``
+    lightest weights) reaches the best known. Returns ``(weight, tables)``: the minimum and a
+    seating that reaches it, or ``tables=None`` when ``upper`` is the minimum; ``None`` when more
+    than ``budget`` players were placed before the search ended (nothing proven)."""
+    empty: Mapping = {}
+    lightest = {p: sum(sorted(adj.get(p, empty).get(q, 0) for q in ranked if q != p)[:size - 1]) for p in ranked}
+    best: list = [upper, None]
+    nodes = [0]
+
+    def walk(rest: list, acc: int, tables: list) -> bool:
+        if not rest:
+            best[0], best[1] = acc, [list(t) for t in tables]
+            return True
+        head = max(rest, key=lambda p: sum(1 for q in rest if adj.get(p, empty).get(q, 0)))
+        row = adj.get(head, empty)
+        others = sorted((q for q in rest if q != head), key=lambda q: row.get(q, 0))
+
+        def extend(table: list, start: int, weight: int) -> bool:
+            if len(table) == size:
+                left = [x for x in rest if x not in table]
+                if acc + weight + (sum(lightest[x] for x in left) + 1) // 2 >= best[0]:
+                    return True
+                tables.append(table)
+                done = walk(left, acc + weight, tables)
+                tables.pop()
+                return done
+            for k in range(start, len(others)):
+                q = others[k]
+                add = weight + sum(adj.get(q, empty).get(x, 0) for x in table)
+                if acc + add >= best[0]:
+                    continue
+                nodes[0] += 1
+                if nodes[0] > budget or not extend([*table, q], k + 1, add):
+                    return False
+            return True
+
+        return extend([head], 0, 0)
+
+    if not walk(list(ranked), 0, []):
+        return None
+    return best[0], best[1]

@@ -49,8 +49,9 @@ TABLE_SIZE = 4
 NEAR = 2  # a player without a repeat is swapped only with tables this close (see _descend)
 STALE_RESTARTS = 4  # stop after this many restarts in a row without improvement
 EXACT_TABLES = 3  # fields of up to this many tables are searched exhaustively
-BOUNDED_TABLES = 5  # fields of up to this many tables get a branch and bound after the local search
-BOUND_NODES = 300_000  # ... that gives up (keeping the local search's seating) after this many tables tried
+BOUNDED_TABLES = 4  # fields of up to this many tables get a branch and bound after the local search
+BOUND_NODES = 100_000  # ... that gives up (keeping the local search's seating) after this many tables tried
+PROOF_NODES = 50_000  # players placed by the search that proves the fewest repeats and club pairs
 CLUB_UNIT = 10**6  # one repeat outweighs any number of same-club pairs (see the module doc)
 
 PlayerId = Hashable
@@ -242,10 +243,32 @@ def seat_players(
     best = _greedy_start(list(f.ranked), conflicts)
     _descend(best, random.Random(rng.random()), f, conflicts)
     best = _restart(best, rng, restarts, f, conflicts)
+    best, pairs = _prove_pairs(best, f, random.Random(rng.random()), conflicts)
     exact = False
     if f.n_tables <= BOUNDED_TABLES and f.cost(best) != Cost():
         best, exact = _branch_and_bound(f, best, BOUND_NODES)
-    return _finish(best, f, rng, seed, exact=exact)
+    return _finish(best, f, rng, seed, exact=exact, pairs=pairs)
+
+
+def _prove_pairs(best: list[list[PlayerId]], f: _Field, local: random.Random,
+                 conflicts) -> tuple[list[list[PlayerId]], tuple[int, int] | None]:
+    """``(tables, pairs)``: ``best``, or a seating with fewer repeats or club pairs when
+    :func:`scoring.draw.seating_bounds.pair_minimum` finds one (then improved by
+    :func:`_descend`), and the proven ``(repeats, club_pairs)`` of the optimum (``None`` when
+    the search ran out of its ``PROOF_NODES``). Nothing to prove when the pair weight found
+    equals its simple bound (:func:`scoring.draw.seating_bounds.repeat_bound` of the weights)."""
+    cost = f.cost(best)
+    weight = cost.repeats * CLUB_UNIT + cost.club_pairs
+    if weight <= seating_bounds.repeat_bound(f.ranked, f.adj, TABLE_SIZE):
+        return best, (cost.repeats, cost.club_pairs)
+    proof = seating_bounds.pair_minimum(f.ranked, f.adj, TABLE_SIZE, upper=weight, budget=PROOF_NODES)
+    if proof is None:
+        return best, None
+    weight, tables = proof
+    if tables is not None:
+        best = tables
+        _descend(best, local, f, conflicts)
+    return best, divmod(weight, CLUB_UNIT)
 
 
 def _greedy_start(ranked: list[PlayerId], conflicts) -> list[list[PlayerId]]:
@@ -270,9 +293,11 @@ def _greedy_start(ranked: list[PlayerId], conflicts) -> list[list[PlayerId]]:
 
 
 def _descend(tables: list[list[PlayerId]], local: random.Random, f: _Field, conflicts) -> None:
-    """First-improvement swaps, in place, until none lowers the :class:`Cost`. A player without a
-    repeat or club pair at their table is only swapped with the neighbouring tables (``NEAR``), a
-    player with one with every table. ``local`` shuffles the order of the tables each pass."""
+    """Swaps of two players of different tables, in place, until none lowers the :class:`Cost`:
+    for each player in turn the best swap (the lowest pair weight, then displacement) is taken. A
+    player without a repeat or club pair at their table is only swapped with tables near theirs or
+    near their own group (``NEAR``), a player with one with every table. ``local`` shuffles the
+    order of the tables each pass."""
     n_tables, home = f.n_tables, f.home
     order = list(range(n_tables))
     improved = True
@@ -285,11 +310,12 @@ def _descend(tables: list[list[PlayerId]], local: random.Random, f: _Field, conf
                 rest_a = [x for k, x in enumerate(tables[a]) if k != i]
                 p_here = conflicts(p, rest_a)
                 if p_here:
-                    targets = range(n_tables)
+                    targets = order
                 else:  # near this table, and near the player's own group (to bring them back)
                     h = home[p]
-                    targets = {*range(max(0, a - NEAR), min(n_tables, a + NEAR + 1)),
-                               *range(max(0, h - NEAR), min(n_tables, h + NEAR + 1))}
+                    targets = sorted({*range(max(0, a - NEAR), min(n_tables, a + NEAR + 1)),
+                                      *range(max(0, h - NEAR), min(n_tables, h + NEAR + 1))})
+                move, where = (0, 0), None
                 for b in targets:
                     if b == a:
                         continue
@@ -297,15 +323,15 @@ def _descend(tables: list[list[PlayerId]], local: random.Random, f: _Field, conf
                         q = tables[b][j]
                         rest_b = [x for k, x in enumerate(tables[b]) if k != j]
                         d_pair = conflicts(q, rest_a) + conflicts(p, rest_b) - p_here - conflicts(q, rest_b)
-                        if d_pair > 0:
+                        if d_pair > move[0]:
                             continue
                         d_disp = (abs(home[q] - a) + abs(home[p] - b)) - (abs(home[p] - a) + abs(home[q] - b))
-                        if d_pair < 0 or d_disp < 0:
-                            tables[a][i], tables[b][j] = q, p
-                            p = q
-                            rest_a = [x for k, x in enumerate(tables[a]) if k != i]
-                            p_here = conflicts(p, rest_a)
-                            improved = True
+                        if (d_pair, d_disp) < move:
+                            move, where = (d_pair, d_disp), (b, j)
+                if where is not None:
+                    b, j = where
+                    tables[a][i], tables[b][j] = tables[b][j], p
+                    improved = True
 
 
 def _restart(best: list[list[PlayerId]], rng: random.Random, restarts: int, f: _Field, conflicts) -> list[list[PlayerId]]:
@@ -359,10 +385,13 @@ def _exact_partition(players: list[PlayerId], cost) -> list[list[PlayerId]]:
 
 def _branch_and_bound(f: _Field, upper: list[list[PlayerId]], budget: int) -> tuple[list[list[PlayerId]], bool]:
     """Every partition of the field into tables (each table numbered by its best-ranked player)
-    that could beat ``upper``, pruned as soon as the tables so far cost as much as the best known
-    (both parts of the cost only grow table by table). ``(best, True)`` when the search ended
-    (``best`` is then optimal), ``(upper, False)`` when it tried more than ``budget`` tables."""
-    adj, home, empty = f.adj, f.home, {}
+    that could beat ``upper``, pruned as soon as the tables so far plus a bound of the rest cost
+    as much as the best known (the rest: half the sum of each player's ``TABLE_SIZE - 1`` lightest
+    pair weights, and how far each player lies above the next table). ``(best, True)`` when the
+    search ended (``best`` is then optimal), ``(upper, False)`` when it tried more than ``budget``
+    tables."""
+    adj, home, empty, ranked = f.adj, f.home, {}, f.ranked
+    lightest = {p: sum(sorted(adj.get(p, empty).get(q, 0) for q in ranked if q != p)[:TABLE_SIZE - 1]) for p in ranked}
     ub = f.cost(upper)
     best: list = [(ub.repeats * CLUB_UNIT + ub.club_pairs, ub.displacement), upper]
     nodes = [0]
@@ -381,16 +410,19 @@ def _branch_and_bound(f: _Field, upper: list[list[PlayerId]], budget: int) -> tu
             table = [head, *others]
             p = pair + sum(adj.get(a, empty).get(b, 0) for a, b in combinations(table, 2))
             d = disp + sum(abs(home[x] - index) for x in table)
-            if (p, d) >= best[0]:
+            left = [x for x in tail if x not in others]
+            more_p = (sum(lightest[x] for x in left) + 1) // 2
+            more_d = sum(max(0, index + 1 - home[x]) for x in left)
+            if (p + more_p, d + more_d) >= best[0]:
                 continue
             tables.append(table)
-            done = walk([x for x in tail if x not in others], tables, p, d)
+            done = walk(left, tables, p, d)
             tables.pop()
             if not done:
                 return False
         return True
 
-    if walk(list(f.ranked), [], 0, 0):
+    if walk(list(ranked), [], 0, 0):
         return best[1], True
     return upper, False
 
@@ -408,7 +440,8 @@ def _report(tables: list[list[PlayerId]], f: _Field) -> tuple[list[Repeat], list
     return repeats, clubs
 
 
-def _finish(best, f: _Field, rng: random.Random, seed: int, *, exact: bool) -> SeatingResult:
+def _finish(best, f: _Field, rng: random.Random, seed: int, *, exact: bool,
+            pairs: tuple[int, int] | None = None) -> SeatingResult:
     """Order the tables by strength (unless that raises the displacement), report the repeats and
     club pairs, bound the cost from below and draw the seats."""
     best = [sorted(t, key=f.rank.__getitem__) for t in best]
@@ -420,7 +453,7 @@ def _finish(best, f: _Field, rng: random.Random, seed: int, *, exact: bool) -> S
     if exact:
         bound = cost
     else:
-        bound = seating_bounds.lower_bound(f.ranked, f.met, f.club, TABLE_SIZE, found=cost)
+        bound = seating_bounds.lower_bound(f.ranked, f.met, f.club, TABLE_SIZE, found=cost, pairs=pairs)
     seated = []
     for t in best:
         order = list(t)
