@@ -242,6 +242,7 @@ def seat_players(
         return _finish(best, f, rng, seed, exact=True)
     best = _greedy_start(list(f.ranked), conflicts)
     _descend(best, random.Random(rng.random()), f, conflicts)
+    _regroup(best, f)
     best = _restart(best, rng, restarts, f, conflicts)
     best, pairs = _prove_pairs(best, f, random.Random(rng.random()), conflicts)
     exact = False
@@ -334,6 +335,42 @@ def _descend(tables: list[list[PlayerId]], local: random.Random, f: _Field, conf
                     improved = True
 
 
+def _regroup(tables: list[list[PlayerId]], f: _Field) -> bool:
+    """Re-split the eight players of two tables in the best way (all 35 splits, either way round),
+    for every two tables that are close (``NEAR``) or where one holds a player whose group is the
+    other, in place, until nothing improves. True when something changed."""
+    adj, home, empty = f.adj, f.home, {}
+
+    def table_cost(t: list[PlayerId], index: int) -> tuple[int, int]:
+        return (sum(adj.get(x, empty).get(y, 0) for x, y in combinations(t, 2)),
+                sum(abs(home[x] - index) for x in t))
+
+    changed = any_change = True
+    while changed:
+        changed = False
+        for a in range(f.n_tables):
+            partners = {home[x] for x in tables[a]} | set(range(a + 1, min(f.n_tables, a + NEAR + 1)))
+            for b in sorted(partners):
+                if b <= a:
+                    continue
+                eight = tables[a] + tables[b]
+                ca, cb = table_cost(tables[a], a), table_cost(tables[b], b)
+                now = (ca[0] + cb[0], ca[1] + cb[1])
+                best, split = now, None
+                for others in combinations(eight[1:], TABLE_SIZE - 1):
+                    one = [eight[0], *others]
+                    two = [x for x in eight if x not in one]
+                    for ta, tb in ((one, two), (two, one)):
+                        xa, xb = table_cost(ta, a), table_cost(tb, b)
+                        c = (xa[0] + xb[0], xa[1] + xb[1])
+                        if c < best:
+                            best, split = c, (ta, tb)
+                if split:
+                    tables[a], tables[b] = list(split[0]), list(split[1])
+                    changed = any_change = True
+    return any_change
+
+
 def _restart(best: list[list[PlayerId]], rng: random.Random, restarts: int, f: _Field, conflicts) -> list[list[PlayerId]]:
     """The best seating found from ``best`` (a local minimum of :func:`_descend`) and up to
     ``restarts`` perturbations of the best so far (swaps of players of neighbouring tables, each
@@ -353,6 +390,7 @@ def _restart(best: list[list[PlayerId]], rng: random.Random, restarts: int, f: _
             i, j = local.randrange(TABLE_SIZE), local.randrange(TABLE_SIZE)
             trial[a][i], trial[b][j] = trial[b][j], trial[a][i]
         _descend(trial, local, f, conflicts)
+        _regroup(trial, f)
         trial_cost = f.cost(trial)
         if trial_cost < best_cost:
             best, best_cost, stale = trial, trial_cost, 0
