@@ -31,7 +31,7 @@ from itertools import combinations
 @dataclass(frozen=True, order=True)
 class Cost:
     """The cost of a seating, compared lexicographically (field order): ``repeats`` (weighted by
-    earlier meetings), ``club_pairs`` and ``displacement`` (see the module doc)."""
+    earlier meetings), ``club_pairs`` and ``displacement`` (:mod:`scoring.draw.seating_core`)."""
 
     repeats: int = 0
     club_pairs: int = 0

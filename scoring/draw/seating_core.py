@@ -24,16 +24,20 @@ same-club pairs; then the smaller displacement. (Internally one pair weighs ``me
 same club``, so one integer carries the first two terms.)
 
 The search starts from a Swiss-style greedy seating down the order (each table takes the
-best-ranked players who add no repeat or club pair to it), improves by swapping two players of
-different tables (first improvement, in a seeded random order; a player with a repeat or club
-pair at their table may go to any table, others only to tables within ``NEAR``) until no swap
-helps, then repeats from seeded perturbations (until ``STALE_RESTARTS`` in a row bring nothing)
-and keeps the best. Fields of up to ``EXACT_TABLES`` tables are searched exhaustively (the true
-minimum). Larger fields get a proof of quality instead: a lower bound of each term
-(:mod:`scoring.draw.seating_bounds`) is reported beside the cost found (``lower_bound``, ``gap``);
-a zero gap on a term proves it optimal. The same input and seed always give the same seating; the
-result is never worse than the greedy start. Speed and gaps: ``benchmarks/bench_seating.py``. Seat
-order inside a table (0..3; East, South, West, North in mahjong) is a seeded random draw.
+best-ranked players who add no repeat or club pair to it), then swaps two players of different
+tables (for each player the best swap; a player with a repeat or club pair at their table may go
+to any table, others only to tables within ``NEAR`` of theirs or of their group) and re-splits the
+eight players of two close tables in the best way, until nothing helps; then repeats from seeded
+perturbations (until ``STALE_RESTARTS`` in a row bring nothing) and keeps the best. Fields of up
+to ``EXACT_TABLES`` tables are searched exhaustively, up to ``BOUNDED_TABLES`` by a branch and
+bound (within ``BOUND_NODES``): the optimum over the splits into tables, each table numbered by
+its best-ranked player. Larger fields get a proof of quality instead: a lower bound of each term
+(:mod:`scoring.draw.seating_bounds`; for repeats and club pairs a search that proves their
+minimum, within ``PROOF_NODES``, when the simple bound does not) is reported beside the cost
+found (``lower_bound``, ``gap``); a zero gap on a term proves it optimal. The same input and seed
+always give the same seating; the result is never worse than the greedy start. Speed and gaps:
+``benchmarks/bench_seating.py``. Seat order inside a table (0..3; East, South, West, North in
+mahjong) is a seeded random draw.
 """
 from __future__ import annotations
 
