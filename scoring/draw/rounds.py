@@ -204,7 +204,7 @@ def _seat(tournament: Tournament, actor, draft: Round | None, method: str | None
         # seat_round seats the draft there is, else the next round: refuse before it.
         raise NotAllowed(_("Only a draft round can be drawn again; round {number} is {status}.").format(
             number=draft.number, status=draft.get_status_display()))
-    return seating.seat_round(tournament, actor, seed=seed).round
+    return seating.seat_round(tournament, actor, seed=seed, method=method).round
 
 
 #: How a round of each kind of entrant is drawn: teams are paired (Swiss), players seated.
@@ -216,7 +216,7 @@ def draw_round(tournament: Tournament, actor, *, draft: Round | None = None, met
     """Draw the next round as a draft, or the draft ``draft`` again: teams are paired
     (:func:`scoring.draw.pairing.pair_next_round` / :func:`~scoring.draw.pairing.repair_draft`,
     round 1 by ``method``), players seated four to a table (:func:`scoring.draw.seating.seat_round`;
-    ``method`` is ignored). Returns the draft round. Raises what those raise
+    round 1's pot draw in the order of ``method``). Returns the draft round. Raises what those raise
     (:class:`NotAllowed`, :class:`~scoring.errors.PairingImpossible`), and :class:`NotAllowed`
     when ``draft`` is not a draft."""
     return DRAW[tournament.adapter.entrants](tournament, actor, draft, method, seed)

@@ -1,19 +1,32 @@
 """Seating a round of a four-player tournament (Sichuan, Taiwanese, Tien Gow): the ORM layer over
-:mod:`scoring.draw.seating_core` (the pure seating search). Players are seated four to a table by
-total score, avoiding repeat opponents (docs/tournaments.md); the round is created as a draft."""
+:mod:`scoring.draw.seating_core` (the pure seating search). Round 1 is a pot draw that spreads the
+seeds (one player of each seeding quarter per table, the order by the tournament's round-1 method,
+:mod:`scoring.draw.pairing_seeding`); later rounds seat groups of four down the standings' order
+(:func:`scoring.standings.players.standings`), avoiding repeat meetings, then same-club tables
+(``Tournament.avoid_same_club``). docs/tournaments.md "Seating four-player rounds". The round is
+created as a draft; the repeats and same-club pairs left are noted on their tables."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import astuple, dataclass, field
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Q, Sum
+from django.db.models import Q
 from django.utils.translation import gettext as _g
 from django.utils.translation import gettext_lazy as _
 
 from scoring import policy
 from scoring.draw.lifecycle import next_round_number, require_earlier_closed, require_entrants
-from scoring.draw.seating_core import Entrant, SeatingResult, count_meetings, seat_players, substitutes_needed
+from scoring.draw.pairing_clubs import normalise
+from scoring.draw.pairing_seeding import METHODS, seeding_order
+from scoring.draw.seating_core import (
+    Entrant,
+    SeatingResult,
+    count_meetings,
+    seat_first_round,
+    seat_players,
+    substitutes_needed,
+)
 from scoring.errors import NotAllowed
 from scoring.games.base import EntrantKind
 from scoring.locking import lock
@@ -21,6 +34,7 @@ from scoring.models import AuditEntry, Deal, Player, Round, Table, TableSeat, To
 from scoring.participants import checkins
 from scoring.policy import Perm
 from scoring.results import audit
+from scoring.standings.players import standings
 
 
 def is_active(player: Player, round_number: int) -> bool:
@@ -58,13 +72,37 @@ def seating_status(tournament: Tournament) -> dict[str, Any]:
     }
 
 
-def player_totals(tournament: Tournament, *, before_round: int | None = None) -> dict[int, int]:
-    """Total points per player id over the tables of ``tournament`` (rounds before
-    ``before_round`` when given). One query."""
-    qs = TableSeat.objects.filter(table__round__tournament=tournament)
-    if before_round is not None:
-        qs = qs.filter(table__round__number__lt=before_round)
-    return {pid: total or 0 for pid, total in qs.values("player_id").annotate(t=Sum("total")).values_list("player_id", "t")}
+def first_round_method(tournament: Tournament, players: list[Player]) -> str:
+    """The order of the round-1 pot draw (a :data:`scoring.draw.pairing_seeding.METHODS` key):
+    ``Tournament.first_round_method``; when it is empty (automatic), ``seeded`` when every present
+    player other than the substitutes has a seed number, else ``random``. Slide and fold give the
+    same pots (four players per table: one of each quarter)."""
+    if tournament.first_round_method:
+        return tournament.first_round_method
+    regular = [p for p in players if not p.is_substitute]
+    return "seeded" if regular and all(p.seed is not None for p in regular) else "random"
+
+
+def _entrants(tournament: Tournament, players: list[Player], number: int, seed: int,
+              method: str | None) -> list[Entrant]:
+    """The present ``players`` as :class:`Entrant`, in the order the seating ranks them: round 1
+    by the seeding order of ``method`` (default :func:`first_round_method`; substitutes last),
+    later rounds by the standings after round ``number - 1`` (their row order, whatever it
+    ranks by). Clubs only when the tournament avoids same-club tables. An unknown ``method``:
+    :class:`NotAllowed`."""
+    def club(p: Player) -> str:
+        return normalise(p.affiliation) if tournament.avoid_same_club else ""
+
+    if number == 1:
+        method = method or first_round_method(tournament, players)
+        if method not in METHODS:
+            raise NotAllowed(_("Unknown round 1 pairing method: {method}.").format(method=method), field="method")
+        order = seeding_order(players, seed=seed, method=method)
+        order.sort(key=lambda p: p.is_substitute)  # stable: substitutes go to the last pot
+        return [Entrant(id=p.pk, order=i, club=club(p)) for i, p in enumerate(order)]
+    position = {row.player_id: i for i, row in enumerate(standings(tournament, through_round=number - 1))}
+    order = sorted(players, key=lambda p: (position.get(p.pk, len(position)), p.pk))
+    return [Entrant(id=p.pk, order=i, club=club(p)) for i, p in enumerate(order)]
 
 
 def meetings(tournament: Tournament, *, before_round: int | None = None) -> dict[frozenset, int]:
@@ -80,24 +118,29 @@ def meetings(tournament: Tournament, *, before_round: int | None = None) -> dict
 
 @dataclass
 class SeatingOutcome:
-    """Result of :func:`seat_round`: the draft ``round``, the search ``result`` (player ids) and
-    ``repeat_notes`` (human-readable lines, one per repeat that could not be avoided)."""
+    """Result of :func:`seat_round`: the draft ``round``, the search ``result`` (player ids, cost,
+    lower bound), ``repeat_notes`` (human-readable lines, one per repeat that could not be
+    avoided) and ``club_notes`` (one per same-club pair left)."""
 
     round: Round
     result: SeatingResult
     repeat_notes: list[str] = field(default_factory=list)
+    club_notes: list[str] = field(default_factory=list)
 
 
-def seat_round(tournament: Tournament, actor, *, seed: int | None = None) -> SeatingOutcome:
-    """Seat the next round four to a table (issue 6 item 4; :func:`scoring.draw.seating_core.seat_players`).
+def seat_round(tournament: Tournament, actor, *, seed: int | None = None, method: str | None = None) -> SeatingOutcome:
+    """Seat the next round four to a table (issue 6 item 4, issue 24 item 3; round 1:
+    :func:`scoring.draw.seating_core.seat_first_round` in the order of ``method``, default the
+    tournament's, :func:`first_round_method`; later rounds:
+    :func:`scoring.draw.seating_core.seat_players` down the standings).
 
     Creates a DRAFT round (or re-seats the existing draft round, if none of its tables has deals)
-    with :class:`Table` rows numbered by strength and :class:`TableSeat` rows 0..3, using the
-    players' total points from earlier rounds and their earlier meetings. ``seed``: default
-    ``tournament.seed * 1000 + round number``. Each table's ``seating_note`` lists the repeats
-    there. Raises :class:`NotAllowed` for a team game, when an earlier round is not closed, when
-    the draft already has deals, or when the number of present players is not a multiple of four
-    (the message says how many substitutes are needed).
+    with :class:`Table` rows numbered by strength and :class:`TableSeat` rows 0..3. ``seed``:
+    default ``tournament.seed * 1000 + round number``. Each table's ``seating_note`` lists the
+    repeats and same-club pairs there. Raises :class:`NotAllowed` for a team game, when an earlier
+    round is not closed, when the draft already has deals, for an unknown ``method``, or when the
+    number of present players is not a multiple of four (the message says how many substitutes
+    are needed).
     """
     require_entrants(tournament, EntrantKind.PLAYERS, _("Only four-player games are seated at tables of four."))
     with transaction.atomic():
@@ -119,39 +162,55 @@ def seat_round(tournament: Tournament, actor, *, seed: int | None = None) -> Sea
         if not players:
             raise NotAllowed(_("There are no players to seat."))
         round_seed = seed if seed is not None else tournament.seed * 1000 + number
-        totals = player_totals(tournament, before_round=number)
-        met = meetings(tournament, before_round=number)
-        entrants = [Entrant(id=p.pk, score=totals.get(p.pk, 0), order=p.seed if p.seed is not None else 10**9) for p in players]
-        result = seat_players(entrants, met, seed=round_seed)
-        if draft:
-            draft.tables.all().delete()
-            draft.seed = round_seed
-            draft.save(update_fields=["seed"])
-            rnd = draft
+        entrants = _entrants(tournament, players, number, round_seed, method)
+        if number == 1:
+            result = seat_first_round(entrants, seed=round_seed)
         else:
-            rnd = Round.objects.create(tournament=tournament, number=number, seed=round_seed)
-        names = {p.pk: p.name for p in players}
-        notes_by_table: dict[int, list[str]] = {}
-        repeat_notes = []
-        for rep in result.repeats:
-            a, b = (names[x] for x in rep.players)
-            line = _g("{a} and {b} met {times}x before").format(a=a, b=b, times=rep.times)
-            notes_by_table.setdefault(rep.table, []).append(line)
-            repeat_notes.append(_g("Table {table}: {line}").format(table=rep.table, line=line))
-        state = tournament.adapter.initial_state()
-        for index, ids in enumerate(result.tables, start=1):
-            note = "; ".join(notes_by_table.get(index, []))
-            table = Table.objects.create(round=rnd, number=index, state=dict(state), seating_note=note[:200])
-            TableSeat.objects.bulk_create(TableSeat(table=table, seat=s, player_id=pid) for s, pid in enumerate(ids))
-        audit.write(tournament.pk, actor, AuditEntry.Action.CREATE, "seating", rnd.pk,
-                    new={"round": number, "seed": round_seed, "tables": result.tables, "repeats": result.repeat_count})
-    return SeatingOutcome(round=rnd, result=result, repeat_notes=repeat_notes)
+            result = seat_players(entrants, meetings(tournament, before_round=number), seed=round_seed)
+        outcome = _save(tournament, draft, number, round_seed, result, players)
+        audit.write(tournament.pk, actor, AuditEntry.Action.CREATE, "seating", outcome.round.pk,
+                    new={"round": number, "seed": round_seed, "tables": result.tables, "repeats": result.repeat_count,
+                         "club_pairs": result.club_pairs, "displacement": result.displacement,
+                         "lower_bound": list(astuple(result.lower_bound)) if result.lower_bound else None})
+    return outcome
+
+
+def _save(tournament: Tournament, draft: Round | None, number: int, round_seed: int, result: SeatingResult,
+          players: list[Player]) -> SeatingOutcome:
+    """Write ``result`` as the tables of the draft round (``draft`` emptied, or a new round
+    ``number``), each with its note of repeats and same-club pairs."""
+    if draft:
+        draft.tables.all().delete()
+        draft.seed = round_seed
+        draft.save(update_fields=["seed"])
+        rnd = draft
+    else:
+        rnd = Round.objects.create(tournament=tournament, number=number, seed=round_seed)
+    by_id = {p.pk: p for p in players}
+    notes_by_table: dict[int, list[str]] = {}
+    outcome = SeatingOutcome(round=rnd, result=result)
+    for rep in result.repeats:
+        a, b = (by_id[x].name for x in rep.players)
+        line = _g("{a} and {b} met {times}x before").format(a=a, b=b, times=rep.times)
+        notes_by_table.setdefault(rep.table, []).append(line)
+        outcome.repeat_notes.append(_g("Table {table}: {line}").format(table=rep.table, line=line))
+    for pair in result.clubs:
+        a, b = (by_id[x] for x in pair.players)
+        line = _g("{a} and {b} are both of {club}").format(a=a.name, b=b.name, club=a.affiliation.strip())
+        notes_by_table.setdefault(pair.table, []).append(line)
+        outcome.club_notes.append(_g("Table {table}: {line}").format(table=pair.table, line=line))
+    state = tournament.adapter.initial_state()
+    for index, ids in enumerate(result.tables, start=1):
+        note = "; ".join(notes_by_table.get(index, []))
+        table = Table.objects.create(round=rnd, number=index, state=dict(state), seating_note=note[:200])
+        TableSeat.objects.bulk_create(TableSeat(table=table, seat=s, player_id=pid) for s, pid in enumerate(ids))
+    return outcome
 
 
 def draft_warnings(rnd: Round) -> list[str]:
-    """Warnings of a draft round of tables: the repeat meetings the seating could not avoid, and
-    seated players who are absent in the round now (unticked or withdrawn since the seating:
-    seat the round again)."""
+    """Warnings of a draft round of tables: the repeat meetings and same-club pairs the seating
+    could not avoid (the tables' notes), and seated players who are absent in the round now
+    (unticked or withdrawn since the seating: seat the round again)."""
     out = [_g("Table {table}: {note}").format(table=t.number, note=t.seating_note)
            for t in rnd.tables.exclude(seating_note="").order_by("number")]
     absent = checkins.absences(rnd.tournament, rnd.number)

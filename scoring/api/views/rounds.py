@@ -55,8 +55,9 @@ class DrawSerializer(serializers.Serializer):
     method = serializers.ChoiceField(
         choices=list(METHODS), required=False,
         help_text="Round 1 of a team game: `random` (by `seed`), `seeded` or `rating` (slide: 1 v n/2+1), `fold` or "
-                  "`fold_rating` (fold: 1 v n). Default: the tournament's `first_round_method`. Later rounds are "
-                  "Swiss and four-player games are seated; there it is ignored.")
+                  "`fold_rating` (fold: 1 v n); round 1 of a four-player game: the order of its pot draw (one player of "
+                  "each seeding quarter per table; slide and fold alike). Default: the tournament's "
+                  "`first_round_method`. Later rounds ignore it.")
     seed = serializers.IntegerField(
         required=False, min_value=0, max_value=MAX_SEED,
         help_text="The random seed (the same seed gives the same draw). Default: from the tournament's seed and the "
@@ -112,8 +113,8 @@ class DrawNextView(RoundActionView):
     @_schema("Draw the next round as a draft (pair or seat it)", DrawSerializer, created=True,
              operation_id="tournaments_rounds_draw_next", description=(
         "Team games: the Swiss pairing of the next round (round 1 by `method`), with club avoidance when the "
-        "tournament has it on; four-player games: the seating, four to a table (a draft already there is seated "
-        "again). Refused while an earlier round is open (409, the message names its open tables)."))
+        "tournament has it on; four-player games: the seating, four to a table (round 1 by `method`; a draft already there is "
+        "seated again). Refused while an earlier round is open (409, the message names its open tables)."))
     def post(self, request, slug):
         t = self.tournament(slug)
         data = self.valid(DrawSerializer)

@@ -478,6 +478,8 @@ def round_seat(request, *, tournament):
         except ServiceError as err:
             form.add_error(err.field if err.field in form.fields else None, err.message)
         else:
+            if outcome.club_notes:
+                messages.warning(request, _t("Same-club pairs that could not be avoided: %(notes)s") % {"notes": "; ".join(outcome.club_notes)})
             if outcome.repeat_notes:
                 messages.warning(request, _t("Repeat meetings that could not be avoided: %(notes)s") % {"notes": "; ".join(outcome.repeat_notes)})
             else:
