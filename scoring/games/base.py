@@ -300,6 +300,10 @@ class GameAdapter:
         """One cell per column of :meth:`sheet_columns` for a stored record."""
         return [self.summary(record)]
 
+    #: Lines to write in on each empty record row of the printed sheet (a deal with several wins
+    #: needs two).
+    sheet_row_lines: int = 1
+
     def sheet_legend(self) -> str:
         """A line under the printed records explaining abbreviations (``""`` for none)."""
         return ""

@@ -12,6 +12,12 @@ SEATS = ("E", "S", "W", "N")
 SEAT_NAMES = {"E": _("East"), "S": _("South"), "W": _("West"), "N": _("North")}
 
 
+def seat_short(seat) -> str:
+    """A seat as one letter in the active language (``"E"`` -> ``"O"`` in Dutch), for the narrow
+    columns of the printed score sheet; an unknown value as it is."""
+    return str(SEAT_NAMES[seat])[:1] if seat in SEAT_NAMES else str(seat or "")
+
+
 def seat_choices(seats: list[str] | None, names: dict[str, str] | None, blank: str | None = "---") -> list[tuple[str, str]]:
     """Choices for a seat select: ``[("E", "East - Anna"), ...]``."""
     names = names or {}
