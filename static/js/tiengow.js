@@ -1,7 +1,7 @@
 /* Tien Gow quick entry (templates/games/tiengow/entry.html). The columns keypad: a digit fills the
  * chosen seat's box (the first empty one when none is chosen) and moves on to the next empty box;
  * when three boxes are filled the fourth gets what is left of the eight columns (every tile played
- * is one column of someone, rules/tiengow.txt). ⌫ empties the chosen box. With the keypad the boxes
+ * is one column of someone, the Tien Gow rule text). ⌫ empties the chosen box. With the keypad the boxes
  * open no phone keyboard (inputmode none); they can still be typed in on a computer. The summary of
  * "won with" follows the choice. Without JavaScript the boxes are typed. */
 (function () {

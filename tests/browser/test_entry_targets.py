@@ -4,7 +4,7 @@ every tile key of the mahjong tile picker is at least 44 × 44 CSS px (WCAG 2.2 
 enhanced) and the hand being typed shows as a row of tile faces, the stored hand unchanged (MPSZ);
 a common Tien Gow deal takes 5 taps in the quick face.
 
-Tien Gow values (rules/tiengow.txt "Afrekening", DESIGN.md 2.4): the banker is seat 1 at a table's
+Tien Gow values (the Tien Gow rule text, "Afrekening"; docs/engines/tiengow.md): the banker is seat 1 at a table's
 first deal; seat 2 wins the last trick (ordinary) with the columns 2/3/3/0: seat 1 (the banker,
 payments doubled) pays (4 - 2) × 2 = 4, seat 3 pays 4 - 3 = 1, seat 4 (no column) pays 5, seat 2
 receives 10 -> -4 / +10 / -1 / -5, and seat 2 is the next banker."""
@@ -13,7 +13,17 @@ import pytest
 from scoring.models import Deal, Membership, Round
 from tests.browser.conftest import PHONE, horizontal_overflow, shot
 from tests.browser.referee import Clicks
-from tests.factories import MatchFactory, MembershipFactory, PlayerFactory, RoundFactory, TableFactory, TournamentFactory, UserFactory, named_teams
+from tests.games.kits import keys
+from tests.factories import (
+    MatchFactory,
+    MembershipFactory,
+    PlayerFactory,
+    RoundFactory,
+    TableFactory,
+    TournamentFactory,
+    UserFactory,
+    named_teams,
+)
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -21,10 +31,11 @@ NAMES = ("Anna de Vries", "Bram Jansen", "Chen Wei", "Dewi Pranata")
 
 
 def entry_urls(referee) -> dict[str, str]:
-    """A published round 1 of a tournament of every game with ``referee`` as its referee; the
-    entry page of its table 1 (Tai Pan: match 1), by game."""
+    """A published round 1 of a tournament of every four-player game (the registry's) and of Tai
+    Pan, with ``referee`` as their referee; the entry page of its table 1 (Tai Pan: match 1), by
+    game."""
     urls = {}
-    for game in ("sichuan", "taiwanese", "tiengow"):
+    for game in keys(entrants="players"):
         t = TournamentFactory(name=f"Open {game}", slug=game, game=game)
         rnd = RoundFactory(tournament=t, number=1, status=Round.Status.PUBLISHED)
         table = TableFactory(round=rnd, number=1, players=[PlayerFactory(tournament=t, name=n) for n in NAMES])
@@ -68,7 +79,7 @@ def test_entry_pages_have_no_small_targets_and_show_tiles_as_tiles(new_page):
     for game, url in urls.items():
         assert page.goto(page.base + url).ok, url
         page.wait_for_load_state()
-        if game in ("sichuan", "taiwanese"):
+        if page.locator("#tile-picker").count():  # the mahjong games' tile picker
             assert small_tile_keys(page) == [], game
             page.click("#tile-picker [data-suit=m]")
             for group in ("123", "456", "55"):

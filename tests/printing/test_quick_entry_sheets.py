@@ -6,14 +6,14 @@ with pypdf (the text of the sheet, not pixels).
 Quick records are stored as the quick entry writes them (docs/results.md); the deal scores printed
 are the stored ones, worked out by hand here from the rule texts:
 
-- Sichuan (rules/sichuan-bloody.txt "Basispunten": 2 to the power of the fan; a discarder pays
+- Sichuan (the Sichuan rule text, "Basispunten": 2 to the power of the fan; a discarder pays
   it; on a self-draw every opponent still in pays it plus 1): East wins on South's discard with 3
   fan, South pays 2^3 = 8; then West self-draws with 1 fan and South and North (East has left) pay
   2^1 + 1 = 3 each: E +8, S -11, W +6, N -3.
-- Taiwanese (case T01, rules/taiwanese-16.txt, base 3 + 2 per tai): South self-draws 6 tai with
+- Taiwanese (case T01, the Taiwanese rule text, base 3 + 2 per tai): South self-draws 6 tai with
   East dealing (streak 0): each pays 3 + 2 x 6 = 15, the dealer 2 more for dealer tai 1:
   -17 / +47 / -15 / -15.
-- Tien Gow (S-01, rules/tiengow.txt "Afrekening"): banker seat 1; seat 2 wins the last trick
+- Tien Gow (S-01, the Tien Gow rule text, "Afrekening"): banker seat 1; seat 2 wins the last trick
   (ordinary) with the columns 2/3/3/0: -4 / +10 / -1 / -5; then seat 2 banks and seat 3 wins a
   quartet and the last trick with a quartet (:data:`TG_QUARTET_NET`).
 """
@@ -113,7 +113,7 @@ def test_tiengow_sheet_banker_columns_last_trick():
     assert has_run(lines, ["2", "2", "2", "1", "5", "0", "3", "Q", "3 Q", *map(str, TG_QUARTET_NET)])
 
 
-#: Deal 2 of the Tien Gow test (rules/tiengow.txt): seat 2 (index 1) banks; seat 3 (index 2) wins a
+#: Deal 2 of the Tien Gow test (the Tien Gow rule text): seat 2 (index 1) banks; seat 3 (index 2) wins a
 #: quartet during the deal (immediate: 4 from each, doubled with the banker: seat 2 pays 8, seats 1
 #: and 4 pay 4 -> +16) and the last trick with a quartet, columns 2/1/5/0. Final payments, doubled
 #: for the last quartet: seat 1 (2 columns) pays (4 - 2) x 2 = 4; seat 2, the banker (1 column),

@@ -8,6 +8,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _t
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext
 
 import engines
 from engines.errors import RuleViolation, Violation
@@ -68,7 +69,7 @@ class TienGow(FourPlayerGame):
         """Per deal, as quick entry takes it: the banker, the columns per seat, the last trick's
         winner and how it was won, the immediate payments."""
         return [SheetColumn(_t("Banker"), ("",), 16), SheetColumn(_t("Columns"), ("1", "2", "3", "4"), 7),
-                SheetColumn(_t("Last trick"), (_t("won by"), _t("with")), 12), SheetColumn(_t("Immediate"), ("",), 20)]
+                SheetColumn(_t("Last trick"), (pgettext("score sheet column", "won by"), _t("with")), 12), SheetColumn(_t("Immediate"), ("",), 20)]
 
     def sheet_cells(self, record) -> list[str]:
         """Banker, four column counts, last-trick winner and group, immediate payments ("3 S": seat 3

@@ -10,6 +10,8 @@ from django.utils.html import format_html
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+import engines
+from engines.errors import RuleViolation
 from engines.tiengow.names import TILE_NAMES
 from scoring.games.entry import Entry, capitalise_labels
 
@@ -110,7 +112,7 @@ class TienGowForm(forms.Form):
         field)]``."""
         return [(i + 1, self.seat_names.get(str(i), ""), self[f"columns_{i}"]) for i in range(4)]
 
-    #: The keypad's digits: a player takes 0..8 columns (eight tiles each, rules/tiengow.txt).
+    #: The keypad's digits: a player takes 0..8 columns (eight tiles each, the Tien Gow rule text).
     KEYPAD = tuple(range(9))
 
     def column_errors(self) -> list[str]:
@@ -185,7 +187,23 @@ class TienGowEntry(Entry):
             if d.get(f"imm_winner_{k}"):
                 immediate.append({"winner": int(d[f"imm_winner_{k}"]), "group": d[f"imm_group_{k}"]})
                 self._imm_index.append(k)
+        if last and last["group"] in ("quartet", "supreme") and self._immediate_on_last_trick():
+            # Quick entry: a last trick won with a quartet or the Supreme is also paid at once
+            # (the Tien Gow rule text; option immediate_on_last_trick): listed for the referee unless
+            # they listed it themselves.
+            if not any(imm == {"winner": last["winner"], "group": last["group"]} for imm in immediate):
+                immediate.append({"winner": last["winner"], "group": last["group"]})
+                self._imm_index.append(None)
         return {"mode": "settle", "columns": None if all(c is None for c in cols) else cols, "last_trick": last, "immediate": immediate}
+
+    def _immediate_on_last_trick(self) -> bool:
+        """The tournament's rules option ``immediate_on_last_trick`` (docs/engines/tiengow.md);
+        ``False`` when the rules cannot be read (the engine then says what is wrong)."""
+        raw = getattr(self.settings, "rules", None)
+        try:
+            return bool(engines.resolve_rules("tiengow", None if raw in (None, "", {}) else raw).get("immediate_on_last_trick"))
+        except RuleViolation:
+            return False
 
     @staticmethod
     def initial_from(record: dict[str, Any]) -> dict[str, Any]:
@@ -228,5 +246,7 @@ class TienGowEntry(Entry):
             i = int(parts[1])
             if i < len(self._imm_index):
                 k = self._imm_index[i]
+                if k is None:  # added for the last trick (record())
+                    return self.form, "last_group"
                 return self.form, f"imm_group_{k}" if len(parts) > 2 and parts[2] == "group" else f"imm_winner_{k}"
         return None
