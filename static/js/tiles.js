@@ -66,7 +66,6 @@
     el.title = names[tile] || tile;
     return el;
   }
-  window.nsktTileFace = face;
 
   function winInput() { return target ? scope(target).querySelector("input[data-tiles=win]") : null; }
 

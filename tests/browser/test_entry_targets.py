@@ -118,3 +118,10 @@ def test_a_common_tien_gow_deal_in_five_taps(new_page):
     assert deal.net == [-4, 10, -1, -5]
     assert "Bram Jansen" in page.inner_text("#tg-banker")  # the winner of the last trick deals next
     assert tap.count == 5
+    # a corrected box: the box filled with the rest follows (8 - 1 - 1 - 4 = 2)
+    for digit in (1, 2, 4):
+        page.click(f".tg-keypad button[data-digit='{digit}']")
+    assert [page.input_value(f"#id_deal-columns_{i}") for i in range(4)] == ["1", "2", "4", "1"]
+    page.click("#id_deal-columns_1")
+    page.click(".tg-keypad button[data-digit='1']")
+    assert [page.input_value(f"#id_deal-columns_{i}") for i in range(4)] == ["1", "1", "4", "2"]
