@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Protocol
 
+from django.utils.html import conditional_escape
 from django.utils.translation import gettext_lazy as _
 
 import engines
@@ -260,6 +261,11 @@ class GameAdapter:
     def summary(self, record: dict[str, Any]) -> str:
         """One translated line describing a stored record (pages, audit, PDFs)."""
         raise NotImplementedError
+
+    def summary_html(self, record: dict[str, Any]) -> Any:
+        """:meth:`summary` as HTML for the result pages (escaped; mahjong games show the tiles as
+        tile faces)."""
+        return conditional_escape(self.summary(record))
 
     #: What ending a result at the time limit decides (shown next to the button).
     time_limit_rule: Any = _("The totals so far are the result.")

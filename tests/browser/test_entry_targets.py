@@ -13,7 +13,6 @@ import pytest
 from scoring.models import Deal, Membership, Round
 from tests.browser.conftest import PHONE, horizontal_overflow, shot
 from tests.browser.referee import Clicks
-from tests.games.kits import keys
 from tests.factories import (
     MatchFactory,
     MembershipFactory,
@@ -24,6 +23,7 @@ from tests.factories import (
     UserFactory,
     named_teams,
 )
+from tests.games.kits import keys
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -13,7 +13,7 @@ from engines.errors import RuleViolation, Violation
 from scoring.games.base import RecordOutcome, SheetColumn
 from scoring.games.fourplayer import FourPlayerGame, as_int, self_drawn_mark
 from scoring.games.labels import item_label
-from scoring.games.mahjong_forms import SEAT_NAMES, SEATS, seat_short
+from scoring.games.mahjong_forms import SEAT_NAMES, SEATS, seat_short, with_tile_faces
 from scoring.games.sichuan.forms import SichuanEntry
 
 HOW_WORDS = {"discard": _("on a discard"), "self": _("self-draw"), "rob_added_kong": _("robbing an added kong")}
@@ -126,6 +126,10 @@ class Sichuan(FourPlayerGame):
     def sheet_legend(self) -> str:
         return _t("One line per win: the winner, from whom (the discarder, or \"self\" for a self-drawn win) and the fan; "
                   "seats E/S/W/N. A fan in brackets: entered tile by tile, the winning tile (the engine counts the fan).")
+
+    def summary_html(self, record) -> Any:
+        """The summary with its tiles shown as tile faces."""
+        return with_tile_faces(self.summary(record))
 
     def preview_items(self, outcome, names) -> list[tuple[str, Any]]:
         items = []

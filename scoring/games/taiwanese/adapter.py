@@ -15,7 +15,7 @@ from engines.taiwanese import initial_hand_state, next_hand_state
 from scoring.games.base import RecordOutcome, SheetColumn
 from scoring.games.fourplayer import FourPlayerGame, as_int, self_drawn_mark
 from scoring.games.labels import item_label
-from scoring.games.mahjong_forms import SEAT_NAMES, SEATS, seat_short
+from scoring.games.mahjong_forms import SEAT_NAMES, SEATS, seat_short, with_tile_faces
 from scoring.games.taiwanese.forms import TaiwaneseEntry
 
 HOW_WORDS = {
@@ -124,6 +124,10 @@ class Taiwanese(FourPlayerGame):
         return _t("Dealer {dealer}, streak {streak}, round wind {wind}").format(
             dealer=SEAT_NAMES.get(state.get("dealer"), ""), streak=state.get("streak", 0),
             wind=SEAT_NAMES.get(state.get("round_wind", "E"), ""))
+
+    def summary_html(self, record) -> Any:
+        """The summary with its tiles shown as tile faces."""
+        return with_tile_faces(self.summary(record))
 
     def preview_items(self, outcome, names) -> list[tuple[str, Any]]:
         out = outcome.output
