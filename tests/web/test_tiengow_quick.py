@@ -17,9 +17,14 @@ doubles all final payments.
   Final, doubled for the last quartet: seats 1 and 3 pay (4 - 1) x 2 = 6, seat 2 (the banker)
   (4 - 2) x 2 x 2 = 8. Net -10 / -16 / -10 / +36 (immediate payments are never multiplied further).
 """
+from types import SimpleNamespace
+
 import pytest
 from django.utils import translation
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from scoring.games import registry
 from scoring.models import Deal
 from tests.web.entry_data import NAMES
 from tests.web.test_table_entry import make_table, url, ver
@@ -79,3 +84,33 @@ def test_quick_face_checks_what_it_can(client):
     r = client.post(url("table_enter", table), ver(table, quick([2, 3, 3, 1], 1)))
     assert r.status_code == 400 and r.context["entry"].form.column_errors()  # 9 columns: the engine's check
     assert not Deal.objects.filter(table=table).exists()
+
+
+@st.composite
+def quick_deals(draw):
+    """A quick-face deal as a referee taps it: the columns of the four seats (eight in all), the
+    last trick's winner (with at least the columns its group takes: 1, the Supreme 2, a quartet 4)
+    and its group."""
+    group = draw(st.sampled_from(["ordinary", "quartet", "supreme", "little_three"]))
+    least = {"quartet": 4, "supreme": 2}.get(group, 1)
+    winner = draw(st.integers(0, 3))
+    cols = [0, 0, 0, 0]
+    cols[winner] = least
+    for _ in range(8 - least):
+        cols[draw(st.integers(0, 3))] += 1
+    return cols, winner, group
+
+
+@settings(max_examples=40, deadline=None)
+@given(deal=quick_deals(), banker=st.integers(0, 3))
+def test_every_quick_deal_is_settled(deal, banker):
+    """Whatever the referee taps (within the rules), the engine settles it: the net sums to 0 and
+    the last trick's winner banks next (the rule text: "De winnaar van de laatste slag wordt de
+    volgende bankier")."""
+    cols, winner, group = deal
+    adapter = registry.get("tiengow")
+    settings_ = SimpleNamespace(rules=None, round_format="", hands_per_round=None)
+    entry = adapter.entry(quick(cols, winner, **{"deal-last_group": group}), names={}, settings=settings_)
+    assert entry.is_valid(), entry.error_lines()
+    outcome = adapter.evaluate_record(entry.record(), {"banker": banker}, settings_)
+    assert sum(outcome.scores) == 0 and outcome.state_after == {"banker": winner}

@@ -161,7 +161,7 @@ class TienGowEntry(Entry):
         #: the table's carried banker then).
         self.stored_banker: int | None = int(initial["banker"]) if isinstance(initial.get("banker"), int) else None
         self.tile_names = list(tiengow_tile_names().items())
-        self._imm_index: list[int] = []
+        self._imm_index: list[int | None] = []
 
     def is_valid(self) -> bool:
         return self.form.is_valid()
