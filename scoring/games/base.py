@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Protocol
 
+from django.utils.html import conditional_escape
 from django.utils.translation import gettext as _t
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import gettext_noop
@@ -372,6 +373,11 @@ class GameAdapter:
         """One translated line describing a stored record (pages, audit, PDFs)."""
         raise NotImplementedError
 
+    def summary_html(self, record: dict[str, Any]) -> Any:
+        """:meth:`summary` as HTML for the result pages (escaped; mahjong games show the tiles as
+        tile faces)."""
+        return conditional_escape(self.summary(record))
+
     #: What ending a result at the time limit decides (shown next to the button).
     time_limit_rule: Any = _("The totals so far are the result.")
 
@@ -410,6 +416,10 @@ class GameAdapter:
     def sheet_cells(self, record: dict[str, Any]) -> list[str]:
         """One cell per column of :meth:`sheet_columns` for a stored record."""
         return [self.summary(record)]
+
+    #: Lines to write in on each empty record row of the printed sheet (a deal with several wins
+    #: needs two).
+    sheet_row_lines: int = 1
 
     def sheet_legend(self) -> str:
         """A line under the printed records explaining abbreviations (``""`` for none)."""

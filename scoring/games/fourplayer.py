@@ -6,7 +6,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _t
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import gettext_noop
+from django.utils.translation import gettext_noop, pgettext
 
 from scoring.games.base import EntrantKind, GameAdapter
 from scoring.games.labels import item_label
@@ -19,6 +19,23 @@ AUDIT_SENTENCES = {
     "acknowledge": gettext_noop("Deal %(number)s acknowledged"),
     "dispute": gettext_noop("Deal %(number)s disagreed with"),
 }
+
+
+def as_int(value: Any) -> int | None:
+    """``value`` as an int when it is one (``3``, ``"3"``), else ``None``: a stored record's fan,
+    tai or seat read defensively (quick and full records differ, docs/results.md)."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
+        return int(value)
+    return None
+
+
+def self_drawn_mark() -> str:
+    """What the printed sheet's "from" cell says for a self-drawn win (short: the column is narrow)."""
+    return pgettext("score sheet: a self-drawn win", "self")
 
 
 class FourPlayerGame(GameAdapter):

@@ -4,12 +4,19 @@ from __future__ import annotations
 
 import re
 
-from django.utils.html import format_html
+from django.utils.html import escape, format_html, format_html_join
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _g
 from django.utils.translation import gettext_lazy as _
 
 SEATS = ("E", "S", "W", "N")
 SEAT_NAMES = {"E": _("East"), "S": _("South"), "W": _("West"), "N": _("North")}
+
+
+def seat_short(seat) -> str:
+    """A seat as one letter in the active language (``"E"`` -> ``"O"`` in Dutch), for the narrow
+    columns of the printed score sheet; an unknown value as it is."""
+    return str(SEAT_NAMES[seat])[:1] if seat in SEAT_NAMES else str(seat or "")
 
 
 def seat_choices(seats: list[str] | None, names: dict[str, str] | None, blank: str | None = "---") -> list[tuple[str, str]]:
@@ -100,3 +107,40 @@ def tile_sets(suits: str) -> list[dict]:
         rows.append((_g("kong"), [(str(n) * 4, f"{_g('kong')} {n}{n}{n}{n}{suit}", "") for n in range(1, top + 1)]))
         out.append({"suit": suit, "name": str(SUIT_NAMES[suit]), "rows": rows})
     return out
+
+
+#: An MPSZ group in a line of text ("5p", "123m"; not inside a word or a number).
+TILE_TOKEN = re.compile(r"(?<![\w/])([1-9]+)([mpsz])(?!\w)")
+#: What a tile face shows for an honour (as static/js/tiles.js does): the wind's letter, a sign
+#: for a dragon, and its colour class.
+HONOUR_FACES = {"1z": ("E", ""), "2z": ("S", ""), "3z": ("W", ""), "4z": ("N", ""),
+                "5z": ("\u25a2", "white"), "6z": ("\u25c6", "green"), "7z": ("\u25c6", "red")}
+
+
+def tiles_of(text: str) -> list[str]:
+    """The single tiles of MPSZ text: ``"123m 55p"`` -> ``["1m", "2m", "3m", "5p", "5p"]``."""
+    return [f"{d}{suit}" for digits, suit in TILE_TOKEN.findall(text or "") for d in digits]
+
+
+def tile_row(tiles: list[str]) -> SafeString:
+    """A row of small tile faces (``<span class="tile-row-view">``, static/css/entry.css), each
+    with its name for screen readers (:func:`tile_title`); no images."""
+    faces = []
+    for tile in tiles:
+        top, mark, kind = tile[0], tile[1], tile[1]
+        if tile in HONOUR_FACES:
+            top, colour = HONOUR_FACES[tile]
+            mark, kind = "", f"z {colour}".strip()
+        faces.append((kind, tile_title(tile), top, mark))
+    inner = format_html_join("", '<span class="tf {}" role="img" aria-label="{}"><span class="tf-n">{}</span><span class="tf-s" aria-hidden="true">{}</span></span>', faces)
+    return format_html('<span class="tile-row-view">{}</span>', inner)
+
+
+def with_tile_faces(text: str) -> SafeString:
+    """``text`` escaped, each MPSZ group in it shown as a row of tile faces (:func:`tile_row`)."""
+    out, last = [], 0
+    for m in TILE_TOKEN.finditer(text or ""):
+        out += [escape(text[last:m.start()]), tile_row(tiles_of(m.group(0)))]
+        last = m.end()
+    out.append(escape((text or "")[last:]))
+    return mark_safe("".join(str(x) for x in out))

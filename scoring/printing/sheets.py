@@ -31,7 +31,7 @@ from django.contrib.auth.models import AnonymousUser
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from reportlab.lib import colors
-from reportlab.lib.enums import TA_LEFT
+from reportlab.lib.enums import TA_CENTER, TA_LEFT
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
 from reportlab.platypus import KeepInFrame, KeepTogether, PageBreak, Paragraph, Spacer, Table, TableStyle
@@ -46,6 +46,8 @@ from scoring.results.sheet import totals_hidden
 HEAD_BG = colors.HexColor("#e8edf3")
 #: Height of a record row (room to write by hand); a row whose cells wrap grows to fit them.
 ROW_HEIGHT = 7 * mm
+#: Height of one line of an empty row that has room for several (:attr:`GameAdapter.sheet_row_lines`).
+LINE_HEIGHT = 5.5 * mm
 #: reportlab's default cell padding (left/right, top/bottom), in points.
 CELL_PAD_X, CELL_PAD_Y = 6, 3
 
@@ -136,14 +138,21 @@ def _records_table(container: ResultContainer, records: list, st: dict, *, blank
     rows = [head1, head2]
     heights = [7 * mm, 6 * mm]
     for record in record_rows(kind, adapter, records):
-        cells = [para(c, st["small"]) if len(str(c)) > 12 else c for c in record.sheet_cells]
+        cells = [_cell(c, st) for c in record.sheet_cells]
         row = [str(record.number), *cells, *record.scores, *record.running]
         rows.append(row)
         heights.append(_row_height(row, widths))
     empty = max(adapter.sheet_rows(tournament) - len(records), 0 if container.is_finished and not blank else 2)
+    lines = max(int(adapter.sheet_row_lines), 1)
     for i in range(empty):
+        # A row with room for several lines (Sichuan: several wins in a deal) is that many rows of
+        # the game's columns beside one number and one cell per score.
+        top = len(rows)
         rows.append([str(len(records) + i + 1)] + [""] * (col - 1))
-        heights.append(ROW_HEIGHT)
+        rows += [[""] * col for _line in range(lines - 1)]
+        heights += [ROW_HEIGHT if lines == 1 else LINE_HEIGHT] * lines
+        if lines > 1:
+            spans += [("SPAN", (c, top), (c, top + lines - 1)) for c in (0, *range(first_score, col))]
     table = Table(rows, colWidths=widths, repeatRows=2, rowHeights=heights)
     table.setStyle(TableStyle([
         ("FONT", (0, 0), (-1, -1), FONT, 9), ("FONT", (0, 0), (-1, 1), FONT_BOLD, 7.5),
@@ -157,6 +166,16 @@ def _records_table(container: ResultContainer, records: list, st: dict, *, blank
         ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
     ]))
     return table
+
+
+def _cell(value, st: dict):
+    """A printed cell: short text as it is; long text, or text of several lines (``"\\n"``: one
+    per win), as a paragraph that wraps (the row grows to fit it)."""
+    text = str(value)
+    if "\n" in text:
+        centred = ParagraphStyle("lines", parent=st["small"], alignment=TA_CENTER)
+        return Paragraph("<br/>".join(escape(line) for line in text.split("\n")), centred)
+    return para(text, st["small"]) if len(text) > 12 else value
 
 
 def _row_height(row: list, widths: list[float]) -> float:

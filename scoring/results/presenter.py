@@ -43,6 +43,11 @@ class RecordRow:
         return str(self.adapter.summary(self.rec.record))
 
     @cached_property
+    def summary_html(self) -> Any:
+        """The summary as HTML for pages (:meth:`GameAdapter.summary_html`: tiles as tile faces)."""
+        return self.adapter.summary_html(self.rec.record)
+
+    @cached_property
     def cells(self) -> list[Any]:
         """What was entered, as cells under ``adapter.record_headers()`` (pages)."""
         return self.adapter.record_cells(self.rec.record)

@@ -44,24 +44,53 @@
     (text || "").split(/[\s,;]+/).forEach(function (chunk) {
       var m = /^(\d+)([mpsz])$/.exec(chunk);
       if (m) { m[1].split("").forEach(function (d) { out.push(d + m[2]); }); }
+      else if (/^(fl|se)[1-4]$/.test(chunk)) { out.push(chunk); }
     });
     return out;
   }
 
+  // Tile faces (no images): the number (or the honour's letter) large in the suit's colour, the
+  // suit's letter (MPSZ) under it; the tile's name (the picker keys' titles) is what a screen reader says.
+  var names = {};
+  Array.prototype.forEach.call(picker.querySelectorAll("[data-tile]"), function (b) { names[b.getAttribute("data-tile")] = b.getAttribute("title"); });
+  var HONOURS = { "1z": ["E", "wind"], "2z": ["S", "wind"], "3z": ["W", "wind"], "4z": ["N", "wind"], "5z": ["\u25a2", "white"], "6z": ["\u25c6", "green"], "7z": ["\u25c6", "red"] };
+  var MARKS = { m: "m", p: "p", s: "s" };
+  function face(el, tile) {
+    var suit = tile.slice(-1), top = tile.charAt(0), mark = MARKS[suit] || "", kind = suit;
+    if (suit === "z") { top = HONOURS[tile][0]; mark = ""; kind = "z " + HONOURS[tile][1]; }
+    if (/^(fl|se)/.test(tile)) { top = tile.slice(2); mark = tile.slice(0, 2) === "fl" ? "\u273f" : "\u2600"; kind = "f"; }
+    el.className = (el.className ? el.className + " " : "") + "tf " + kind;
+    var n = document.createElement("span"); n.className = "tf-n"; n.textContent = top; el.appendChild(n);
+    if (mark) { var k = document.createElement("span"); k.className = "tf-s"; k.textContent = mark; k.setAttribute("aria-hidden", "true"); el.appendChild(k); }
+    el.setAttribute("aria-label", names[tile] || tile);
+    el.title = names[tile] || tile;
+    return el;
+  }
+
   function winInput() { return target ? scope(target).querySelector("input[data-tiles=win]") : null; }
 
+  // The tiles being typed as a row of tile faces: the hand's tiles are buttons (tapping one makes
+  // it the winning tile); melds, flowers and a single tile are shown, not tapped.
   function render() {
     handView.textContent = "";
-    if (!target || target.getAttribute("data-tiles") !== "hand") { return; }
+    if (!target) { return; }
+    var kind = target.getAttribute("data-tiles");
     var win = winInput();
-    tilesOf(target.value).forEach(function (tile) {
-      var b = document.createElement("button");
-      b.type = "button";
-      b.className = "t";
-      b.textContent = tile;
-      b.setAttribute("data-win", tile);
-      b.setAttribute("aria-pressed", win && win.value === tile ? "true" : "false");
-      handView.appendChild(b);
+    var text = kind === "melds" ? target.value.replace(/\b(pung|chow|kong|claimed|exposed|concealed|added)\b/g, " ") : target.value;
+    tilesOf(text).forEach(function (tile) {
+      var el;
+      if (kind === "hand") {
+        el = document.createElement("button");
+        el.type = "button";
+        el.className = "t";
+        el.setAttribute("data-win", tile);
+        el.setAttribute("aria-pressed", win && win.value === tile ? "true" : "false");
+      } else {
+        el = document.createElement("span");
+        el.className = "t";
+        el.setAttribute("role", "img");
+      }
+      handView.appendChild(face(el, tile));
     });
   }
 

@@ -12,10 +12,10 @@ from django.utils.translation import gettext_lazy as _
 import engines
 from engines.errors import RuleViolation, Violation
 from engines.taiwanese import initial_hand_state, next_hand_state
-from scoring.games.base import FIXED_HANDS, TIME_LIMIT, WIND_ROUNDS, RecordOutcome
-from scoring.games.fourplayer import FourPlayerGame
+from scoring.games.base import FIXED_HANDS, TIME_LIMIT, WIND_ROUNDS, RecordOutcome, SheetColumn
+from scoring.games.fourplayer import FourPlayerGame, as_int, self_drawn_mark
 from scoring.games.labels import item_label
-from scoring.games.mahjong_forms import SEAT_NAMES, SEATS
+from scoring.games.mahjong_forms import SEAT_NAMES, SEATS, seat_short, with_tile_faces
 from scoring.games.quick import quick_win_text, refuse_quick
 from scoring.games.taiwanese.forms import TaiwaneseDealEntry
 
@@ -27,6 +27,30 @@ HOW_WORDS = {
     "seven_rob_one": _("seven flowers robbing one"),
 }
 CARRIED = ("dealer", "streak", "round_wind")
+
+
+def win_of(record: dict[str, Any]) -> dict[str, Any]:
+    """The ``win`` object of a stored deal (``{}`` when missing): ``how``, ``discarder`` or
+    ``robbed``, and in a full record the winning ``tile``."""
+    return record.get("win") if isinstance(record.get("win"), dict) else {}
+
+
+def winner_of(record: dict[str, Any]) -> str:
+    """The winner's seat label of a stored deal (``"seat"``; ``""`` for a draw)."""
+    return "" if record.get("draw") else str(record.get("seat") or record.get("winner") or "")
+
+
+def source_of(record: dict[str, Any]) -> str:
+    """Who paid the winner alone: the discarder or the robbed player; ``""`` for a self-drawn win."""
+    win = win_of(record)
+    return str(win.get("discarder") or win.get("robbed") or record.get("discarder") or "")
+
+
+def tai_of(record: dict[str, Any]) -> int | None:
+    """The tai entered with a quick deal (``"tai"``); ``None`` for a full one (the engine counts
+    its tai)."""
+    return as_int(record.get("tai"))
+
 
 
 class Taiwanese(FourPlayerGame):
@@ -78,14 +102,39 @@ class Taiwanese(FourPlayerGame):
         return RecordOutcome(data, tuple(net), out, next_hand_state(state, winner, draw_keeps_dealer=keeps))
 
     def summary(self, record) -> str:
-        """``"East self-draw 5p"`` or ``"draw"``, in the active language."""
+        """``"South self-draw 5p"`` (a quick deal: ``"South self-draw 6 tai"``) or ``"draw"``, in the
+        active language."""
         if record.get("draw"):
             return _t("draw")
-        win = record.get("win") or {}
-        who = SEAT_NAMES.get(record.get("seat"), record.get("seat"))
         if "tai" in record:
+            win = record.get("win") or {}
+            who = SEAT_NAMES.get(record.get("seat"), record.get("seat"))
             return quick_win_text(who, win.get("discarder"), win.get("robbed"), record["tai"], _t("tai"))
-        return " ".join(str(x) for x in (who, HOW_WORDS.get(win.get("how"), win.get("how", "")), win.get("tile", "")) if x)
+        win = win_of(record)
+        who = SEAT_NAMES.get(winner_of(record), winner_of(record))
+        how = win.get("how") or ("discard" if source_of(record) else "self")
+        tai = tai_of(record)
+        return " ".join(str(x) for x in (who, HOW_WORDS.get(how, how), win.get("tile", ""),
+                                         _t("{tai} tai").format(tai=tai) if tai is not None else "") if x)
+
+    def sheet_columns(self) -> list[SheetColumn]:
+        """Per deal, as quick entry takes it: who won, from whom (or self-drawn), the tai."""
+        return [SheetColumn(_t("Win"), (_t("winner"), _t("from"), _t("tai")), 13)]
+
+    def sheet_cells(self, record) -> list[str]:
+        """Winner, from and tai (a full record's tai is counted by the engine: its winning tile is
+        printed in brackets instead); a draw: "draw"."""
+        if record.get("draw"):
+            return [_t("draw"), "", ""]
+        source = source_of(record)
+        tai, tile = tai_of(record), win_of(record).get("tile")
+        return [seat_short(winner_of(record)), seat_short(source) if source else self_drawn_mark(),
+                str(tai) if tai is not None else f"({tile})" if tile else ""]
+
+    def sheet_legend(self) -> str:
+        return _t("The winner, from whom (the discarder, or \"self\" for a self-drawn win) and the tai; seats E/S/W/N. "
+                  "A tai in brackets: entered tile by tile, the winning tile (the engine counts the tai). "
+                  "The dealer and the streak are carried.")
 
     def state_text(self, state) -> str:
         if not state:
@@ -93,6 +142,10 @@ class Taiwanese(FourPlayerGame):
         return _t("Dealer {dealer}, streak {streak}, round wind {wind}").format(
             dealer=SEAT_NAMES.get(state.get("dealer"), ""), streak=state.get("streak", 0),
             wind=SEAT_NAMES.get(state.get("round_wind", "E"), ""))
+
+    def summary_html(self, record) -> Any:
+        """The summary with its tiles shown as tile faces."""
+        return with_tile_faces(self.summary(record))
 
     def preview_items(self, outcome, names) -> list[tuple[str, Any]]:
         out = outcome.output

@@ -8,21 +8,32 @@ from typing import Any
 
 from django.utils.translation import gettext as _t
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext
 
 import engines
 from engines.errors import RuleViolation, Violation
-from scoring.games.base import FIXED_HANDS, RecordOutcome
-from scoring.games.fourplayer import FourPlayerGame
+from scoring.games.base import FIXED_HANDS, RecordOutcome, SheetColumn
+from scoring.games.fourplayer import FourPlayerGame, as_int
 from scoring.games.labels import item_label
 from scoring.games.tiengow.forms import TienGowEntry
 
 MODES = ("settle", "deal")
+#: How a trick was won, as the printed sheet abbreviates it (the legend says it; ordinary: "–").
+GROUP_SHORT = {"ordinary": "–", "quartet": "Q", "supreme": "S", "little_three": "1-2"}
+
+
+def seat_number(value: Any) -> str:
+    """A seat ``0``..``3`` as printed, ``"1"``..``"4"``; ``"–"`` when missing or not a seat."""
+    seat = as_int(value)
+    return str(seat + 1) if seat is not None and 0 <= seat < 4 else "–"
 
 
 class TienGow(FourPlayerGame):
     """The Tien Gow adapter (engine ``tiengow``); sides are the seats ``"0"`` .. ``"3"``."""
 
     key = engine = "tiengow"
+    #: No entry mode: a deal is entered by its settlement or trick by trick, never tile by tile.
+    form_groups = ("pairing", "placement", "tiebreaks")
     label = _("Tien Gow")
     sides = ("0", "1", "2", "3")
     entry_template = "games/tiengow/entry.html"
@@ -58,6 +69,30 @@ class TienGow(FourPlayerGame):
         if cols:
             return _t("banker {banker} · columns {columns}").format(banker=banker, columns="/".join(str(c) for c in cols))
         return _t("banker {banker}").format(banker=banker)
+
+    def sheet_columns(self) -> list[SheetColumn]:
+        """Per deal, as quick entry takes it: the banker, the columns per seat, the last trick's
+        winner and how it was won, the immediate payments."""
+        return [SheetColumn(_t("Banker"), ("",), 16), SheetColumn(_t("Columns"), ("1", "2", "3", "4"), 7),
+                SheetColumn(_t("Last trick"), (pgettext("score sheet column", "won by"), _t("with")), 12), SheetColumn(_t("Immediate"), ("",), 20)]
+
+    def sheet_cells(self, record) -> list[str]:
+        """Banker, four column counts, last-trick winner and group, immediate payments ("3 S": seat 3
+        won the Supreme, one line each); a trick-by-trick record prints its banker only (its
+        columns are derived, see the result page)."""
+        cols = record.get("columns") if isinstance(record.get("columns"), list) else []
+        columns = [str(c) if as_int(c) is not None else "–" for c in cols[:4]] + ["–"] * (4 - len(cols[:4]))
+        last = record.get("last_trick") if isinstance(record.get("last_trick"), dict) else {}
+        group = str(last.get("group") or "ordinary")
+        immediate = [f"{seat_number(imm.get('winner'))} {GROUP_SHORT.get(str(imm.get('group')), imm.get('group'))}"
+                     for imm in record.get("immediate") or [] if isinstance(imm, dict)]
+        return [seat_number(record.get("banker", 0)), *columns, seat_number(last.get("winner")) if last else "–",
+                GROUP_SHORT.get(group, group) if last else "–", "\n".join(immediate) or "–"]
+
+    def sheet_legend(self) -> str:
+        return _t("Seats 1-4. Last trick won with: – ordinary, Q a quartet, S the Supreme, 1-2 the single Little Three. "
+                  "Immediate: the seat that won a Supreme (S) or a quartet (Q) during the deal. – : nothing. "
+                  "The winner of the last trick is the next banker.")
 
     def state_text(self, state) -> str:
         return _t("Banker: seat {seat}").format(seat=int(state.get("banker", 0)) + 1) if state else ""

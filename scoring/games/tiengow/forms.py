@@ -10,6 +10,8 @@ from django.utils.html import format_html
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+import engines
+from engines.errors import RuleViolation
 from engines.tiengow.names import TILE_NAMES
 from scoring.games.entry import Entry, capitalise_labels
 
@@ -84,6 +86,7 @@ class TienGowForm(forms.Form):
         self.group_errors: dict[str, list[str]] = {}
         seats = [str(i) for i in range(4)]
         names = seat_names or {}
+        self.seat_names = names
         choices = [("", "–")] + [(s, format_html("<b>{}</b><small>{}</small>", int(s) + 1, names.get(s, ""))) for s in seats]
         for name in ("last_winner", "last_leader"):
             self.fields[name].choices = choices
@@ -92,7 +95,9 @@ class TienGowForm(forms.Form):
         self.fields["won_with"].choices = tiles
         for i in range(4):
             label = f"{i + 1} - {names[str(i)]}" if str(i) in names else f"{i + 1}"
-            self.fields[f"columns_{i}"] = forms.IntegerField(label=label, required=False, min_value=0, max_value=8)
+            self.fields[f"columns_{i}"] = forms.IntegerField(
+                label=label, required=False, min_value=0, max_value=8,
+                widget=forms.NumberInput(attrs={"inputmode": "numeric", "data-columns": str(i)}))
         for k in range(self.IMMEDIATE_ROWS):
             self.fields[f"imm_winner_{k}"] = forms.ChoiceField(label=_("won by"), choices=choices, required=False, widget=forms.RadioSelect)
             self.fields[f"imm_group_{k}"] = forms.ChoiceField(label=_("with"), choices=self.IMMEDIATE_GROUPS, required=False,
@@ -101,6 +106,14 @@ class TienGowForm(forms.Form):
 
     def column_fields(self):
         return [self[f"columns_{i}"] for i in range(4)]
+
+    def column_cells(self):
+        """The columns per seat for the quick face: ``[(seat number 1..4, player name, bound
+        field)]``."""
+        return [(i + 1, self.seat_names.get(str(i), ""), self[f"columns_{i}"]) for i in range(4)]
+
+    #: The keypad's digits: a player takes 0..8 columns (eight tiles each, the Tien Gow rule text).
+    KEYPAD = tuple(range(9))
 
     def column_errors(self) -> list[str]:
         """Errors about the columns together (e.g. "the columns add up to 8"), shown at the
@@ -144,8 +157,11 @@ class TienGowEntry(Entry):
 
     def build(self, data, initial):
         self.form = TienGowForm(data, initial=self.initial_from(initial), prefix=self.prefix, seat_names=self.names)
+        #: The banker written into the record being edited (``None`` for a new deal: the page shows
+        #: the table's carried banker then).
+        self.stored_banker: int | None = int(initial["banker"]) if isinstance(initial.get("banker"), int) else None
         self.tile_names = list(tiengow_tile_names().items())
-        self._imm_index: list[int] = []
+        self._imm_index: list[int | None] = []
 
     def is_valid(self) -> bool:
         return self.form.is_valid()
@@ -171,16 +187,32 @@ class TienGowEntry(Entry):
             if d.get(f"imm_winner_{k}"):
                 immediate.append({"winner": int(d[f"imm_winner_{k}"]), "group": d[f"imm_group_{k}"]})
                 self._imm_index.append(k)
+        if last and last["group"] in ("quartet", "supreme") and self._immediate_on_last_trick():
+            # Quick entry: a last trick won with a quartet or the Supreme is also paid at once
+            # (the Tien Gow rule text; option immediate_on_last_trick): listed for the referee unless
+            # they listed it themselves.
+            if not any(imm == {"winner": last["winner"], "group": last["group"]} for imm in immediate):
+                immediate.append({"winner": last["winner"], "group": last["group"]})
+                self._imm_index.append(None)
         return {"mode": "settle", "columns": None if all(c is None for c in cols) else cols, "last_trick": last, "immediate": immediate}
+
+    def _immediate_on_last_trick(self) -> bool:
+        """The tournament's rules option ``immediate_on_last_trick`` (docs/engines/tiengow.md);
+        ``False`` when the rules cannot be read (the engine then says what is wrong)."""
+        raw = getattr(self.settings, "rules", None)
+        try:
+            return bool(engines.resolve_rules("tiengow", None if raw in (None, "", {}) else raw).get("immediate_on_last_trick"))
+        except RuleViolation:
+            return False
 
     @staticmethod
     def initial_from(record: dict[str, Any]) -> dict[str, Any]:
         if not record:
-            return {"mode": "settle"}
+            return {"mode": "settle", "last_group": "ordinary"}
         if record.get("mode") == "deal":
             body = {k: v for k, v in record.items() if k not in ("mode", "banker")}
             return {"mode": "deal", "tricks": json.dumps(body)}
-        out: dict[str, Any] = {"mode": "settle"}
+        out: dict[str, Any] = {"mode": "settle", "last_group": "ordinary"}
         for i, c in enumerate(record.get("columns") or []):
             out[f"columns_{i}"] = c
         last = record.get("last_trick") or {}
@@ -214,5 +246,7 @@ class TienGowEntry(Entry):
             i = int(parts[1])
             if i < len(self._imm_index):
                 k = self._imm_index[i]
+                if k is None:  # added for the last trick (record())
+                    return self.form, "last_group"
                 return self.form, f"imm_group_{k}" if len(parts) > 2 and parts[2] == "group" else f"imm_winner_{k}"
         return None

@@ -85,6 +85,7 @@ def record_rows(kind: ResultKind, tournament: Tournament, container: ResultConta
         state = presenter.verification_state(row.rec, disputed) if verifies else ""
         rows.append({
             "record": row.rec, "number": row.number, "cells": row.cells, "summary": row.summary,
+            "summary_html": row.summary_html,
             "scores": list(row.scores), "running": list(row.running), "pairs": row.pairs,
             "edit_url": record_url(kind, "edit", tournament, container, row.number),
             "delete_url": record_url(kind, "delete", tournament, container, row.number),

@@ -12,5 +12,6 @@ KIT = GameKit(
     side_labels_en=["East", "South", "West", "North"],
     side_labels_nl=["Oost", "Zuid", "West", "Noord"],
     sheet_label="Sichuan mahjong (bloody battle)",
-    sheet_rows=[(RECORD, ["win East self-draw 5p"], [6, -2, -2, -2]), (RECORD, ["win East self-draw 5p"], [6, -2, -2, -2])],
+    # winner, from, fan (a tile-by-tile record: its winning tile in brackets, the engine counts the fan)
+    sheet_rows=[(RECORD, ["E", "self", "(5p)"], [6, -2, -2, -2]), (RECORD, ["E", "self", "(5p)"], [6, -2, -2, -2])],
 )

@@ -13,5 +13,6 @@ KIT = GameKit(
     side_labels_en=["East", "South", "West", "North"],
     side_labels_nl=["Oost", "Zuid", "West", "Noord"],
     sheet_label="Taiwanese 16-tile mahjong",
-    sheet_rows=[(RECORD, ["South self-draw 6p"], [-17, 47, -15, -15]), (RECORD, ["South self-draw 6p"], [-17, 51, -17, -17])],
+    # winner, from, tai (a tile-by-tile record: its winning tile in brackets, the engine counts the tai)
+    sheet_rows=[(RECORD, ["S", "self", "(6p)"], [-17, 47, -15, -15]), (RECORD, ["S", "self", "(6p)"], [-17, 51, -17, -17])],
 )

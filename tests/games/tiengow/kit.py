@@ -14,5 +14,6 @@ KIT = GameKit(
     side_labels_nl=["Plaats 1", "Plaats 2", "Plaats 3", "Plaats 4"],
     sheet_label="Tien Gow",
     # the second deal's scores are not compared: the bank has passed to seat 2
-    sheet_rows=[(RECORD, ["banker 1 · columns 2/3/3/0"], [-4, 10, -1, -5]), (RECORD, ["banker 2 · columns 2/3/3/0"], None)],
+    # banker, columns per seat, last trick won by / with, immediate payments
+    sheet_rows=[(RECORD, ["1", "2", "3", "3", "0", "2", "–", "–"], [-4, 10, -1, -5]), (RECORD, ["2", "2", "3", "3", "0", "2", "–", "–"], None)],
 )
