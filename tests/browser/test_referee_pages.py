@@ -87,7 +87,9 @@ def test_the_organiser_pages_fit_a_phone_and_pass_axe(new_page):
     with page.expect_navigation():  # another game: the form is drawn again with its options (issue 24)
         page.select_option("#id_game", "taiwanese")
     visible = page.evaluate("Array.from(document.querySelectorAll('#id_rules_preset optgroup')).map(g => g.dataset.game)")
-    assert visible == ["taiwanese"] and page.locator("#id_tiebreak_1").count() == 0
+    assert visible == ["taiwanese"]  # the players' tie-breaks, never the teams'
+    assert page.locator("#id_tiebreak_1 option[value=firsts]").count() == 1
+    assert page.locator("#id_tiebreak_1 option[value=buchholz]").count() == 0
     assert page.input_value("#id_name") == "NSKT Studenten Kampioenschap 2026"
     assert page.input_value("#id_round_format") == "fixed_hands" and page.input_value("#id_hands_per_round") == "8"
     page.select_option("#id_round_format", "time_limit")

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 
 from django import forms
+from django.utils.text import capfirst
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
@@ -30,6 +31,20 @@ __all__ = ["FIELD_GROUPS", "TournamentForm"]
 TIEBREAK_LEGENDS = {
     EntrantKind.TEAMS: _("Tie-breaks (in order, after match points)"),
     EntrantKind.PLAYERS: _("Tie-breaks (in order, after placement points and total points)"),
+}
+
+#: The round-1 and club fields in the words of a seating of four-player tables (the model's own
+#: label and help text speak of pairing teams): field -> (label, help text).
+SEATING_WORDS = {
+    "first_round_method": (
+        _("round 1 seating"),
+        _("The order that spreads the players over the tables in round 1: cut into four pots (the top quarter "
+          "first), every table takes one player of each pot. Automatic: by seed number when every player has one, "
+          "else random.")),
+    "avoid_same_club": (
+        _("avoid players of one club at a table"),
+        _("Players of one club (affiliation) are not seated together when another seating avoids it without "
+          "more repeat meetings.")),
 }
 
 
@@ -132,6 +147,10 @@ class TournamentForm(PlacementFields, forms.ModelForm):
         if self.shows_placement:
             self.init_placement(instance)
         self.tiebreak_legend = TIEBREAK_LEGENDS[self.adapter.entrants] if self.adapter else ""
+        if self.adapter is not None and self.adapter.entrants == EntrantKind.PLAYERS:
+            for name, (label, help_text) in SEATING_WORDS.items():
+                if name in self.fields:
+                    self.fields[name].label, self.fields[name].help_text = capfirst(label), help_text
         if self.shows_placement and not instance.pk and not self.is_bound:
             # A new four-player tournament ranks by placement points, as mahjong tournaments do.
             self.fields["placement_preset"].initial = "ema"
