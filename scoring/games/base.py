@@ -380,6 +380,22 @@ class GameAdapter:
 
     #: What ending a result at the time limit decides (shown next to the button).
     time_limit_rule: Any = _("The totals so far are the result.")
+    #: What a finished result's records may still become (under its records, ``%(records)s``: the
+    #: record noun, plural): ended by the round format, and ended at the time limit.
+    finished_rule: Any = _("Finished. Its %(records)s can still be edited or deleted until the result is confirmed; the "
+                           "result is then rebuilt from them (it may become unfinished again).")
+    time_ended_rule: Any = _("Ended at the time limit. Its %(records)s can still be edited or deleted until the result is "
+                             "confirmed; the result is then rebuilt from them. To add more, resume play first.")
+
+    def ended_text(self, ended: str, settings: TournamentSettings) -> str:
+        """What ended a finished result (``ended``: ``"target"`` or ``"time"``, see
+        :class:`Evaluation`), for its status line: the time limit, or every record of the round
+        format played ("All deals of the round played"); ``""`` when it is not ended."""
+        if ended == "time":
+            return str(_("Time limit"))
+        if ended and settings.round_format == WIND_ROUNDS:
+            return str(_("All wind rounds of the round played"))
+        return str(_("All deals of the round played")) if ended else ""
 
     def state_text(self, state: dict[str, Any]) -> str:
         """The carried state as a translated line (``"Dealer East, streak 1, ..."``), or ``""``."""

@@ -163,6 +163,8 @@ def parse(value: Mapping | None) -> Placement:
     else:
         values = [number(u, "uma", problems) for u in uma]
     oka = number(value.get("oka", 0), "oka", problems)
+    if oka is not None and oka < 0:  # a pot the players pay into: starting points never exceed return points
+        problems.append(("oka", "must be 0 or more"))
     ties = value.get("ties", SHARE)
     if ties not in TIES:
         problems.append(("ties", "must be 'share' or 'seat'"))

@@ -97,3 +97,14 @@ def test_a_stored_record_opens_in_its_own_part():
     assert adapter.entry(initial=full, settings=QUICK).mode == "full"
     with translation.override("en"):
         assert adapter.summary(quick) == "win East from South 2 fan"
+
+
+def test_a_too_large_more_tai_gives_one_error_next_to_it():
+    """More tai than the engine's 100 (docs/engines/taiwanese.md "Quick entry"): the error of the
+    "more tai" field, not also "tap the tai" (nothing was tapped because the value was typed)."""
+    adapter = registry.get("taiwanese")
+    with translation.override("en"):
+        entry = adapter.entry({"entrymode": "quick", "quick-winner": "S", "quick-source": "self", "quick-tai_other": "250"},
+                              settings=QUICK)
+        assert not entry.is_valid()
+        assert set(entry.form.errors) == {"tai_other"}

@@ -86,6 +86,7 @@ def test_parse_presets_and_custom_round_trip():
     ({"preset": "custom", "uma": [1, 2, 3]}, {"uma"}),
     ({"preset": "custom", "uma": [1, 2, "x", 4], "oka": 5000, "ties": "coin", "umma": 1}, {"uma", "oka", "ties", "umma"}),
     ({"preset": "custom", "uma": [1, 2, True, 4]}, {"uma"}),
+    ({"preset": "custom", "uma": [15, 5, -5, -15], "oka": -3}, {"oka"}),  # a pot is never negative
 ])
 def test_parse_names_every_problem(bad, fields):
     with pytest.raises(PlacementError) as info:

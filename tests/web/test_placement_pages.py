@@ -42,8 +42,11 @@ def test_the_form_stores_a_preset_or_custom_values_only_for_four_player_games(cl
                           placement_ties="seat"))
     t.refresh_from_db()
     assert t.placement == {"preset": "custom", "uma": [30, 10, "-10.5", "-29.5"], "oka": 8, "ties": "seat"}
-    response = client.post(url, form(placement_preset="custom", placement_uma="30, 10, x"))
-    assert response.status_code == 200 and "Give four numbers between -1000 and 1000" in response.content.decode()
+    response = client.post(url, form(placement_preset="custom", placement_uma="a, b, c, d", placement_oka="-3"))
+    errors = response.context["form"].errors
+    assert response.status_code == 200 and len(errors["placement_uma"]) == 1  # once, however many values are wrong
+    assert errors["placement_uma"][0].startswith("Give four numbers between -1000 and 1000")
+    assert errors["placement_oka"] == ["Give a number from 0 to 1000 (0: no oka)."]  # a pot is never negative
     t.refresh_from_db()
     assert t.placement["uma"] == [30, 10, "-10.5", "-29.5"]  # unchanged
     taipan = TournamentFactory(game="taipan", slug="tp-open")
@@ -63,6 +66,8 @@ def test_standings_projector_and_csv_show_placement_points(client):
     assert ">4.5<" in page and ">0.5<" in page
     projector = client.get(reverse("scoring:standings", args=[t.slug]), {"projector": 1}).content.decode()
     assert ">4.5<" in projector
+    home = client.get(t.get_absolute_url()).content.decode()  # the tournament's home explains the same order
+    assert "place 1: 4, place 2: 2, place 3: 1, place 4: 0" in home and "Ranked by total points" not in home
     body = client.get(reverse("scoring:standings_export", args=[t.slug]), {"format": "csv"}).content.decode("utf-8-sig")
     rows = list(csv.reader(io.StringIO(body)))
     assert rows[0][:6] == ["Rank", "Player", "Affiliation", "Tables", "Placement points", "Total points"]

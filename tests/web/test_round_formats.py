@@ -77,10 +77,12 @@ def test_a_four_player_game_refuses_the_target_and_a_fixed_format_without_a_coun
 def test_a_change_of_game_draws_the_form_again_and_saves_nothing(client):
     user = UserFactory(is_staff=True)
     client.force_login(user)
-    data = form_data(TournamentForm(game="taipan")) | {"name": "Open", "slug": "open", "game": "sichuan"}
+    data = form_data(TournamentForm(game="taipan")) | {"name": "", "slug": "", "game": "sichuan"}
     response = client.post(reverse("scoring:tournament_create"), data)
     page = response.content.decode()
     assert response.status_code == 200 and not Tournament.objects.exists()
+    # The game was chosen first: the form is drawn again without complaints about the empty name.
+    assert list(response.context["form"].errors) == ["__all__"]
     assert "The game changed to" in page and 'value="buchholz"' not in page and 'value="firsts"' in page
     assert 'value="time_limit"' in page and 'value="target"' not in page
     # Saved as drawn again: the Sichuan default, 8 deals.
@@ -158,3 +160,18 @@ def test_every_games_overrides_example_is_valid_for_that_game():
             adapter.resolve_rules(json.loads(adapter.override_example))
             form = TournamentForm(game=adapter.key)
             assert adapter.override_example in str(form.fields["rules_overrides"].help_text)
+
+
+@pytest.mark.parametrize(("game", "round_format", "ended", "text"), [
+    ("taipan", "target", "target", "Target reached"),
+    ("taipan", "fixed_hands", "target", "All hands of the round played"),
+    ("sichuan", "fixed_hands", "target", "All deals of the round played"),
+    ("taiwanese", "wind_rounds", "target", "All wind rounds of the round played"),
+    ("tiengow", "time_limit", "time", "Time limit"),
+    ("sichuan", "fixed_hands", "", ""),
+])
+def test_what_ended_a_result_is_said_in_the_games_own_words(game, round_format, ended, text):
+    """A four-player table never "reaches the target" (it has none): it played every deal of its
+    round format, or time was called (docs/tournaments.md "Round formats")."""
+    settings = SimpleNamespace(rules={}, round_format=round_format, hands_per_round=8)
+    assert registry.get(game).ended_text(ended, settings) == text

@@ -97,6 +97,20 @@ class TaiPan(GameAdapter):
     item_unit = _("points")
     rules_check = rules_check
     time_limit_rule = _("The higher total wins; equal totals are a draw.")
+    finished_rule = _("Finished. Its %(records)s can still be edited or deleted until the result is confirmed; the result "
+                      "is then rebuilt from them (it may become unfinished, or the other side may win).")
+    time_ended_rule = _("Ended at the time limit. Its %(records)s can still be edited or deleted until the result is "
+                        "confirmed; the result is then rebuilt from them (the totals decide again: the other side may win, "
+                        "or it may be a draw). To add more, resume play first.")
+
+    def ended_text(self, ended, settings) -> str:
+        """"Target reached" for a match played to the target, "All hands of the round played" in
+        the fixed-hands format, "Time limit"; ``""`` when not ended."""
+        if ended == "target" and settings.round_format == FIXED_HANDS:
+            return str(_("All hands of the round played"))
+        if ended == "target":
+            return str(_("Target reached"))
+        return super().ended_text(ended, settings)
     #: Play to the rules' target (NSKT 800), or a fixed number of hands (German championships).
     round_formats = (TARGET, FIXED_HANDS)
     round_counts: dict[str, int] = {}

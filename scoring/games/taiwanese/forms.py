@@ -199,7 +199,7 @@ class TaiwaneseQuickForm(forms.Form):
                 self.add_error("source", gettext("Choose whose kong was robbed."))
             if d.get("tai_other") is not None:
                 d["tai"] = d["tai_other"]
-            if d.get("tai") is None:
+            if d.get("tai") is None and "tai_other" not in self.errors:  # a wrong "more tai" says so itself
                 self.add_error("tai", gettext("Tap the tai."))
         return d
 

@@ -75,13 +75,16 @@ class PlacementFields(forms.Form):
         try:
             return parse(value).as_json()
         except PlacementError as exc:
-            for field, _message in exc.problems:
-                self.add_error(ERROR_FIELDS.get(field, "placement_preset"), MESSAGES.get(field, MESSAGES["uma"]))
+            shown: set[str] = set()
+            for field, _message in exc.problems:  # one message per field, however many values are wrong
+                if field not in shown:
+                    shown.add(field)
+                    self.add_error(ERROR_FIELDS.get(field, "placement_preset"), MESSAGES.get(field, MESSAGES["uma"]))
             return {}
 
 
 MESSAGES = {
     "uma": _("Give four numbers between -1000 and 1000, place 1 to 4, separated by commas."),
-    "oka": _("Give a number between -1000 and 1000."),
+    "oka": _("Give a number from 0 to 1000 (0: no oka)."),
     "ties": _("Choose how equal totals are placed."),
 }

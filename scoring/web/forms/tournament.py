@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 
 from django import forms
+from django.core.exceptions import NON_FIELD_ERRORS
 from django.utils.text import capfirst
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
@@ -32,6 +33,15 @@ TIEBREAK_LEGENDS = {
     EntrantKind.TEAMS: _("Tie-breaks (in order, after match points)"),
     EntrantKind.PLAYERS: _("Tie-breaks (in order, after placement points and total points)"),
 }
+
+#: The orders of a round-1 seating (the pot draw: slide and fold make the same pots, so the form
+#: offers the plain orders; a stored fold method seats the same way).
+SEATING_ORDERS = [
+    ("", _("automatic (by seed number if every player has one, else random)")),
+    ("random", _("random draw")),
+    ("seeded", _("by seed number")),
+    ("rating", _("by rating")),
+]
 
 #: The round-1 and club fields in the words of a seating of four-player tables (the model's own
 #: label and help text speak of pairing teams): field -> (label, help text).
@@ -151,6 +161,9 @@ class TournamentForm(PlacementFields, forms.ModelForm):
             for name, (label, help_text) in SEATING_WORDS.items():
                 if name in self.fields:
                     self.fields[name].label, self.fields[name].help_text = capfirst(label), help_text
+            plain = {value for value, _label in SEATING_ORDERS}
+            if "first_round_method" in self.fields and instance.first_round_method in plain:  # slide and fold: the same pots
+                self.fields["first_round_method"].choices = SEATING_ORDERS
         if self.shows_placement and not instance.pk and not self.is_bound:
             # A new four-player tournament ranks by placement points, as mahjong tournaments do.
             self.fields["placement_preset"].initial = "ema"
@@ -306,6 +319,14 @@ class TournamentForm(PlacementFields, forms.ModelForm):
         if "preset" in value:
             raise forms.ValidationError(_("Choose the preset in the preset field, not in the overrides."))
         return value
+
+    def full_clean(self) -> None:
+        """As Django's; a form drawn again for another game shows only that notice, no complaints
+        about fields not filled in yet (it is never valid: the notice is an error)."""
+        super().full_clean()
+        if self.game_changed and self._errors:
+            for name in [n for n in self._errors if n != NON_FIELD_ERRORS]:
+                del self._errors[name]
 
     def clean(self):
         data = super().clean()

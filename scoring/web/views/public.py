@@ -189,6 +189,7 @@ def tournament_detail(request, *, tournament):
         after=standing_after([r for r in rounds if r.status != Round.Status.DRAFT]),
         entrant_count=ENTRANT_PAGES[tournament.adapter.entrants]["count"](tournament),
         tiebreaks=tiebreak_descriptions(tournament),
+        placement=stored_placement(tournament.placement),
     )
     return render(request, "tournaments/detail.html", context)
 

@@ -278,6 +278,9 @@ def result_context(request, tournament: Tournament, container: ResultContainer, 
         "number": kind.number(container), "sides": sides, "totals": totals,
         "side_labels": adapter.side_labels(), "record_headers": adapter.record_headers(),
         "record_noun": adapter.record_noun[0], "records_noun": adapter.record_noun[1],
+        "ended_text": adapter.ended_text(container.ended, tournament),
+        "edit_rule": (adapter.time_ended_rule if container.ended == "time" else adapter.finished_rule)
+        % {"records": adapter.record_noun[1]},
         "rows": record_rows(kind, tournament, container, rs.records, rs=rs, actor=actor),
         "verifies_each": tournament.verifies_each_record,
         "record_disputes": record_dispute_rows(adapter, rs.open_record_disputes)
