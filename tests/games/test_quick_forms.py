@@ -108,3 +108,14 @@ def test_a_too_large_more_tai_gives_one_error_next_to_it():
                               settings=QUICK)
         assert not entry.is_valid()
         assert set(entry.form.errors) == {"tai_other"}
+
+
+def test_a_full_win_reads_like_a_quick_one_with_its_winning_tile():
+    """The list of deals reads alike for both modes: who won, from whom (or self-drawn), then the
+    fan of a quick win or the winning tile of a hand entered tile by tile."""
+    adapter = registry.get("sichuan")
+    full = {"events": [{"type": "win", "player": "E", "discarder": "S", "hand": {"win": {"tile": "5p", "how": "discard"}}},
+                       {"type": "win", "player": "W", "hand": {"win": {"tile": "2m", "how": "self"}}},
+                       {"type": "win", "player": "N", "robbed": "S", "hand": {"win": {"tile": "7s", "how": "rob_added_kong"}}}]}
+    with translation.override("en"):
+        assert adapter.summary(full) == "win East from South 5p; win West self-drawn 2m; win North robbing South 7s"

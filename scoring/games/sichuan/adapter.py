@@ -98,11 +98,10 @@ class Sichuan(FourPlayerGame):
                 parts.append(" ".join(str(x) for x in (_t("kong"), who, KONG_WORDS.get(ev.get("kind"), ev.get("kind", "")), ev.get("tile", "")) if x))
             elif "fan" in ev:
                 parts.append(f"{_t('win')} {quick_win_text(who, ev.get('discarder'), ev.get('robbed'), ev.get('fan'), _t('fan'))}")
-            else:
-                how = win_how(ev)
-                fan = win_fan(ev)
-                parts.append(" ".join(str(x) for x in (_t("win"), who, HOW_WORDS.get(how, how), win_hand(ev).get("tile", ""),
-                                                       _t("{fan} fan").format(fan=fan) if fan is not None else "") if x))
+            else:  # a full hand: the winning tile where a quick win has its fan ("win East from South 5p")
+                source, robbed = win_source(ev), win_how(ev) == "rob_added_kong"
+                text = quick_win_text(who, None if robbed else source, source if robbed else None, win_hand(ev).get("tile", ""), "")
+                parts.append(f"{_t('win')} {text.strip()}")
         if record.get("exhaustion") is not None:
             parts.append(_t("wall exhausted"))
         return "; ".join(parts)
