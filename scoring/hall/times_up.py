@@ -174,7 +174,7 @@ def _apply_locked(locked: Round, times_up: TimesUp, actor) -> list[int]:
         sheet = ResultSheet.lock(c)
         if sheet.refusal(Action.END, actor) is not None:  # changed since it was read (inside the lock)
             continue
-        end_now(sheet, actor, AuditEntry.Action.END, reason)
+        end_now(sheet, actor, AuditEntry.Action.END, reason, times_up=True)
         ended.append(kind.number(sheet.container))
     times_up.applied_at = timezone.now()
     times_up.ended = ended

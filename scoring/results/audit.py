@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db.models.fields.json import KT
+
 from scoring import policy
 from scoring.kinds import kind_of
 from scoring.models import AuditEntry, ResultContainer
@@ -46,12 +48,17 @@ def write_for(container: ResultContainer, actor, action: str, object_type: str, 
 
 def entered_by(container: ResultContainer) -> set[int]:
     """Ids of every user who entered, changed, deleted or restored a record of ``container``, or
-    ended or resumed it: none of them may confirm it."""
+    ended or resumed it: none of them may confirm it. Ending it through the hall's time's up
+    (every table at once) does not count."""
     kind = kind_of(container)
     records = kind.record_model.objects.filter(**{kind.record_fk: container}).exclude(entered_by=None)
     ids = set(records.values_list("entered_by_id", flat=True))
     entries = AuditEntry.objects.filter(action__in=ENTERING_ACTIONS, **kind.audit_link(container)).exclude(user=None)
-    return ids | set(entries.values_list("user_id", flat=True))
+    # Time's up ends every table at once: calling it is not entering this result (read in Python:
+    # excluding on a JSON key in SQL would also drop the entries without it, as NULL).
+    rows = entries.annotate(times_up=KT("new__times_up")).values_list("user_id", "action", "times_up")
+    return ids | {user_id for user_id, action, by_times_up in rows
+                  if not (action == AuditEntry.Action.END and by_times_up in ("true", "1", True, 1))}
 
 
 def entrants_who_entered(container: ResultContainer) -> list[int]:

@@ -160,14 +160,18 @@ def end_at_time(container: ResultContainer, actor, *, expected_version: int | No
     return container
 
 
-def end_now(sheet: ResultSheet, actor, action: str, reason: str) -> None:
+def end_now(sheet: ResultSheet, actor, action: str, reason: str, *, times_up: bool = False) -> None:
     """Inside a write that checked ``Action.END``: end the locked result at the time limit,
-    rebuild it and write the audit entry ``action`` (``end``, or ``restore`` of an end)."""
+    rebuild it and write the audit entry ``action`` (``end``, or ``restore`` of an end).
+    ``times_up``: ended by the hall's time's up for every table (:mod:`scoring.hall.times_up`),
+    marked ``"times_up": true`` in the entry's ``new``: the organiser who called it did not enter
+    this result, so it does not stop them confirming it (:func:`scoring.results.audit.entered_by`)."""
     c = sheet.container
     old = sheet.snapshot()
     c.ended = c.Ended.TIME
     sheet.recompute()
-    sheet.saved(actor, action, sheet.kind.key, c.pk, old=old, new=sheet.snapshot(), reason=reason)
+    new = {**sheet.snapshot(), "times_up": True} if times_up else sheet.snapshot()
+    sheet.saved(actor, action, sheet.kind.key, c.pk, old=old, new=new, reason=reason)
 
 
 def resume_play(container: ResultContainer, actor, *, expected_version: int | None = None, reason: str = "") -> ResultContainer:

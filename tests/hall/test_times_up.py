@@ -148,3 +148,15 @@ def test_preview_names_each_table_and_what_ending_it_would_decide(kind):
         assert pending.outcome.endswith("wins: 75 – 25.")
     else:
         assert pending.outcome == "The totals so far are the result: East 6, South -2, West -2, North -2."
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_calling_times_up_does_not_stop_the_organiser_confirming_what_a_referee_entered(kind):
+    """Confirmation is by someone who did not enter or end the result (docs/results.md); the
+    organiser who called time's up for the whole hall did not end this table themselves."""
+    rnd, (playing,), people = hall_round(kind, tables=1)
+    sheet.add_record(playing, RECORDS[kind][0], people["referee"])
+    times_up.call(rnd, people["organiser"])
+    rs = sheet.load(playing)
+    assert not rs.changed_by(people["organiser"]) and rs.changed_by(people["referee"])
+    assert ends(playing)[0].user == people["organiser"]  # the audit still says who called it
