@@ -156,14 +156,7 @@ class TournamentForm(PlacementFields, forms.ModelForm):
         self.shows_placement = "placement" in self.groups
         if self.shows_placement:
             self.init_placement(instance)
-        self.tiebreak_legend = TIEBREAK_LEGENDS[self.adapter.entrants] if self.adapter else ""
-        if self.adapter is not None and self.adapter.entrants == EntrantKind.PLAYERS:
-            for name, (label, help_text) in SEATING_WORDS.items():
-                if name in self.fields:
-                    self.fields[name].label, self.fields[name].help_text = capfirst(label), help_text
-            plain = {value for value, _label in SEATING_ORDERS}
-            if "first_round_method" in self.fields and instance.first_round_method in plain:  # slide and fold: the same pots
-                self.fields["first_round_method"].choices = SEATING_ORDERS
+        self._entrant_words(instance)
         if self.shows_placement and not instance.pk and not self.is_bound:
             # A new four-player tournament ranks by placement points, as mahjong tournaments do.
             self.fields["placement_preset"].initial = "ema"
@@ -177,6 +170,18 @@ class TournamentForm(PlacementFields, forms.ModelForm):
             self.initial["game"] = game
         if self.game_changed:
             self._carry_over()
+
+    def _entrant_words(self, instance) -> None:
+        """The tie-break heading, and for four-player games the round-1 and club fields in the
+        words of a seating (:data:`SEATING_WORDS`, :data:`SEATING_ORDERS`)."""
+        self.tiebreak_legend = TIEBREAK_LEGENDS[self.adapter.entrants] if self.adapter else ""
+        if self.adapter is not None and self.adapter.entrants == EntrantKind.PLAYERS:
+            for name, (label, help_text) in SEATING_WORDS.items():
+                if name in self.fields:
+                    self.fields[name].label, self.fields[name].help_text = capfirst(label), help_text
+            plain = {value for value, _label in SEATING_ORDERS}
+            if "first_round_method" in self.fields and instance.first_round_method in plain:  # slide and fold: the same pots
+                self.fields["first_round_method"].choices = SEATING_ORDERS
 
     def _carry_over(self) -> None:
         """The posted data, drawn again for the changed game: the new game's own fields at their
