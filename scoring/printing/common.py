@@ -100,6 +100,37 @@ def para(text, style) -> Paragraph:
     return Paragraph(escape(str(text)), style)
 
 
+#: reportlab's default padding of a table cell, left and right (points).
+CELL_PADDING = 6
+#: The smallest type a column heading shrinks to (points).
+SMALLEST_HEAD = 5.5
+
+
+def word_width(text, style: ParagraphStyle) -> float:
+    """The width in points of the longest word of ``text`` in ``style``'s font and size."""
+    register_fonts()
+    return max((pdfmetrics.stringWidth(word, style.fontName, style.fontSize) for word in str(text).split()), default=0.0)
+
+
+def column_width(headings, style: ParagraphStyle, minimum: float, padding: float = CELL_PADDING) -> float:
+    """The width of a column (points): ``minimum``, or more so that no word of any of
+    ``headings`` is broken (a heading wraps at its spaces only: "Placement points", never
+    "Placement poin-ts"), with ``padding`` on each side and a point to spare."""
+    return max([minimum] + [word_width(text, style) + 2 * padding + 1 for text in headings])
+
+
+def head_para(text, style: ParagraphStyle, width: float, padding: float = CELL_PADDING) -> Paragraph:
+    """A column heading for a column ``width`` points wide (``padding`` each side) that wraps at
+    its spaces only: its type shrinks (down to :data:`SMALLEST_HEAD` points) until its longest
+    word fits, so a narrow column never reads "Plaa ts 1"."""
+    room = width - 2 * padding - 0.5
+    longest = word_width(text, style)
+    if longest <= room:
+        return para(text, style)
+    size = max(SMALLEST_HEAD, style.fontSize * room / longest)
+    return para(text, ParagraphStyle(f"{style.name}-fit", parent=style, fontSize=size, leading=size * style.leading / style.fontSize))
+
+
 MARGIN = 12 * mm
 #: The page's frame (A4 less the margins and the frame's own 6 pt padding on each side).
 FRAME_WIDTH = A4[0] - 2 * MARGIN - 12

@@ -39,7 +39,7 @@ from reportlab.platypus import KeepInFrame, KeepTogether, PageBreak, Paragraph, 
 from scoring.draw.match_codes import code_of
 from scoring.kinds import kind_for, kind_of
 from scoring.models import ResultContainer, Round
-from scoring.printing.common import FONT, FONT_BOLD, FRAME_HEIGHT, FRAME_WIDTH, build, para, qr, styles
+from scoring.printing.common import FONT, FONT_BOLD, FRAME_HEIGHT, FRAME_WIDTH, build, head_para, para, qr, styles
 from scoring.results.presenter import record_rows
 from scoring.results.sheet import totals_hidden
 
@@ -50,6 +50,10 @@ ROW_HEIGHT = 7 * mm
 LINE_HEIGHT = 5.5 * mm
 #: reportlab's default cell padding (left/right, top/bottom), in points.
 CELL_PAD_X, CELL_PAD_Y = 6, 3
+#: The padding (left/right, points) of the seats' headings over the score columns: narrow columns
+#: (four seats twice) keep room for a whole word; the headings wrap at their spaces only
+#: (:func:`scoring.printing.common.head_para`: "Plaats / 1", never "Plaa / ts 1").
+SIDE_HEAD_PADDING = 2
 
 
 def result_url(container: ResultContainer, base_url: str = "") -> str:
@@ -128,12 +132,12 @@ def _records_table(container: ResultContainer, records: list, st: dict, *, blank
             spans.append(("SPAN", (col, 0), (col, 1)))
         col += len(group.subheads)
     first_score = col
+    side_width = (FRAME_WIDTH - sum(widths)) / (2 * n)
     for title in (adapter.record_noun[0], _("Total")):
         head1 += [para(str(title).capitalize(), st["head"])] + [""] * (n - 1)
-        head2 += [para(str(lab), st["head"]) for lab in labels]
+        head2 += [head_para(str(lab), st["head"], side_width, SIDE_HEAD_PADDING) for lab in labels]
         spans.append(("SPAN", (col, 0), (col + n - 1, 0)))
         col += n
-    side_width = (FRAME_WIDTH - sum(widths)) / (2 * n)
     widths += [side_width] * (2 * n)
     rows = [head1, head2]
     heights = [7 * mm, 6 * mm]
@@ -163,6 +167,7 @@ def _records_table(container: ResultContainer, records: list, st: dict, *, blank
         ("LINEAFTER", (first_score - 1, 0), (first_score - 1, -1), 1.0, colors.black),
         ("LINEAFTER", (first_score + n - 1, 0), (first_score + n - 1, -1), 1.0, colors.black),
         ("ALIGN", (0, 0), (-1, -1), "CENTER"), ("ALIGN", (first_score, 2), (-1, -1), "RIGHT"),
+        ("LEFTPADDING", (first_score, 1), (-1, 1), SIDE_HEAD_PADDING), ("RIGHTPADDING", (first_score, 1), (-1, 1), SIDE_HEAD_PADDING),
         ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
     ]))
     return table

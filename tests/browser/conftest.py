@@ -83,13 +83,15 @@ def browser():
 
 @pytest.fixture
 def new_page(browser, live_server):
-    """``new_page(viewport=PHONE, user=None)``: a page in a fresh browser context (logged in as
-    ``user`` when given, through the login form), with ``page.base`` the live server's URL.
-    Contexts are closed at the end of the test."""
+    """``new_page(viewport=PHONE, user=None, mobile=False)``: a page in a fresh browser context
+    (logged in as ``user`` when given, through the login form), with ``page.base`` the live
+    server's URL; ``mobile`` emulates a phone (``is_mobile``, ``has_touch``: the meta viewport is
+    honoured and a page wider than the screen scrolls sideways as on a real phone). Contexts are
+    closed at the end of the test."""
     contexts = []
 
-    def make(viewport=PHONE, user=None, password="pw-Secret-123", locale="nl-NL"):
-        context = browser.new_context(viewport=viewport, locale=locale)
+    def make(viewport=PHONE, user=None, password="pw-Secret-123", locale="nl-NL", mobile=False):
+        context = browser.new_context(viewport=viewport, locale=locale, is_mobile=mobile, has_touch=mobile)
         contexts.append(context)
         page = context.new_page()
         page.set_default_timeout(15_000)

@@ -75,7 +75,7 @@ def small_tile_keys(page) -> list[str]:
 def test_entry_pages_have_no_small_targets_and_show_tiles_as_tiles(new_page):
     referee = UserFactory(username="scheids")
     urls = entry_urls(referee)
-    page = new_page(PHONE, user=referee)
+    page = new_page(PHONE, user=referee, mobile=True)
     for game, url in urls.items():
         assert page.goto(page.base + url).ok, url
         page.wait_for_load_state()
@@ -106,7 +106,7 @@ def test_entry_pages_have_no_small_targets_and_show_tiles_as_tiles(new_page):
 def test_a_common_tien_gow_deal_in_five_taps(new_page):
     referee = UserFactory(username="scheids")
     url = entry_urls(referee)["tiengow"]
-    page = new_page(PHONE, user=referee)
+    page = new_page(PHONE, user=referee, mobile=True)
     page.goto(page.base + url)
     assert "Anna de Vries" in page.inner_text("#tg-banker")  # seat 1 deals first
     tap = Clicks(page)
@@ -114,7 +114,9 @@ def test_a_common_tien_gow_deal_in_five_taps(new_page):
     for digit in (2, 3, 3):
         tap(f".tg-keypad button[data-digit='{digit}']")
     assert [page.input_value(f"#id_deal-columns_{i}") for i in range(4)] == ["2", "3", "3", "0"]  # 8 - 2 - 3 - 3
+    page.wait_for_selector("#preview table")
     shot(page, "tiengow-quick-phone")
+    assert horizontal_overflow(page) == 0
     tap("#save")
     page.wait_for_url("**/enter/#record-1")
     deal = Deal.objects.get()

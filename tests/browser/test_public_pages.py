@@ -333,3 +333,28 @@ def test_draft_round_is_not_the_players_current_round(new_page):
     page = new_page(PHONE)
     page.goto(page.base + url("tournament_detail", tp["t"].slug))
     assert "Ronde 2" in page.locator("section.now h2").inner_text()
+
+
+#: The cells of the projector's table whose text is wider than the cell's content box (shown cut,
+#: with an ellipsis: the laid-out text runs past the padding).
+CUT_CELLS = """() => [...document.querySelectorAll('table.paged thead th, table.paged tbody tr:not(.off) td')].filter(el => {
+    const range = document.createRange(); range.selectNodeContents(el);
+    const text = range.getBoundingClientRect(), box = el.getBoundingClientRect(), css = getComputedStyle(el);
+    return text.right > box.right - parseFloat(css.paddingRight) + 0.5 || text.left < box.left + parseFloat(css.paddingLeft) - 0.5;
+}).map(el => el.className + ' ' + el.innerText)"""
+
+
+def test_four_player_projector_headings_are_whole(new_page):
+    """A four-player tournament with placement points (tests/standings/placement_world.py: EMA
+    4/2/1/0) on the projector at 1366×768: no column heading is cut ("P…" for the total points
+    was), and the totals show whole."""
+    from tests.standings.placement_world import ema_eight
+
+    t, _players = ema_eight()
+    page = new_page(LAPTOP)
+    page.goto(page.base + url("standings", t.slug) + "?projector=1")
+    cut = page.evaluate(CUT_CELLS)
+    assert cut == []
+    assert [h.strip() for h in page.locator("table.paged thead th").all_inner_texts()][-2:] == ["PP", "Pnt"]
+    shot(page, "projector-four-player-1366")
+    assert _fits(page) == [0, 0]

@@ -35,7 +35,7 @@ def _big(page, selector: str) -> None:
 def test_quick_sichuan_discard_win_and_taiwanese_self_draw_in_at_most_five_taps(new_page):
     # Sichuan: East wins on South's discard, 2 fan.
     t, rnd, table, referee = table_world("sichuan", entry_mode="quick")
-    page = new_page(PHONE, user=referee)
+    page = new_page(PHONE, user=referee, mobile=True)
     page.goto(f"{page.base}/t/sichuan/table/{table.pk}/enter/")
     assert horizontal_overflow(page) == 0
     assert _in_view(page, "label[for='id_quick-ev-0-player_0']")
@@ -48,6 +48,8 @@ def test_quick_sichuan_discard_win_and_taiwanese_self_draw_in_at_most_five_taps(
     tap("label[for='id_quick-ev-0-player_0']")  # East (Anna de Vries)
     tap("label[for='id_quick-ev-0-source_2']")  # from South (0: self-drawn, 1: East, 2: South)
     tap("label[for='id_quick-ev-0-fan_2']")  # 2 fan
+    page.wait_for_selector("#preview table.net", timeout=5000)
+    assert horizontal_overflow(page) == 0  # the preview never widens the page (a phone scrolls sideways)
     tap("#save")
     page.wait_for_url("**/enter/#record-1")
     deal = Deal.objects.get(table=table)
@@ -58,7 +60,7 @@ def test_quick_sichuan_discard_win_and_taiwanese_self_draw_in_at_most_five_taps(
 
     # Taiwanese: South self-draws 3 tai; dealer East from the carried state.
     t, rnd, table, referee = table_world("taiwanese", entry_mode="quick")
-    page = new_page(PHONE, user=referee)
+    page = new_page(PHONE, user=referee, mobile=True)
     page.goto(f"{page.base}/t/taiwanese/table/{table.pk}/enter/")
     assert horizontal_overflow(page) == 0
     assert _in_view(page, "label[for='id_quick-winner_1']")
@@ -67,7 +69,8 @@ def test_quick_sichuan_discard_win_and_taiwanese_self_draw_in_at_most_five_taps(
     tap("label[for='id_quick-winner_1']")  # South
     tap("label[for='id_quick-source_0']")  # self-drawn
     tap("label[for='id_quick-tai_3']")  # 3 tai
-    page.wait_for_selector("#preview .payments, #preview table", timeout=5000)
+    page.wait_for_selector("#preview table.net", timeout=5000)
+    assert horizontal_overflow(page) == 0
     shot(page, "quick-taiwanese-phone")
     tap("#save")
     page.wait_for_url("**/enter/#record-1")

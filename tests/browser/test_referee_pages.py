@@ -94,6 +94,12 @@ def test_the_organiser_pages_fit_a_phone_and_pass_axe(new_page):
     assert page.input_value("#id_round_format") == "fixed_hands" and page.input_value("#id_hands_per_round") == "8"
     page.select_option("#id_round_format", "time_limit")
     assert page.locator("#id_hands_per_round").is_hidden()
+    assert horizontal_overflow(page) == 0  # the long preset names never widen the form
+    with page.expect_navigation():
+        page.select_option("#id_game", "sichuan")
+    assert page.locator("#id_placement_preset").count() == 1
+    assert horizontal_overflow(page) == 0, "a select wider than the phone (issue 24: 772 px at 360 px)"
+    shot(page, "tournament-new-sichuan")
     t = TournamentFactory(name="NSKT Studenten 2026", slug="nskt")
     named_teams(t, ["De Draken", "Feniksen Utrecht", "Groningen Bommen", "Hond & Mahjong", "Leidse Straten"])
     org = MembershipFactory(tournament=t, user=UserFactory(username="org"), role=Membership.Role.ORGANISER).user

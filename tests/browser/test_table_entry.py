@@ -20,7 +20,7 @@ def tile(group: str, suit: str) -> str:
 
 def test_a_sichuan_win_with_the_tile_picker(new_page):
     t, rnd, table, referee = table_world("sichuan")
-    page = new_page(PHONE, user=referee)
+    page = new_page(PHONE, user=referee, mobile=True)
     page.goto(f"{page.base}/t/sichuan/table/{table.pk}/enter/")
     assert horizontal_overflow(page) == 0
     shot(page, "entry-sichuan-phone")
@@ -38,7 +38,8 @@ def test_a_sichuan_win_with_the_tile_picker(new_page):
     assert page.is_checked("#id_deal-ev-0-void_2")  # bamboo: the one suit missing
     # the picker is in the page, under the hand it fills, not over the form
     assert page.evaluate("getComputedStyle(document.getElementById('tile-picker')).position") == "static"
-    assert horizontal_overflow(page) == 0
+    page.wait_for_selector("#preview table.net", timeout=5000)
+    assert horizontal_overflow(page) == 0  # with the preview shown
     shot(page, "entry-sichuan-picker-phone")
     tap("#save")
     page.wait_for_url("**/enter/#record-1")
@@ -54,7 +55,7 @@ def test_a_sichuan_win_with_the_tile_picker(new_page):
 
 def test_a_taiwanese_win_with_the_tile_picker(new_page):
     t, rnd, table, referee = table_world("taiwanese")
-    page = new_page(PHONE, user=referee)
+    page = new_page(PHONE, user=referee, mobile=True)
     page.goto(f"{page.base}/t/taiwanese/table/{table.pk}/enter/")
     tap = Clicks(page)
     tap("label[for='id_deal-winner_1']")  # South
@@ -67,7 +68,8 @@ def test_a_taiwanese_win_with_the_tile_picker(new_page):
     tap("#tile-picker button[data-suit=z]")
     tap(tile("555", "z"))
     assert page.input_value("#id_deal-melds") == "pung 555z claimed"
-    assert horizontal_overflow(page) == 0
+    page.wait_for_selector("#preview table.net", timeout=5000)
+    assert horizontal_overflow(page) == 0  # with the preview shown
     shot(page, "entry-taiwanese-phone")
     tap("#save")
     page.wait_for_url("**/enter/#record-1")
@@ -81,7 +83,7 @@ def test_a_four_player_save_without_connection_stays_on_the_page(new_page):
     """Offline at "Opslaan" on the four-player entry page: the banner, the typed deal kept, one
     deal stored once the connection is back."""
     t, rnd, table, referee = table_world("sichuan")
-    page = new_page(PHONE, user=referee)
+    page = new_page(PHONE, user=referee, mobile=True)
     url = f"{page.base}/t/sichuan/table/{table.pk}/enter/"
     page.goto(url)
     page.click("label[for='id_deal-ev-0-player_0']")  # East wins

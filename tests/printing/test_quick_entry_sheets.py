@@ -20,6 +20,7 @@ are the stored ones, worked out by hand here from the rule texts:
 from __future__ import annotations
 
 import pytest
+from django.utils import translation
 
 from scoring.games import registry
 from scoring.models import Deal
@@ -111,6 +112,12 @@ def test_tiengow_sheet_banker_columns_last_trick():
     # number, banker, columns 1-4, last trick won by / with, immediate, the deal's scores
     assert has_run(lines, ["1", "1", "2", "3", "3", "0", "2", "–", "–", "-4", "10", "-1", "-5"])
     assert has_run(lines, ["2", "2", "2", "1", "5", "0", "3", "Q", "3 Q", *map(str, TG_QUARTET_NET)])
+    # the seats' headings over the eight score columns wrap at their space, never inside the word
+    # (Dutch "Plaats 1" printed as "Plaa ts 1" before)
+    with translation.override("nl"):
+        words = " ".join(read_pdf(sheets.score_sheet_pdf(table))).split()
+    assert words.count("Plaats") >= 8 and not any(w.startswith("Plaa") and w != "Plaats" and not w.startswith("Plaatsen")
+                                                   for w in words)
 
 
 #: Deal 2 of the Tien Gow test (the Tien Gow rule text): seat 2 (index 1) banks; seat 3 (index 2) wins a

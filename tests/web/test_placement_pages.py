@@ -10,6 +10,7 @@ import json
 
 import pytest
 from django.urls import reverse
+from django.utils import translation
 from pypdf import PdfReader
 
 from scoring.io.tournament_json import ImportRefused, export_tournament, load_tournament
@@ -73,8 +74,12 @@ def test_standings_projector_and_csv_show_placement_points(client):
     assert rows[0][:6] == ["Rank", "Player", "Affiliation", "Tables", "Placement points", "Total points"]
     assert rows[0][6:9] == ["Most first places", "Most second places", "Highest table score"]
     assert [r[1] for r in rows[1:3]] == ["E", "F"] and rows[2][4] == "4.5" and rows[1][6] == "2"
-    pdf = PdfReader(io.BytesIO(standings_pdf(t))).pages[0].extract_text()
+    pdf = PdfReader(io.BytesIO(client.get(reverse("scoring:standings_pdf", args=[t.slug])).content)).pages[0].extract_text()
+    assert "Standings · after round 2" in pdf  # as the page says: the last round with counted results
     assert "Placement\n points" in pdf and "\nF\n2\n4.5\n0\n" in pdf  # rank 2: F, 2 tables, 4.5, total 0
+    with translation.override("nl"):  # the column is as wide as its heading's longest word
+        words = PdfReader(io.BytesIO(standings_pdf(t))).pages[0].extract_text().split()
+    assert "Plaatsingspunten" in words and "Totaal" in words
 
 
 def test_the_player_page_lists_placements_and_explains_the_tiebreaks(client):

@@ -18,6 +18,7 @@ from scoring.policy import Perm
 from scoring.printing import sheets
 from scoring.printing.standings import standings_pdf as build_standings_pdf
 from scoring.web.decorators import actor_of, tournament_view, visible_result, visible_round
+from scoring.web.views.public import rounds_with_progress, standing_after
 
 
 def pdf_response(data: bytes, filename: str) -> HttpResponse:
@@ -65,8 +66,11 @@ def round_pack(request, number, *, tournament):
 @require_GET
 @tournament_view()
 def standings_pdf(request, *, tournament):
-    """The standings as a PDF."""
-    return pdf_response(build_standings_pdf(tournament), f"{tournament.slug}-standings.pdf")
+    """The standings as a PDF, headed "after round N" as the standings page is
+    (:func:`scoring.web.views.public.standing_after`)."""
+    played = rounds_with_progress(tournament, tournament.rounds.exclude(status=Round.Status.DRAFT))
+    after = standing_after(list(played))["round"]
+    return pdf_response(build_standings_pdf(tournament, after_round=after), f"{tournament.slug}-standings.pdf")
 
 
 @require_POST
