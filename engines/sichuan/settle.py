@@ -102,6 +102,15 @@ EVENT_KEYS = {"kong": frozenset({"type", "player", "kind", "tile", "supplier"}),
 
 
 
+#: What a player who has won and left the deal cannot do any more, by the role the input gives them.
+LEFT_DEAL = {
+    "player": _("{name} has already won and left the deal, so cannot win or declare a kong here."),
+    "supplier": _("{name} has already won and left the deal, so cannot supply a kong here."),
+    "discarder": _("{name} has already won and left the deal, so cannot have discarded the winning tile here."),
+    "robbed player": _("{name} has already won and left the deal, so cannot be robbed of a kong here."),
+}
+
+
 def _players(raw: Any, errors: Collector) -> list[str]:
     if not isinstance(raw, list) or len(raw) != 4 or not all(isinstance(p, str) and p.strip() for p in raw):
         errors.add("players", _("Give the four players as a list of four names."))
@@ -117,7 +126,7 @@ def _check_party(name: Any, field: str, players: list[str], won: list[str], erro
         errors.add(field, _("Unknown player {name!r}; the players are {players}."), name=name, players=", ".join(players))
         return False
     if name in won:
-        errors.add(field, _("{name} has already won and left the deal, so cannot be the {role} here."), name=name, role=role)
+        errors.add(field, LEFT_DEAL[role], name=name)
         return False
     return True
 

@@ -59,6 +59,12 @@ SETS_NEEDED = 5
 INPUT_KEYS = {"round_wind", "dealer", "streak", "seat", "flowers", "melds", "concealed", "win", "flags", "rules"}
 WIN_KEYS = {"tile", "how", "discarder", "robbed", "after_kong", "last_wall_tile", "last_discard"}
 
+#: The payer of a win who cannot be its winner, by the input field naming them.
+WINNER_PAYS = {
+    "discarder": _("The winner cannot have discarded the winning tile."),
+    "robbed": _("The winner cannot be the player robbed."),
+}
+
 
 @dataclass(frozen=True)
 class ScoreInput:
@@ -194,7 +200,7 @@ def _quick_score(data: dict[str, Any], opts: dict[str, Any]) -> dict[str, Any]:
         if other not in SEATS:
             errors.add(f"win.{needed}", _("{name} must be one of E, S, W, N, not {value!r}."), name=needed, value=other)
         elif other == seat:
-            errors.add(f"win.{needed}", _("The winner cannot also be the {name}."), name=needed)
+            errors.add(f"win.{needed}", WINNER_PAYS[needed])
         else:
             payers = (other,)
     elif seat in SEATS:
@@ -450,7 +456,7 @@ def parse_input(data: dict[str, Any], opts: dict[str, Any]) -> ScoreInput:
         if other not in SEATS:
             errors.add(f"win.{needed}", _("{name} must be one of E, S, W, N, not {value!r}."), name=needed, value=other)
         elif seat is not None and other == seat:
-            errors.add(f"win.{needed}", _("The winner cannot also be the {name}."), name=needed)
+            errors.add(f"win.{needed}", WINNER_PAYS[needed])
         else:
             payers = (other,)
     elif seat is not None:

@@ -15,6 +15,7 @@ left out ("… and 1.234 more errors."), after the 50 shown.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import Any
 
 from django import forms
@@ -73,6 +74,9 @@ class Entry:
     :meth:`locate` and set :attr:`form` (the form that takes non-field errors)."""
 
     form: forms.Form
+    #: Parameter values of engine messages shown in words on the page (the mahjong seats "E" ..
+    #: "N" as "East" .. "North"); ``{}``: shown as the engine gives them.
+    PARAM_WORDS: dict[str, Any] = {}
 
     def __init__(self, data=None, *, names: dict[str, str] | None = None, initial: dict[str, Any] | None = None,
                  prefix: str = "rec", settings: Any = None):
@@ -108,6 +112,9 @@ class Entry:
         unmapped ones become non-field errors. A message already shown at the same place is not
         repeated."""
         for v in exc.violations:
+            if self.PARAM_WORDS:
+                v = replace(v, params={k: str(self.PARAM_WORDS[x]) if isinstance(x, str) and x in self.PARAM_WORDS else x
+                                       for k, x in v.params.items()})
             message = violation_message(v)
             target = self.locate(split_path(v.field)) if v.field else None
             form, name = target if target is not None else (self.form, None)

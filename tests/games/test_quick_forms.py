@@ -119,3 +119,29 @@ def test_a_full_win_reads_like_a_quick_one_with_its_winning_tile():
                        {"type": "win", "player": "N", "robbed": "S", "hand": {"win": {"tile": "7s", "how": "rob_added_kong"}}}]}
     with translation.override("en"):
         assert adapter.summary(full) == "win East from South 5p; win West self-drawn 2m; win North robbing South 7s"
+
+
+def test_engine_messages_name_seats_and_roles_in_words():
+    """A second win by a player who already left the deal, and a Taiwanese winner who paid
+    themselves: the messages name the seat ("East") and the role in words, never a seat code or
+    an input field name."""
+    sichuan = registry.get("sichuan")
+    data = {"entrymode": "quick", "quick-ev-TOTAL_FORMS": "2", "quick-ev-INITIAL_FORMS": "0",
+            "quick-ev-0-type": "win", "quick-ev-0-player": "E", "quick-ev-0-source": "S", "quick-ev-0-fan": "1",
+            "quick-ev-1-type": "win", "quick-ev-1-player": "E", "quick-ev-1-source": "W", "quick-ev-1-fan": "1"}
+    taiwanese = registry.get("taiwanese")
+    with translation.override("en"):
+        entry = sichuan.entry(data, settings=QUICK)
+        assert entry.is_valid(), entry.error_lines()
+        with pytest.raises(RuleViolation) as exc:
+            sichuan.evaluate_record(entry.record(), {}, QUICK)
+        entry.add_violations(exc.value)
+        assert any("East has already won and left the deal, so cannot win or declare a kong here." in line
+                   for line in entry.error_lines()), entry.error_lines()
+        entry = taiwanese.entry({"entrymode": "quick", "quick-winner": "W", "quick-source": "W", "quick-tai": "5"},
+                                settings=QUICK)
+        assert entry.is_valid()
+        with pytest.raises(RuleViolation) as exc:
+            taiwanese.evaluate_record(entry.record(), {"dealer": "E", "streak": 0, "round_wind": "E"}, QUICK)
+        entry.add_violations(exc.value)
+        assert any("The winner cannot have discarded the winning tile." in line for line in entry.error_lines())

@@ -83,6 +83,10 @@ def test_quick_face_checks_what_it_can(client):
     assert r.status_code == 400 and "last_winner" in r.context["entry"].form.errors
     r = client.post(url("table_enter", table), ver(table, quick([2, 3, 3, 1], 1)))
     assert r.status_code == 400 and r.context["entry"].form.column_errors()  # 9 columns: the engine's check
+    # The engine's seat 1 (0-based) is the page's "Seat 2": its messages name seats as the page does.
+    r = client.post(url("table_enter", table), ver(table, quick([4, 0, 2, 2], 1)))
+    lines = r.context["entry"].error_lines()
+    assert r.status_code == 400 and any("Seat 2 won the last trick" in line for line in lines), lines
     assert not Deal.objects.filter(table=table).exists()
 
 

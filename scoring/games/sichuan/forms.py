@@ -152,6 +152,8 @@ class SichuanExhaustionForm(forms.Form):
 class SichuanEntry(Entry):
     """A Sichuan deal: event rows (wins and kongs in order) and the wall exhaustion (docs/engines/sichuan.md)."""
 
+    PARAM_WORDS = SEAT_NAMES
+
 
     EXTRA_ROWS = 6
 
@@ -356,6 +358,8 @@ class SichuanQuickEndForm(forms.Form):
 class SichuanQuickEntry(Entry):
     """A quick Sichuan deal (docs/engines/sichuan.md, "Quick entry"): event rows of wins (who won,
     from whom, the fan) and kongs (who, which kind), and the wall exhaustion without tiles."""
+
+    PARAM_WORDS = SEAT_NAMES
 
     ROWS = 6
     _EVENT_FIELDS = {"player": "player", "discarder": "source", "robbed": "source", "supplier": "source", "fan": "fan",

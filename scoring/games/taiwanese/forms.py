@@ -12,7 +12,7 @@ import engines
 from engines.errors import RuleViolation
 from engines.taiwanese.scoring import QUICK_MAX_TAI
 from scoring.games.entry import Entry, capitalise_labels
-from scoring.games.mahjong_forms import seat_toggles, split_melds, tile_picker, tile_sets
+from scoring.games.mahjong_forms import SEAT_NAMES, seat_toggles, split_melds, tile_picker, tile_sets
 from scoring.games.quick import QuickOrFullEntry
 
 
@@ -70,6 +70,8 @@ class TaiwaneseForm(forms.Form):
 
 class TaiwaneseEntry(Entry):
     """Taiwanese deal entry (engine ``score``)."""
+
+    PARAM_WORDS = SEAT_NAMES
 
 
     _FIELDS = {
@@ -207,6 +209,8 @@ class TaiwaneseQuickForm(forms.Form):
 class TaiwaneseQuickEntry(Entry):
     """Quick Taiwanese deal entry: ``{"seat", "tai", "win": {"how", "discarder"?|"robbed"?}}``
     or ``{"draw": true}`` (engine ``score``, docs/engines/taiwanese.md "Quick entry")."""
+
+    PARAM_WORDS = SEAT_NAMES
 
     _FIELDS = {"seat": "winner", "tai": "tai", "win": "source", "flowers": "tai", "melds": "tai", "concealed": "tai"}
 

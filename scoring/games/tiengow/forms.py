@@ -3,6 +3,7 @@ trick by trick as JSON (engine ``settle``/``deal`` input, docs/engines/tiengow.m
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from typing import Any
 
 from django import forms
@@ -153,7 +154,12 @@ class TienGowForm(forms.Form):
 class TienGowEntry(Entry):
     """Tien Gow deal entry (engine ``settle`` or ``deal``); the banker is carried."""
 
-
+    def add_violations(self, exc: RuleViolation) -> None:
+        """As :meth:`Entry.add_violations`, with the engine's seats (0..3, in ``seat`` params)
+        named as the page names them, 1..4 ("Seat 2" is the engine's seat 1)."""
+        shifted = [replace(v, params={**v.params, "seat": v.params["seat"] + 1})
+                   if isinstance(v.params.get("seat"), int) else v for v in exc.violations]
+        super().add_violations(RuleViolation(shifted, exc.more))
 
     def build(self, data, initial):
         self.form = TienGowForm(data, initial=self.initial_from(initial), prefix=self.prefix, seat_names=self.names)
