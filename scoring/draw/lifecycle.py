@@ -6,6 +6,7 @@ from __future__ import annotations
 from django.db.models import QuerySet
 from django.utils.translation import gettext_lazy as _
 
+from scoring.draw.signals import round_closed, send_on_commit
 from scoring.errors import NotAllowed
 from scoring.games.base import EntrantKind
 from scoring.kinds import kind_for
@@ -37,6 +38,7 @@ def close_locked(rnd: Round) -> None:
             number=rnd.number, tables=", ".join(str(t) for t in open_tables)))
     rnd.close()
     rnd.save(update_fields=["status"])
+    send_on_commit(round_closed, rnd, None)
 
 
 def require_entrants(tournament: Tournament, kind: EntrantKind, message) -> None:

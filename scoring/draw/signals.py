@@ -14,6 +14,9 @@ from django.dispatch import Signal
 round_published = Signal()
 #: A published round was started (play has begun).
 round_started = Signal()
+#: A round was closed (every result confirmed); ``actor`` is ``None`` when it was closed on the way
+#: to drawing the next round.
+round_closed = Signal()
 
 
 def send_on_commit(signal: Signal, rnd, actor) -> None:

@@ -5,7 +5,7 @@ organiser withdraws them (kept, never deleted).
 The app posts automatic ones when a round's pairings are published and when a round starts
 (receivers of :mod:`scoring.draw.signals`, connected in :meth:`scoring.apps.ScoringConfig.ready`):
 each replaces the tournament's earlier automatic announcements and is shown for
-:data:`AUTOMATIC_MINUTES` minutes.
+:data:`AUTOMATIC_MINUTES` minutes, or until the round is closed.
 """
 from __future__ import annotations
 
@@ -95,9 +95,17 @@ def on_round_started(sender, *, round, actor=None, **kwargs) -> None:  # noqa: A
     _automatic(round.tournament_id, lambda: gettext("Round {number} has started.").format(number=round.number))
 
 
+def on_round_closed(sender, *, round, actor=None, **kwargs) -> None:  # noqa: A002
+    """Receiver of :data:`scoring.draw.signals.round_closed`: the automatic announcements (about
+    the round just played: its pairings, its start) are withdrawn; the organisers' own stay."""
+    Announcement.objects.filter(tournament_id=round.tournament_id, automatic=True,
+                                withdrawn_at__isnull=True).update(withdrawn_at=timezone.now())
+
+
 def connect() -> None:
     """Connect the receivers to the draw's signals (once; :meth:`scoring.apps.ScoringConfig.ready`)."""
-    from scoring.draw.signals import round_published, round_started
+    from scoring.draw.signals import round_closed, round_published, round_started
 
     round_published.connect(on_round_published, dispatch_uid="hall.announce_published")
     round_started.connect(on_round_started, dispatch_uid="hall.announce_started")
+    round_closed.connect(on_round_closed, dispatch_uid="hall.withdraw_on_close")

@@ -13,7 +13,7 @@ from scoring.draw import rounds
 from scoring.errors import NotAllowed, ServiceError
 from scoring.hall import announcements
 from scoring.models import Announcement, Round
-from tests.factories import staff, taipan_round
+from tests.factories import confirm_result, staff, taipan_round
 
 pytestmark = pytest.mark.django_db
 
@@ -99,6 +99,21 @@ def test_an_organisers_own_announcement_stays_when_the_round_starts(django_captu
     with django_capture_on_commit_callbacks(execute=True):
         rounds.start_round(rnd, org)
     assert [a.text for a in announcements.active(t)] == ["Round 1 has started.", mine.text]
+
+
+def test_closing_the_round_withdraws_its_automatic_announcements_only(django_capture_on_commit_callbacks):
+    """"Round 1 has started." is about a round being played: once it is closed it goes (tester
+    24); the organisers' own announcements stay until their end or their withdrawal."""
+    rnd, (match,) = taipan_round()
+    t = rnd.tournament
+    people = staff(t)
+    mine = announcements.post(t, people["organiser"], text="Prize giving at 17:00")
+    with django_capture_on_commit_callbacks(execute=True):
+        rounds.start_round(rnd, people["organiser"])
+    confirm_result(match, people["organiser"])
+    with django_capture_on_commit_callbacks(execute=True):
+        rounds.close_round(rnd, people["organiser"])
+    assert [a.text for a in announcements.active(t)] == [mine.text]
 
 
 def test_a_refused_publish_sends_no_announcement(django_capture_on_commit_callbacks):
