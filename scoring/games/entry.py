@@ -95,6 +95,12 @@ class Entry:
         """Every form of the entry, in page order."""
         return [self.form]
 
+    def nothing_entered(self) -> bool:
+        """True when the bound entry holds nothing but what it started with (no form changed, e.g.
+        right after switching between quick and full entry): a preview then shows nothing
+        rather than "required" errors for a form not filled in yet."""
+        return self.bound and not any(f.has_changed() for f in self.forms)
+
     def is_valid(self) -> bool:
         """True when every form is valid."""
         return all([f.is_valid() for f in self.forms])

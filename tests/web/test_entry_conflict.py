@@ -108,3 +108,23 @@ def test_marked_fields_still_get_the_correct_banner(client):
     url = reverse("scoring:match_enter", args=[rnd.tournament.slug, match.pk])
     html = client.post(url, hand_data(0, first_out="", ns="")).content.decode()
     assert "The hand was not saved: correct what is marked." in html
+
+
+def test_a_conflict_on_the_last_deal_says_nothing_more_can_be_entered(client):
+    """Two referees save the last deal of a fixed two-deal round at once (tester 24): the second
+    is told the result ended with the colleague's deal and sees their own input, not saved, with
+    no form to save it in."""
+    rnd, (table,) = table_round("taiwanese", round_format="fixed_hands", hands_per_round=2)
+    people = staff(rnd.tournament)
+    url = reverse("scoring:table_enter", args=[rnd.tournament.slug, table.pk])
+    client.force_login(people["referees"][1])
+    assert client.post(url, {**tw_post("S", **T01), "version": 0}).status_code == 302
+    table.refresh_from_db()
+    seen = table.version
+    assert client.post(url, {**tw_post("S", **T01), "version": seen}).status_code == 302  # the last deal
+    client.force_login(people["referee"])
+    r = client.post(url, {**tw_post("draw"), "version": seen, "record_number": "2"})
+    html = r.content.decode()
+    assert "Not saved: someone else saved deal 2 first." in html
+    assert "ended the result: nothing more can be entered" in html and "save it only if" not in html
+    assert 'id="kept-input"' in html and 'id="save"' not in html

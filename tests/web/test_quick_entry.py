@@ -153,3 +153,16 @@ def test_entry_mode_in_the_form_the_api_and_the_file(client):
     exported["slug"] = "copy2"
     assert load_tournament(json.dumps(exported)).tournament.entry_mode == "quick"
     assert Tournament.objects.get(slug="copy2").full_entry_only is False
+
+
+def test_switching_modes_with_nothing_typed_previews_nothing(client):
+    """Tapping "all tiles" on an empty deal asks for a preview: nothing is typed
+    yet, so nothing is shown, not "enter at least one event" (tester 24)."""
+    t, table, users = make_table("sichuan")
+    client.force_login(users["referee"])
+    empty_full = {"entrymode": "full", "deal-ev-TOTAL_FORMS": "6", "deal-ev-INITIAL_FORMS": "0"}
+    html = client.post(url("deal_preview", table), empty_full).content.decode()
+    assert "Not valid yet" not in html and "at least one event" not in html and "errorlist" not in html
+    # Something typed is checked as before.
+    html = client.post(url("deal_preview", table), {**empty_full, "deal-ev-0-type": "win"}).content.decode()
+    assert "Not valid yet" in html

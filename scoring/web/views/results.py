@@ -204,6 +204,8 @@ def preview(request, pk, *, tournament, kind):
     adapter = tournament.adapter
     entry = _entry(tournament, container, request.POST)
     result = None
+    if entry.nothing_entered() and _replace_number(request) is None:
+        return render(request, "results/_preview.html", {"tournament": tournament, "adapter": adapter})
     if entry.is_valid():
         try:
             result = sheet.preview(container, entry.record(), replace_number=_replace_number(request))
