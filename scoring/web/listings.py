@@ -154,6 +154,12 @@ class Grid:
     empty_text: Any = ""
     zero_columns: set[str] = field(default_factory=set)
 
+    @property
+    def legend(self) -> list[tuple[str, str]]:
+        """``(short, header)`` of every column shown by an abbreviation on the projector (the
+        rank's "#" aside), for the line under the table that a hall audience reads."""
+        return [(str(c.short), str(c.header)) for c in self.columns if c.abbreviated and c.key != "rank"]
+
     def without(self, keys: set[str]) -> Grid:
         """The same grid without the columns ``keys``."""
         keep = [i for i, c in enumerate(self.columns) if c.key not in keys]

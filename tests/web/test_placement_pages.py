@@ -67,6 +67,7 @@ def test_standings_projector_and_csv_show_placement_points(client):
     assert ">4.5<" in page and ">0.5<" in page
     projector = client.get(reverse("scoring:standings", args=[t.slug]), {"projector": 1}).content.decode()
     assert ">4.5<" in projector
+    assert "<abbr>PP</abbr> = Placement points" in projector  # the hall reads what the short headings mean
     home = client.get(t.get_absolute_url()).content.decode()  # the tournament's home explains the same order
     assert "place 1: 4, place 2: 2, place 3: 1, place 4: 0" in home and "Ranked by total points" not in home
     body = client.get(reverse("scoring:standings_export", args=[t.slug]), {"format": "csv"}).content.decode("utf-8-sig")
