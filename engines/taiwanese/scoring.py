@@ -190,8 +190,24 @@ def _quick_score(data: dict[str, Any], opts: dict[str, Any]) -> dict[str, Any]:
     if how not in HOW:
         errors.add("win.how", _("The way of winning must be one of {allowed}, not {value!r}."), allowed=", ".join(HOW), value=how)
     seat = data.get("seat")
-    payers: tuple[str, ...] = ()
-    needed = {"discard": "discarder", "rob_added_kong": "robbed", "seven_rob_one": "robbed"}.get(how)
+    payers = _payers(win, how, seat if seat in SEATS else None, errors)
+    errors.raise_if_any()
+    out = settle_payments(seat, data["dealer"], streak, payers, tai, opts)
+    return _output({}, out, [], _seat_wind(seat, data["dealer"], opts), None, opts)
+
+
+
+#: The input field naming who pays a win, by how it was won (a self-draw: every other seat pays).
+PAYER_KEYS = {"discard": "discarder", "rob_added_kong": "robbed", "seven_rob_one": "robbed"}
+
+
+def _payers(win: dict[str, Any], how: Any, seat: str | None, errors: Collector) -> tuple[str, ...]:
+    """Who pays the win of ``seat`` (a seat, or ``None`` when the input's seat is not valid) won
+    ``how``: the discarder or robbed player that ``win`` names (a seat other than the winner's;
+    only the field that ``how`` has, DESIGN.md 2.3), else every other seat for a self-draw. The
+    quick and full inputs share it; violations go to ``errors``, the payers found are returned
+    (``()`` when they cannot be told)."""
+    needed = PAYER_KEYS.get(how)
     for key in ("discarder", "robbed"):
         if key != needed and win.get(key) is not None:
             errors.add(f"win.{key}", _("A win by {how} has no {name}."), how=how, name=key)
@@ -199,15 +215,14 @@ def _quick_score(data: dict[str, Any], opts: dict[str, Any]) -> dict[str, Any]:
         other = win.get(needed)
         if other not in SEATS:
             errors.add(f"win.{needed}", _("{name} must be one of E, S, W, N, not {value!r}."), name=needed, value=other)
-        elif other == seat:
+        elif seat is not None and other == seat:
             errors.add(f"win.{needed}", WINNER_PAYS[needed])
         else:
-            payers = (other,)
-    elif seat in SEATS:
-        payers = tuple(SEATS[(SEATS.index(seat) + k) % 4] for k in (1, 2, 3))
-    errors.raise_if_any()
-    out = settle_payments(seat, data["dealer"], streak, payers, tai, opts)
-    return _output({}, out, [], _seat_wind(seat, data["dealer"], opts), None, opts)
+            return (other,)
+        return ()
+    if seat is None:
+        return ()
+    return tuple(SEATS[(SEATS.index(seat) + k) % 4] for k in (1, 2, 3))
 
 
 def _seat_wind(seat: str, dealer: str, opts: dict[str, Any]) -> str:
@@ -445,23 +460,7 @@ def parse_input(data: dict[str, Any], opts: dict[str, Any]) -> ScoreInput:
         errors.add("win.tile", _("A robbed kong tile {tile} is the fourth copy: the other three are in the robbed player's pung, so the winner cannot hold another."), tile=str(win_tile))
 
     # Who pays.
-    payers: tuple[str, ...] = ()
-    other_keys = {"discard": "discarder", "rob_added_kong": "robbed", "seven_rob_one": "robbed"}
-    needed = other_keys.get(how)
-    for key in ("discarder", "robbed"):
-        if key != needed and win.get(key) is not None:
-            errors.add(f"win.{key}", _("A win by {how} has no {name}."), how=how, name=key)
-    if needed:
-        other = win.get(needed)
-        if other not in SEATS:
-            errors.add(f"win.{needed}", _("{name} must be one of E, S, W, N, not {value!r}."), name=needed, value=other)
-        elif seat is not None and other == seat:
-            errors.add(f"win.{needed}", WINNER_PAYS[needed])
-        else:
-            payers = (other,)
-    elif seat is not None:
-        start = SEATS.index(seat)
-        payers = tuple(SEATS[(start + k) % 4] for k in (1, 2, 3))
+    payers = _payers(win, how, seat, errors)
 
     # Situations.
     if flags_bool["after_kong"]:
