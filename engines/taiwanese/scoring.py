@@ -204,7 +204,7 @@ PAYER_KEYS = {"discard": "discarder", "rob_added_kong": "robbed", "seven_rob_one
 def _payers(win: dict[str, Any], how: Any, seat: str | None, errors: Collector) -> tuple[str, ...]:
     """Who pays the win of ``seat`` (a seat, or ``None`` when the input's seat is not valid) won
     ``how``: the discarder or robbed player that ``win`` names (a seat other than the winner's;
-    only the field that ``how`` has, DESIGN.md 2.3), else every other seat for a self-draw. The
+    only the field that ``how`` has, docs/engines/taiwanese.md), else every other seat for a self-draw. The
     quick and full inputs share it; violations go to ``errors``, the payers found are returned
     (``()`` when they cannot be told)."""
     needed = PAYER_KEYS.get(how)
