@@ -23,7 +23,8 @@ from typing import ClassVar, NamedTuple
 from django.utils.translation import gettext_lazy as _
 
 from scoring.games.base import EntrantKind
-from scoring.standings import tiebreaks as team_tiebreaks
+from scoring.standings.tiebreaks import NSKT_DEFAULT
+from scoring.standings.tiebreaks import REGISTRY as TEAM_REGISTRY
 
 
 class TableResult(NamedTuple):
@@ -159,7 +160,7 @@ def choices() -> list[tuple[str, str]]:
 
 #: Each kind of entrant's tie-break registry and default order.
 REGISTRIES = {
-    EntrantKind.TEAMS: (team_tiebreaks.REGISTRY, team_tiebreaks.NSKT_DEFAULT),
+    EntrantKind.TEAMS: (TEAM_REGISTRY, NSKT_DEFAULT),
     EntrantKind.PLAYERS: (REGISTRY, DEFAULT_ORDER),
 }
 

@@ -16,10 +16,10 @@ from django.db.models import BooleanField, Count, ExpressionWrapper, IntegerFiel
 from django.db.models.functions import Coalesce
 
 from scoring.models import Player, Round, Tournament
-from scoring.standings import player_tiebreaks
 from scoring.standings.counting import counted_q
 from scoring.standings.placement import Placement, stored, table_points
-from scoring.standings.player_tiebreaks import PlayerTables, TableResult
+from scoring.standings.player_tiebreaks import REGISTRY as PLAYER_REGISTRY
+from scoring.standings.player_tiebreaks import PlayerTables, TableResult, keys_of
 
 
 @dataclass
@@ -128,8 +128,8 @@ def ranked_with_placement(tournament: Tournament, rule: Placement, through_round
     tournament's player tie-breaks in order (:func:`scoring.standings.player_tiebreaks.keys_of`);
     players equal on all share a rank (listed by name); unplayed players last, unranked."""
     people, results = tables_of(tournament, rule, through_round)
-    keys = player_tiebreaks.keys_of(tournament.tiebreaks)
-    breaks = [player_tiebreaks.REGISTRY[k]() for k in keys]
+    keys = keys_of(tournament.tiebreaks)
+    breaks = [PLAYER_REGISTRY[k]() for k in keys]
     entries = []
     for player in results.values():
         points = sum((t.points for t in player.tables), Fraction(0))
@@ -168,8 +168,8 @@ def player_breakdown(tournament: Tournament, player_id: int) -> dict | None:
         rounds.append({"round": t.round, "table": t.table, "seat": t.seat, "total": t.total, "place": t.place,
                        "points": t.points, "running": running})
     breaks = []
-    for key in player_tiebreaks.keys_of(tournament.tiebreaks):
-        tb = player_tiebreaks.REGISTRY[key]()
+    for key in keys_of(tournament.tiebreaks):
+        tb = PLAYER_REGISTRY[key]()
         breaks.append({"key": key, "label": tb.label, "value": tb.shown(mine), "explanation": tb.explanation,
                        "per_round": tb.explain(mine)})
     return {"rounds": rounds, "tiebreaks": breaks}
