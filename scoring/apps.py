@@ -13,10 +13,13 @@ class ScoringConfig(AppConfig):
     def ready(self):
         """Register the app's system checks (``check --deploy``: proxy trust) and connect the login
         throttling's signal receiver (:mod:`scoring.participants.logins`) and the hall's receivers of
-        the round lifecycle's signals (automatic announcements, :mod:`scoring.hall.announcements`)."""
+        the round lifecycle's signals (automatic announcements, :mod:`scoring.hall.announcements`) and the state
+        counters' receivers (:mod:`scoring.live.signals`)."""
         from scoring import proxies  # noqa: F401
         from scoring.hall import announcements
+        from scoring.live import signals as live_signals
         from scoring.participants import logins
 
         logins.connect()
         announcements.connect()
+        live_signals.connect()

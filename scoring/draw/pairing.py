@@ -24,6 +24,7 @@ from scoring.draw.lifecycle import next_round_number, require_earlier_closed, re
 from scoring.draw.pairing_core import METHODS, Entrant, NoPairing, Reason, Table, check_pairing, pair_round
 from scoring.errors import NotAllowed, PairingImpossible
 from scoring.games.base import EntrantKind
+from scoring.live import state as live_state
 from scoring.locking import lock
 from scoring.models import Match, Round, Team, Tournament
 from scoring.models.results import reason_text
@@ -213,6 +214,7 @@ def _save_tables(rnd: Round, rows: list[tuple]) -> None:
         Match(round=rnd, table=i, team_ns_id=ns, team_ew_id=ew, pairing_note=_note_text(reason), pairing_reason=reason)
         for i, (ns, ew, reason) in enumerate(rows, start=1)
     ])
+    live_state.bump(rnd.tournament_id, live_state.round_topic(rnd.number))  # bulk: no signal per match
     for match in matches:
         if match.team_ew_id is None:
             match.round = rnd

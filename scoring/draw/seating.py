@@ -29,6 +29,7 @@ from scoring.draw.seating_core import (
 )
 from scoring.errors import NotAllowed
 from scoring.games.base import EntrantKind
+from scoring.live import state as live_state
 from scoring.locking import lock
 from scoring.models import AuditEntry, Deal, Player, Round, Table, TableSeat, Tournament
 from scoring.participants import checkins
@@ -204,6 +205,7 @@ def _save(tournament: Tournament, draft: Round | None, number: int, round_seed: 
         note = "; ".join(notes_by_table.get(index, []))
         table = Table.objects.create(round=rnd, number=index, state=dict(state), seating_note=note[:200])
         TableSeat.objects.bulk_create(TableSeat(table=table, seat=s, player_id=pid) for s, pid in enumerate(ids))
+    live_state.bump(tournament.pk, live_state.round_topic(rnd.number))  # bulk: no signal per seat
     return outcome
 
 

@@ -20,6 +20,7 @@ from django.utils.translation import gettext_lazy as _
 
 from scoring import policy
 from scoring.errors import NotAllowed, ServiceError
+from scoring.live import state as live_state
 from scoring.locking import lock
 from scoring.models import ANNOUNCEMENT_MAX_LENGTH, Announcement, Tournament
 from scoring.policy import Perm
@@ -80,6 +81,7 @@ def _automatic(tournament_id: int, text: Callable[[], str]) -> Announcement:
     with transaction.atomic():
         locked = lock(Tournament, tournament_id)
         Announcement.objects.filter(tournament=locked, automatic=True, withdrawn_at__isnull=True).update(withdrawn_at=now)
+        live_state.bump(locked.pk, live_state.HALL)
         return Announcement.objects.create(tournament=locked, text=stored, automatic=True,
                                            ends_at=now + timedelta(minutes=AUTOMATIC_MINUTES))
 
@@ -98,8 +100,9 @@ def on_round_started(sender, *, round, actor=None, **kwargs) -> None:  # noqa: A
 def on_round_closed(sender, *, round, actor=None, **kwargs) -> None:  # noqa: A002
     """Receiver of :data:`scoring.draw.signals.round_closed`: the automatic announcements (about
     the round just played: its pairings, its start) are withdrawn; the organisers' own stay."""
-    Announcement.objects.filter(tournament_id=round.tournament_id, automatic=True,
-                                withdrawn_at__isnull=True).update(withdrawn_at=timezone.now())
+    if Announcement.objects.filter(tournament_id=round.tournament_id, automatic=True,
+                                   withdrawn_at__isnull=True).update(withdrawn_at=timezone.now()):
+        live_state.bump(round.tournament_id, live_state.HALL)
 
 
 def connect() -> None:

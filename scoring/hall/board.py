@@ -25,12 +25,13 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from django.db.models import Count, Exists, Max, OuterRef, Q, Subquery, Sum
+from django.db.models import Count, Exists, Max, OuterRef, Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from scoring.kinds import kind_for
-from scoring.models import Dispute, RefereeAssignment, RefereeCall, ResultContainer, Round, TimesUp
+from scoring.live import state as live_state
+from scoring.models import Dispute, RefereeAssignment, RefereeCall, ResultContainer, Round
 
 #: Minutes without a new record after which a playing table counts as stale.
 STALE_MINUTES = 15
@@ -166,24 +167,9 @@ def summary(board: list[Row]) -> dict[str, int]:
 
 
 def state(rnd: Round) -> list:
-    """What the board shows, in one query: the round's status, its results' versions and last
-    change, the assignments' count and last change, the calls' last change, the time's up call,
-    and the minute (the "minutes since the last record" move on). For the page's ETag
-    (:mod:`scoring.web.conditional`)."""
-    related = kind_for(rnd.tournament.adapter).round_related
-
-    def latest(model, field_name, **filters):
-        return Subquery(model.objects.filter(round=OuterRef("pk"), **filters).order_by().values("round")
-                        .annotate(x=Max(field_name)).values("x")[:1])
-
-    row = (Round.objects.filter(pk=rnd.pk).order_by()
-           .annotate(v=Sum(f"{related}__version"), t=Max(f"{related}__updated_at"),
-                     a=latest(RefereeAssignment, "updated_at"), c=latest(RefereeCall, "called_at"),
-                     ans=latest(RefereeCall, "answered_at"),
-                     n=Subquery(RefereeCall.objects.filter(round=OuterRef("pk"), answered_at=None).order_by()
-                                .values("round").annotate(x=Count("pk")).values("x")[:1]),
-                     na=Subquery(RefereeAssignment.objects.filter(round=OuterRef("pk")).order_by().values("round")
-                                 .annotate(x=Count("pk")).values("x")[:1]),
-                     tu=latest(TimesUp, "called_at"), tua=latest(TimesUp, "applied_at"))
-           .values_list("status", "v", "t", "a", "na", "c", "ans", "n", "tu", "tua").first())
-    return [*(row or ()), int(timezone.now().timestamp() // 60)]
+    """What the board shows, in one query by primary keys (:func:`scoring.live.state.round_row`):
+    the round's status, its board counter (every change in the round: a hand, an assignment, a
+    call, time's up), the tournament's counters (names, its rounds, the hall), and the minute (the
+    "minutes since the last record" move on). For the page's ETag (:mod:`scoring.web.conditional`)."""
+    row = live_state.round_row(rnd.tournament_id, rnd.number) or []
+    return [*row, int(timezone.now().timestamp() // 60)]

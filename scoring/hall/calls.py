@@ -13,6 +13,7 @@ from django.utils.translation import gettext_lazy as _
 from scoring import policy
 from scoring.errors import NotAllowed
 from scoring.kinds import kind_of
+from scoring.live import state as live_state
 from scoring.locking import lock
 from scoring.models import RefereeCall, ResultContainer, Round
 from scoring.policy import Perm
@@ -58,5 +59,8 @@ def answer(rnd: Round, table: int, actor) -> int:
         raise PermissionDenied
     with transaction.atomic():
         locked = lock(Round, rnd.pk)
-        return RefereeCall.objects.filter(round=locked, table=int(table), answered_at=None).update(
+        answered = RefereeCall.objects.filter(round=locked, table=int(table), answered_at=None).update(
             answered_at=timezone.now(), answered_by=policy.user_of(actor))
+        if answered:
+            live_state.bump(locked.tournament_id, live_state.HALL, live_state.board_topic(locked.number))
+        return answered

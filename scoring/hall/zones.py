@@ -27,6 +27,7 @@ from django.utils.translation import gettext_lazy as _
 from scoring import policy
 from scoring.errors import NotAllowed, ServiceError
 from scoring.kinds import kind_for
+from scoring.live import state as live_state
 from scoring.locking import lock
 from scoring.models import Membership, RefereeAssignment, RefereeCall, Round
 from scoring.policy import Perm
@@ -145,6 +146,7 @@ def set_zone(rnd: Round, referee, text: str, actor, *, take_over: bool = False) 
         RefereeAssignment.objects.bulk_create([
             RefereeAssignment(round=locked, table=n, referee=referee, assigned_by=policy.user_of(actor))
             for n in numbers if n not in have])
+        live_state.bump(locked.tournament_id, live_state.HALL, live_state.board_topic(locked.number))
     return numbers
 
 
@@ -164,4 +166,5 @@ def claim(rnd: Round, table: int, actor) -> RefereeAssignment:
             round=locked, table=int(table), defaults={"referee": actor, "claimed": True, "assigned_by": actor})
         RefereeCall.objects.filter(round=locked, table=int(table), answered_at=None).update(
             answered_at=timezone.now(), answered_by=actor)
+        live_state.bump(locked.tournament_id, live_state.HALL, live_state.board_topic(locked.number))
     return assignment

@@ -29,6 +29,7 @@ from django.utils.translation import gettext_noop
 
 from scoring.draw.lifecycle import next_round_number
 from scoring.io.datasets import unescape_cell
+from scoring.live import state as live_state
 from scoring.models import Player, Team, Tournament
 from scoring.participants.entrants import PlayerEntry, TeamEntry, name_key
 
@@ -293,7 +294,15 @@ def _create_players(tournament: Tournament, rows: list[dict[str, Any]]) -> None:
         for row in rows], batch_size=500)
 
 
-CREATE = {TEAMS.key: _create_teams, PLAYERS.key: _create_players}
+def _created(create: Callable[[Tournament, list[dict[str, Any]]], None]) -> Callable[[Tournament, list[dict[str, Any]]], None]:
+    """``create`` then the entrants' counters bumped (bulk inserts send no signal)."""
+    def wrapped(tournament: Tournament, rows: list[dict[str, Any]]) -> None:
+        create(tournament, rows)
+        live_state.bump(tournament.pk, live_state.ENTRANTS, live_state.STANDINGS)
+    return wrapped
+
+
+CREATE = {TEAMS.key: _created(_create_teams), PLAYERS.key: _created(_create_players)}
 
 
 def import_entrants(kind: EntrantKind, tournament: Tournament, file_bytes: bytes, *,

@@ -52,17 +52,16 @@ from functools import cache, wraps
 
 from django.contrib import messages
 from django.core.cache import cache as django_cache
-from django.db.models import Count, Max, OuterRef, Subquery, Sum
 from django.http import HttpResponse
 from django.shortcuts import render
 from django.utils.cache import get_conditional_response, patch_cache_control, patch_vary_headers, quote_etag
 from django.utils.translation import get_language
 
 from scoring.kinds import KINDS, ResultKind, kind_for
+from scoring.live import state as live_state
 from scoring.models import Round, Tournament
 from scoring.printing.common import files_fingerprint
 from scoring.queries import CompiledQuery
-from scoring.standings.cache import ENTRANT_FIELDS, entrant_state
 from scoring.web.links import held_links
 
 #: Request headers that make the same URL answer something else (htmx partial requests).
@@ -211,46 +210,35 @@ def conditional(state_of: Callable) -> Callable:
 # --------------------------------------------------------------------------- page states
 
 
+#: The tournament's counters every public page's state holds (:mod:`scoring.live.state`): the
+#: counters row's epoch, the tournament's own changes (its rounds: the navigation) and the
+#: entrants' (the names shown).
+PAGE_COUNTERS = ("epoch", "tournament_version", "entrants_version")
+
+
 def round_state(request, tournament: Tournament, number: int):
-    """A published round's tables, in one query (its SQL compiled once per process,
-    :class:`scoring.queries.CompiledQuery`): the round's state, the count, versions and last
-    change of its results, the entrants' count and last change (the names shown) and the played
-    rounds (the navigation: their count and last number). ``None`` for a draft or unknown round
-    (the view decides and reads the round itself)."""
-    related = kind_for(tournament.adapter).round_related
-    rows = ROUND_QUERY.rows([tournament.pk, int(number)], (related,))
-    if not rows or rows[0][1] == Round.Status.DRAFT:
+    """A published round's page state, one query by primary keys (:func:`scoring.live.state.round_row`):
+    the round's id and status, its page counter (moved by a table's state, a finished table's
+    score and the pairing, never by a hand in a table being played) and the tournament's
+    :data:`PAGE_COUNTERS`. ``None`` for a draft or unknown round (the view decides and reads the
+    round itself)."""
+    row = live_state.round_row(tournament.pk, int(number))
+    if row is None or row[1] == Round.Status.DRAFT:
         return None
-    return list(rows[0])
+    counters = dict(zip(live_state.TOURNAMENT_FIELDS, row[4:], strict=True))
+    return ["round", *row[:3], *(counters[name] for name in PAGE_COUNTERS)]
 
 
-def _round_query(tournament_id: int, number: int, related: str):
-    """:func:`round_state`'s row of round ``number`` of the tournament, whose results are
-    ``related`` (``"matches"`` or ``"tables"``)."""
-    played = Round.objects.exclude(status=Round.Status.DRAFT)
-    return (Round.objects.filter(tournament_id=tournament_id, number=number).order_by()
-            .annotate(n=Count(related), v=Sum(f"{related}__version"), t=Max(f"{related}__updated_at"),
-                      **entrant_state("tournament"),
-                      rounds=Subquery(played.filter(tournament=OuterRef("tournament")).order_by().values("tournament")
-                                      .annotate(x=Count("pk")).values("x")[:1]),
-                      last=Subquery(played.filter(tournament=OuterRef("tournament")).order_by().values("tournament")
-                                    .annotate(x=Max("number")).values("x")[:1]))
-            .values_list("pk", "status", "n", "v", "t", *ENTRANT_FIELDS, "rounds", "last")[:1])
-
-
-#: :func:`_round_query` compiled once per process and kind of result (every poll reads it).
-ROUND_QUERY = CompiledQuery(_round_query)
-
-
-#: What a result page shows of each kind of result besides its records (whose every change bumps
-#: the result's ``version``): its state and round (status 6th), and the last change of its sides
-#: (the kind's ``side_aggregates["result"]``, :mod:`scoring.kinds`).
-RESULT_FIELDS = ("version", "updated_at", "status", "ended", "round__number", "round__status")
+#: What a result page's state reads of the result (whose every change bumps its ``version`` or
+#: ``updated_at``): its state and round (status 6th), and the tournament's :data:`PAGE_COUNTERS`.
+RESULT_FIELDS = ("version", "updated_at", "status", "ended", "round__number", "round__status",
+                 *(f"round__tournament__live__{name}" for name in PAGE_COUNTERS))
 
 
 def result_state(request, tournament: Tournament, pk: int, *, kind: ResultKind):
-    """A result of a published round: its version, state and its sides' last change; ``None``
-    for a draft round's result, an unknown one or another kind (the view decides)."""
+    """A result of a published round: its version, state and the tournament's counters, one
+    query by primary keys; ``None`` for a draft round's result, an unknown one or another kind
+    (the view decides)."""
     if kind is not kind_for(tournament.adapter):
         return None
     rows = RESULT_QUERY.rows([int(pk), tournament.pk], (kind.key,))
@@ -261,11 +249,16 @@ def result_state(request, tournament: Tournament, pk: int, *, kind: ResultKind):
 
 def _result_query(pk: int, tournament_id: int, key: str):
     """:func:`result_state`'s row of result ``pk`` of the kind ``key`` in the tournament."""
-    kind = KINDS[key]
-    sides = kind.side_aggregates["result"]
-    return (kind.container_model.objects.filter(pk=pk, round__tournament_id=tournament_id).annotate(**sides)
-            .order_by().values_list(*RESULT_FIELDS, *sides)[:1])
+    return (KINDS[key].container_model.objects.filter(pk=pk, round__tournament_id=tournament_id)
+            .order_by().values_list(*RESULT_FIELDS)[:1])
 
 
 #: :func:`_result_query` compiled once per process and kind of result (every poll reads it).
 RESULT_QUERY = CompiledQuery(_result_query)
+
+
+def standings_counters(tournament: Tournament) -> list:
+    """The standings page's state, one query by primary key: the tournament's
+    :data:`PAGE_COUNTERS` and its standings counter."""
+    counters = dict(zip(live_state.TOURNAMENT_FIELDS, live_state.tournament_row(tournament.pk), strict=True))
+    return [counters[name] for name in (*PAGE_COUNTERS, "standings_version")]

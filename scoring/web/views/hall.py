@@ -19,7 +19,6 @@ from datetime import timedelta
 
 from django import forms
 from django.contrib import messages
-from django.db.models import Max
 from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -31,6 +30,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from scoring.errors import ServiceError
 from scoring.hall import announcements, clock
 from scoring.kinds import KINDS
+from scoring.live import state as live_state
 from scoring.models import ANNOUNCEMENT_MAX_LENGTH, Announcement, Round, RoundClock, Tournament
 from scoring.policy import Perm
 from scoring.web.conditional import conditional
@@ -124,11 +124,12 @@ def clock_json(request, *, tournament):
 
 def news_state(request, tournament: Tournament):
     """The ETag state of the announcements region: the active announcements (ids, in one query;
-    expired ones drop out as time passes) and the current round's clock version (the clock script
-    reads it again when it changed)."""
+    expired ones drop out as time passes), the tournament's hall counter (a clock's change among
+    others: the clock script reads it again when it changed) and its own counter (a round
+    published or closed: which round's clock is shown; :mod:`scoring.live.state`)."""
     ids = list(Announcement.objects.filter(tournament=tournament).active().values_list("pk", flat=True))
-    clocks = (RoundClock.objects.filter(round__tournament=tournament).aggregate(v=Max("version"), t=Max("updated_at")))
-    return [ids, clocks["v"], str(clocks["t"]), request.GET.get("big", "")]
+    counters = dict(zip(live_state.TOURNAMENT_FIELDS, live_state.tournament_row(tournament.pk), strict=True))
+    return [ids, counters["epoch"], counters["hall_version"], counters["tournament_version"], request.GET.get("big", "")]
 
 
 @require_safe

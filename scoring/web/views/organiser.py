@@ -32,6 +32,7 @@ from scoring.draw.lifecycle import next_round_number
 from scoring.errors import NotAllowed, ServiceError
 from scoring.games.base import EntrantKind
 from scoring.io import datasets, entrants_csv, tournament_json
+from scoring.live import state as live_state
 from scoring.models import Match, Membership, Player, Round, TaskState, Team
 from scoring.participants import checkins
 from scoring.policy import Perm
@@ -223,6 +224,7 @@ def team_edit(request, pk, *, tournament):
             team.delete()
             for player in players:
                 player.delete()
+            live_state.bump(tournament.pk, live_state.ENTRANTS, live_state.STANDINGS)
         messages.success(request, _t("Team %(name)s deleted.") % {"name": team.name})
         return redirect("scoring:team_list", tournament.slug)
     was_withdrawn = team.withdrawn_after_round

@@ -36,7 +36,7 @@ from scoring.standings.placement import stored as stored_placement
 from scoring.standings.player_tiebreaks import REGISTRY as PLAYER_TIEBREAKS
 from scoring.standings.player_tiebreaks import keys_of as player_tiebreak_keys
 from scoring.standings.tiebreaks import NSKT_DEFAULT, REGISTRY
-from scoring.web.conditional import conditional, render_live, round_state
+from scoring.web.conditional import conditional, render_live, round_state, standings_counters
 from scoring.web.context import ENTRANT_PAGES, tournament_context
 from scoring.web.decorators import actor_of, tournament_view, visible_round
 from scoring.web.listings import player_grid, team_grid
@@ -227,7 +227,9 @@ def round_page(request, number, *, tournament):
         c.round = rnd
         sides, totals = kind.sides(c, adapter), kind.totals(c)
         hidden = hide_totals(request, tournament, c)
-        shown = c.status != ResultContainer.Status.PENDING and not hidden
+        # A table being played shows its state, not its running score (that is on its own page):
+        # the round page changes only when a table's state or final score does (docs/results.md).
+        shown = c.status in FINISHED and not hidden
         for side, heading, total in zip(sides, headings, totals, strict=False):
             side["heading"] = heading
             side["shown_total"] = total if per_seat and shown else None
@@ -262,13 +264,12 @@ LISTINGS = {
 PROJECTOR_HIDDEN = {"players", "affiliation"}
 
 
-def standings_state(request, tournament: Tournament) -> str:
-    """The standings' state key for ``?round=`` (:func:`scoring.standings.standings_key`), read
-    once per request: the page's ETag and its standings use the same."""
-    if not hasattr(request, "standings_key"):
-        through_round = int_param(request, "round", None, low=1, high=999)
-        request.standings_key = standings_key(tournament, through_round=through_round)
-    return request.standings_key
+def standings_state(request, tournament: Tournament) -> list:
+    """The standings page's state for its ETag: the tournament's standings counter and page
+    counters (:func:`scoring.web.conditional.standings_counters`, one query whatever the field's
+    size; ``?round=`` is in the ETag's path). The standings themselves are kept under their exact
+    state key (:func:`scoring.standings.standings_key`), read only when the page is rendered."""
+    return standings_counters(tournament)
 
 
 @require_safe
@@ -282,7 +283,7 @@ def standings(request, *, tournament):
     through screen by screen (:func:`projector_page`)."""
     through_round = int_param(request, "round", None, low=1, high=999)
     tiebreaks = tiebreak_descriptions(tournament)
-    rows = standings_for(tournament, through_round=through_round, key=standings_state(request, tournament))
+    rows = standings_for(tournament, through_round=through_round, key=standings_key(tournament, through_round=through_round))
     projector = projector_page(request, len(rows))
     table = LISTINGS[tournament.adapter.entrants](rows, tournament, tiebreaks)
     if projector:
