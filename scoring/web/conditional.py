@@ -59,7 +59,7 @@ from django.utils.translation import get_language
 
 from scoring.kinds import KINDS, ResultKind, kind_for
 from scoring.live import state as live_state
-from scoring.models import Round, Tournament
+from scoring.models import LiveState, Round, Tournament
 from scoring.printing.common import files_fingerprint
 from scoring.queries import CompiledQuery
 from scoring.web.links import held_links
@@ -216,15 +216,37 @@ def conditional(state_of: Callable) -> Callable:
 PAGE_COUNTERS = ("epoch", "tournament_version", "entrants_version")
 
 
+def _round_counters(tournament_id: int, number: int):
+    """Round ``number``'s id, status and counters with the tournament's (:data:`scoring.live.state.ROUND_FIELDS`)."""
+    return Round.objects.filter(tournament_id=tournament_id, number=number).order_by().values_list(*live_state.ROUND_FIELDS)[:1]
+
+
+def _tournament_counters(tournament_id: int):
+    """The tournament's counters (:data:`scoring.live.state.TOURNAMENT_FIELDS`)."""
+    return LiveState.objects.filter(pk=tournament_id).values_list(*live_state.TOURNAMENT_FIELDS)[:1]
+
+
+#: :func:`_round_counters` and :func:`_tournament_counters` compiled once per process (every poll
+#: reads one of them).
+ROUND_COUNTERS, TOURNAMENT_COUNTERS = CompiledQuery(_round_counters), CompiledQuery(_tournament_counters)
+
+
+def tournament_counters(tournament: Tournament) -> dict:
+    """The tournament's counters by name (:data:`scoring.live.state.TOURNAMENT_FIELDS`; ``None``
+    each before the first change), one query by primary key."""
+    rows = TOURNAMENT_COUNTERS.rows([tournament.pk])
+    return dict(zip(live_state.TOURNAMENT_FIELDS, rows[0] if rows else (None,) * len(live_state.TOURNAMENT_FIELDS), strict=True))
+
+
 def round_state(request, tournament: Tournament, number: int):
-    """A published round's page state, one query by primary keys (:func:`scoring.live.state.round_row`):
-    the round's id and status, its page counter (moved by a table's state, a finished table's
-    score and the pairing, never by a hand in a table being played) and the tournament's
-    :data:`PAGE_COUNTERS`. ``None`` for a draft or unknown round (the view decides and reads the
-    round itself)."""
-    row = live_state.round_row(tournament.pk, int(number))
-    if row is None or row[1] == Round.Status.DRAFT:
+    """A published round's page state, one query by primary keys: the round's id and status, its
+    page counter (moved by a table's state, a finished table's score and the pairing, never by a
+    hand in a table being played) and the tournament's :data:`PAGE_COUNTERS`. ``None`` for a draft
+    or unknown round (the view decides and reads the round itself)."""
+    rows = ROUND_COUNTERS.rows([tournament.pk, int(number)])
+    if not rows or rows[0][1] == Round.Status.DRAFT:
         return None
+    row = rows[0]
     counters = dict(zip(live_state.TOURNAMENT_FIELDS, row[4:], strict=True))
     return ["round", *row[:3], *(counters[name] for name in PAGE_COUNTERS)]
 
@@ -260,5 +282,5 @@ RESULT_QUERY = CompiledQuery(_result_query)
 def standings_counters(tournament: Tournament) -> list:
     """The standings page's state, one query by primary key: the tournament's
     :data:`PAGE_COUNTERS` and its standings counter."""
-    counters = dict(zip(live_state.TOURNAMENT_FIELDS, live_state.tournament_row(tournament.pk), strict=True))
+    counters = tournament_counters(tournament)
     return [counters[name] for name in (*PAGE_COUNTERS, "standings_version")]

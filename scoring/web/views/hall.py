@@ -30,10 +30,9 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from scoring.errors import ServiceError
 from scoring.hall import announcements, clock
 from scoring.kinds import KINDS
-from scoring.live import state as live_state
 from scoring.models import ANNOUNCEMENT_MAX_LENGTH, Announcement, Round, RoundClock, Tournament
 from scoring.policy import Perm
-from scoring.web.conditional import conditional
+from scoring.web.conditional import conditional, tournament_counters
 from scoring.web.context import tournament_context
 from scoring.web.decorators import tournament_view
 from scoring.web.views.public import live_seconds
@@ -128,7 +127,7 @@ def news_state(request, tournament: Tournament):
     others: the clock script reads it again when it changed) and its own counter (a round
     published or closed: which round's clock is shown; :mod:`scoring.live.state`)."""
     ids = list(Announcement.objects.filter(tournament=tournament).active().values_list("pk", flat=True))
-    counters = dict(zip(live_state.TOURNAMENT_FIELDS, live_state.tournament_row(tournament.pk), strict=True))
+    counters = tournament_counters(tournament)
     return [ids, counters["epoch"], counters["hall_version"], counters["tournament_version"], request.GET.get("big", "")]
 
 
