@@ -10,5 +10,6 @@ Topics name what changed: ``tournament`` (the tournament's own fields, its round
 closed: every page), ``standings`` (what the standings show), ``round:<number>`` (a round's page:
 its tables and their state), ``result:<id>`` (one match or table: its hands and state), ``hall``
 (clock, announcements, check-in, zones, the progress board) and ``entrants`` (names, teams,
-check-in shown on the link pages).
+check-in shown on the link pages); ``board:<number>`` (a round's progress board: anything in the
+round, a hand in a table being played too; published with the ``result:<id>`` of that table).
 """

@@ -3,19 +3,26 @@ a poll that finds nothing changed is answered ``304 Not Modified`` without rende
 
 A page's ETag is a digest of what the page shows, read cheaply before the view runs:
 
-- the state of its data (the standings: their state key, ``scoring.web.views.public.standings_state``;
-  :func:`round_state`: the versions of the round's results, the entrants' and the rounds' state;
-  :func:`result_state`: the result's version and its sides' last change), and the tournament's
-  own fields;
+- the state of its data: the tournament's state counters (:mod:`scoring.live.state`), bumped in
+  the transaction of every write a page shows, read by primary key: the standings
+  (:func:`standings_counters`: the standings counter, the tournament's and the entrants'), a
+  round's page (:func:`round_state`: the round's status and page counter), a result
+  (:func:`result_state`: its version, state and round), the hall bar
+  (``scoring.web.views.hall.news_state``: the hall counter and the active announcements); and the
+  tournament's own fields;
 - what else the same URL can show: the full path with its query (``?round=``, the projector's
   screen), the language, the CSRF cookie (the page embeds a token made from it), the htmx request
   headers (a partial), and the code (templates, translations and static files change on deploys).
 
-A 304 costs two queries (the tournament, then the page's state in one query: the standings'
-state key, :func:`round_state`, :func:`result_state`), no session write and no rendering. The
-state queries are built by the ORM once per process and shape and run again with each request's
-ids (:class:`scoring.queries.CompiledQuery`): building and compiling them cost several times
-what the database takes to answer them.
+A 304 costs two queries (the tournament, then the page's counters, joined by primary keys), no
+session write and no rendering, whatever the number of teams (``benchmarks/bench_conditional.py``).
+The state queries are built by the ORM once per process and run again with each request's ids
+(:class:`scoring.queries.CompiledQuery`).
+
+**The round page** shows a table's state and, once it is finished, its score; the running score
+of a table being played is on its result page. Its page counter moves with a table's state, a
+finished table's score and the pairing (:mod:`scoring.live.signals`), not with a hand in a table
+being played, so a phone following the round gets 304 while the hands are entered.
 
 Only anonymous visitors without pending messages get ETags and 304s: a member's page shows their
 name, role and actions, which the data's state does not cover. A phone holding private links
@@ -30,9 +37,8 @@ keeps the one of the page it has (its nonces match that page).
 that region only (:func:`render_live`; htmx swaps in ``#live`` of the answer), not the whole page,
 and ``Vary: HX-Request, HX-Target`` keeps the browser from showing a fragment where the page was.
 
-**Shared fragments.** Every phone in the hall polls the same few pages, and while a match is being
-played the round's page changes with every hand: each phone's poll would render the same region
-again. For a live poll by a visitor who gets the page everyone gets (anonymous, no private link
+**Shared fragments.** Every phone in the hall polls the same few pages, and when a page changes
+(a result in, the standings) each phone's poll would render the same region again. For a live poll by a visitor who gets the page everyone gets (anonymous, no private link
 held or acted through, no messages) the rendered region is kept in Django's cache
 (:func:`shared_key`: the page's state, the tournament's fields, the path with its query, the
 language, the htmx headers and the code, the same as the ETag less what is the visitor's own) and
