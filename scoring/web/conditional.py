@@ -254,7 +254,7 @@ def round_state(request, tournament: Tournament, number: int):
         return None
     row = rows[0]
     counters = dict(zip(live_state.TOURNAMENT_FIELDS, row[4:], strict=True))
-    return ["round", *row[:3], *(counters[name] for name in PAGE_COUNTERS)]
+    return [*row[:3], *(counters[name] for name in PAGE_COUNTERS)]
 
 
 #: What a result page's state reads of the result (whose every change bumps its ``version`` or
