@@ -16,8 +16,8 @@ caller's loop (``async_to_sync``).
 from __future__ import annotations
 
 import asyncio
-import os
 import logging
+import os
 import threading
 from collections.abc import Iterable, Mapping
 

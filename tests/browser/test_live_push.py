@@ -117,7 +117,7 @@ def test_standings_follow_a_confirmation_by_its_event_without_polling(asgi, sett
 
     referee, confirmer = tp["people"]["referees"]
     play(tp["matches"][0], [DOUBLE_VICTORY_NS] * 3, referee, confirmer=confirmer)
-    asgi.publish(tp["t"].pk, ["round:2", "result:%d" % tp["matches"][0].pk])  # not the standings' topic
+    asgi.publish(tp["t"].pk, ["round:2", f"result:{tp['matches'][0].pk}"])  # not the standings' topic
     page.wait_for_timeout(1000)
     assert polls == [] and "Stand na ronde 1" in page.locator("[data-after]").inner_text()
 
