@@ -45,6 +45,7 @@ import os
 import sys
 from datetime import timedelta
 from pathlib import Path
+from urllib.parse import urlparse
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
@@ -267,7 +268,10 @@ LIVE_RETRY_MS = int(os.environ.get("LIVE_RETRY_MS", "5000"))
 if REDIS_URL:
     CHANNEL_LAYERS = {"default": {
         "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
-        "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_connect_timeout": 1}], "prefix": "nskt-live"},
+        # Pub/sub channels ignore Redis' database number: the prefix carries it, so sites sharing a
+        # Redis on different databases never see each other's events.
+        "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_connect_timeout": 1}],
+                   "prefix": os.environ.get("LIVE_CHANNEL_PREFIX", "nskt-live-" + (urlparse(REDIS_URL).path.strip("/") or "0"))},
     }}
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
