@@ -34,8 +34,8 @@ from _common import ROOT, VAR, Table
 REDIS = os.environ.get("PUSH_REDIS_URL", "redis://127.0.0.1:6379/0")
 CONNECTIONS = int(os.environ.get("PUSH_CONNECTIONS", "2000"))
 BASELINE = int(os.environ.get("PUSH_BASELINE", "100"))
-EVENTS = int(os.environ.get("PUSH_EVENTS", "20"))
-GAP = float(os.environ.get("PUSH_GAP", "0.5"))
+EVENTS = int(os.environ.get("PUSH_EVENTS", "15"))
+GAP = float(os.environ.get("PUSH_GAP", "1"))
 DB = VAR / "push.sqlite3"
 SLUG = "push-bench"
 PREFIX = f"nskt-bench-{os.getpid()}"
@@ -45,7 +45,7 @@ def environment() -> dict:
     """The events process's (and this process's) settings: production mode on the SQLite file."""
     return {**os.environ, "DJANGO_SETTINGS_MODULE": "nskt.settings", "DEBUG": "0", "SECRET_KEY": "bench-" + "x" * 50,
             "DATABASE_URL": f"sqlite:///{DB}", "REDIS_URL": REDIS, "LIVE_CHANNEL_PREFIX": PREFIX,
-            "ALLOWED_HOSTS": "127.0.0.1", "LIVE_HEARTBEAT_SECONDS": "5"}
+            "ALLOWED_HOSTS": "127.0.0.1"}
 
 
 def setup() -> int:

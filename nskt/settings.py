@@ -17,7 +17,8 @@ Variables (all optional for the embedded default):
 - ``REDIS_URL``: e.g. ``redis://127.0.0.1:6379/0``; Celery broker, result backend and Django cache.
   Without it Celery runs tasks eagerly and the cache is in-process memory.
 - ``LIVE_EVENTS``: ``0``/``1``: the pages follow server-sent events (default on with ``REDIS_URL``);
-  ``LIVE_HEARTBEAT_SECONDS`` (20), ``LIVE_RETRY_MS`` (5000): the event stream's heartbeat and retry.
+  ``LIVE_HEARTBEAT_SECONDS`` (20), ``LIVE_RETRY_MS`` (5000): the event stream's heartbeat and retry;
+  ``LIVE_CHANNEL_PREFIX``: the Redis pub/sub prefix (default ``nskt-live-<database number>``).
 - ``ALLOWED_HOSTS``: comma-separated host names. Default ``localhost,127.0.0.1`` (plus
   ``testserver`` under tests).
 - ``CSRF_TRUSTED_ORIGINS``: comma-separated origins (``https://nskt.example.org``).
