@@ -16,6 +16,9 @@ Variables (all optional for the embedded default):
   ``db.sqlite3`` in the project folder.
 - ``REDIS_URL``: e.g. ``redis://127.0.0.1:6379/0``; Celery broker, result backend and Django cache.
   Without it Celery runs tasks eagerly and the cache is in-process memory.
+- ``LIVE_EVENTS``: ``0``/``1``: the pages follow server-sent events (default on with ``REDIS_URL``);
+  ``LIVE_HEARTBEAT_SECONDS`` (20), ``LIVE_RETRY_MS`` (5000): the event stream's heartbeat and retry;
+  ``LIVE_CHANNEL_PREFIX``: the Redis pub/sub prefix (default ``nskt-live-<database number>``).
 - ``ALLOWED_HOSTS``: comma-separated host names. Default ``localhost,127.0.0.1`` (plus
   ``testserver`` under tests).
 - ``CSRF_TRUSTED_ORIGINS``: comma-separated origins (``https://nskt.example.org``).
@@ -43,6 +46,7 @@ import os
 import sys
 from datetime import timedelta
 from pathlib import Path
+from urllib.parse import urlparse
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
@@ -252,6 +256,26 @@ if REDIS_URL:
     CACHES = redis_cache(REDIS_URL)
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
+# Live pages (issue 25, scoring.live, docs/operations.md "Live pages"): the pages follow their
+# tournament's server-sent events at /events/<slug>/ (the events process, nskt.asgi) and poll only
+# as a fallback. The web processes reach the events process through Redis pub/sub, so LIVE_EVENTS
+# is on by default only with REDIS_URL; without it (the embedded default, `make run`) the pages
+# poll every LIVE_POLL_SECONDS as before. The stream sends a comment every
+# LIVE_HEARTBEAT_SECONDS and tells the browser to reconnect after LIVE_RETRY_MS.
+LIVE_EVENTS = env_bool("LIVE_EVENTS", bool(REDIS_URL))
+LIVE_HEARTBEAT_SECONDS = float(os.environ.get("LIVE_HEARTBEAT_SECONDS", "20"))
+LIVE_RETRY_MS = int(os.environ.get("LIVE_RETRY_MS", "5000"))
+if REDIS_URL:
+    CHANNEL_LAYERS = {"default": {
+        "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+        # Pub/sub channels ignore Redis' database number: the prefix carries it, so sites sharing a
+        # Redis on different databases never see each other's events.
+        "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_connect_timeout": 1}],
+                   "prefix": os.environ.get("LIVE_CHANNEL_PREFIX", "nskt-live-" + (urlparse(REDIS_URL).path.strip("/") or "0"))},
+    }}
+else:
+    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
 CELERY_BROKER_URL = REDIS_URL or "memory://"
 CELERY_RESULT_BACKEND = REDIS_URL or "cache+memory://"

@@ -254,7 +254,7 @@ def test_live_pages_poll_their_own_url_instead_of_reloading(client, hall, settin
             page = client.get(url + query).content.decode()
             assert '<meta http-equiv="refresh"' not in page.replace("<noscript><meta http-equiv", "")
             own = re.escape(url + query)
-            assert re.search(rf'<div id="live"[^>]*hx-get="{own}"[^>]*hx-trigger="every 7s"[^>]*hx-select="#live"', page)
+            assert re.search(rf'<div id="live"[^>]*hx-get="{own}"[^>]*hx-trigger="live-refresh"[^>]*data-live-poll="7"[^>]*hx-select="#live"', page)
 
 
 def test_standings_say_after_which_round_they_stand(client, hall):

@@ -146,7 +146,8 @@ def test_the_result_page_polls_its_live_region_and_says_after_which_hand(client)
     html = client.get(u("match_detail", "cup", m.pk)).content.decode()
     live = re.search(r'<div id="live"([^>]*)>', html).group(1)
     assert 'hx-get="' + u("match_detail", "cup", m.pk) + '"' in live
-    assert 'hx-trigger="every 10s"' in live and 'hx-select="#live"' in live
+    assert 'hx-trigger="live-refresh"' in live and 'data-live-poll="10"' in live and 'hx-select="#live"' in live
+    assert f'data-live-topics="tournament result:{m.pk}"' in live
     assert "After hand 2" in html
 
 

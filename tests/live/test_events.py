@@ -1,0 +1,181 @@
+"""The event stream of a tournament (issue 25 item 2, ``scoring.live.events``) and
+:func:`scoring.live.push.publish`: a page following its tournament receives what is published
+for that tournament and nothing of another, the stream starts with ``retry:`` and beats, it ends
+when the client goes away, and a publish never raises (nobody listening, Redis down).
+
+The consumer runs in asgiref's :class:`~asgiref.testing.ApplicationCommunicator` on the
+in-process channel layer; the last test goes through Redis when the suite has one (``REDIS_URL``)."""
+from __future__ import annotations
+
+import json
+import logging
+import time
+
+import pytest
+from asgiref.sync import async_to_sync, sync_to_async
+from asgiref.testing import ApplicationCommunicator
+from channels.layers import get_channel_layer
+from channels.routing import URLRouter
+from django.urls import path
+
+from scoring.live import push
+from scoring.live.events import TournamentEvents
+from tests.factories import TournamentFactory
+
+pytestmark = pytest.mark.django_db
+
+APP = URLRouter([path("events/<slug:slug>/", TournamentEvents.as_asgi())])
+IN_MEMORY = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+
+
+@pytest.fixture(autouse=True)
+def _in_memory_layer(settings):
+    settings.CHANNEL_LAYERS = IN_MEMORY
+    settings.LIVE_RETRY_MS = 5000
+    settings.LIVE_HEARTBEAT_SECONDS = 20
+
+
+def stream(slug: str) -> ApplicationCommunicator:
+    scope = {"type": "http", "http_version": "1.1", "method": "GET", "path": f"/events/{slug}/",
+             "raw_path": f"/events/{slug}/".encode(), "query_string": b"", "headers": [(b"accept", b"text/event-stream")]}
+    return ApplicationCommunicator(APP, scope)
+
+
+async def opened(slug: str):
+    """A stream of ``slug`` opened: (communicator, response start, first body)."""
+    comm = stream(slug)
+    await comm.send_input({"type": "http.request", "body": b"", "more_body": False})
+    start = await comm.receive_output(2)
+    first = await comm.receive_output(2)
+    return comm, start, first
+
+
+def data_of(message: dict) -> dict:
+    """The JSON data of one server-sent event in a body message."""
+    body = message["body"].decode()
+    assert body.startswith("data: ") and body.endswith("\n\n"), body
+    return json.loads(body[len("data: "):])
+
+
+def test_a_page_receives_its_tournaments_events_and_not_another_ones():
+    ours, other = TournamentFactory(slug="ours"), TournamentFactory(slug="other")
+
+    async def scenario():
+        comm, start, first = await opened("ours")
+        assert start["status"] == 200
+        assert dict(start["headers"])[b"Content-Type"] == b"text/event-stream; charset=utf-8"
+        assert first == {"type": "http.response.body", "body": b"retry: 5000\n\n", "more_body": True}
+        await sync_to_async(push.publish)(other.pk, ["standings"], {"standings": 9})
+        assert await comm.receive_nothing(0.2)
+        await sync_to_async(push.publish)(ours.pk, ["standings", "result:7", "standings"], {"standings": 3})
+        message = await comm.receive_output(2)
+        assert message["more_body"] is True
+        assert data_of(message) == {"topics": ["result:7", "standings"], "versions": {"standings": 3}}
+        await comm.send_input({"type": "http.disconnect"})
+        await comm.wait(2)
+
+    async_to_sync(scenario)()
+
+
+def test_the_stream_beats_and_says_when_to_retry(settings):
+    TournamentFactory(slug="beat")
+    settings.LIVE_HEARTBEAT_SECONDS = 0.05
+    settings.LIVE_RETRY_MS = 1500
+
+    async def scenario():
+        comm, _start, first = await opened("beat")
+        assert first["body"] == b"retry: 1500\n\n"
+        beats = [await comm.receive_output(1) for _ in range(2)]
+        assert [b["body"] for b in beats] == [b": beat\n\n", b": beat\n\n"]
+        await comm.send_input({"type": "http.disconnect"})
+        await comm.wait(2)
+
+    async_to_sync(scenario)()
+
+
+def test_leaving_ends_the_stream_and_leaves_the_group():
+    t = TournamentFactory(slug="leave")
+    layer = get_channel_layer()
+
+    async def scenario():
+        comm, _start, _first = await opened("leave")
+        assert layer.groups.get(push.group_name(t.pk))
+        await comm.send_input({"type": "http.disconnect"})
+        await comm.wait(2)  # the consumer stopped
+        assert not layer.groups.get(push.group_name(t.pk))
+
+    async_to_sync(scenario)()
+
+
+def test_an_unknown_tournament_is_404_and_the_stream_ends():
+    async def scenario():
+        comm = stream("nothing-here")
+        await comm.send_input({"type": "http.request", "body": b""})
+        start = await comm.receive_output(2)
+        body = await comm.receive_output(2)
+        assert start["status"] == 404 and body["more_body"] is False
+        await comm.wait(2)
+
+    async_to_sync(scenario)()
+
+
+def test_publish_with_nobody_listening_or_nothing_changed_does_nothing():
+    t = TournamentFactory()
+    assert push.publish(t.pk, ["standings"], {"standings": 1}) is None
+    assert push.publish(t.pk, []) is None
+
+
+def test_publish_with_redis_down_returns_at_once_and_logs(settings, caplog):
+    """A Redis that is not there (a closed port): publish returns without waiting and without
+    raising; the failure is logged by the background sender within its timeout."""
+    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+                                           "CONFIG": {"hosts": [{"address": "redis://127.0.0.1:1/0", "socket_connect_timeout": 1}]}}}
+    t = TournamentFactory()
+    get_channel_layer()  # the layer built (its modules imported) before the clock starts
+    with caplog.at_level(logging.WARNING, logger="scoring.live.push"):
+        began = time.monotonic()
+        push.publish(t.pk, ["standings"], {"standings": 1})
+        assert time.monotonic() - began < 0.5
+        deadline = time.monotonic() + push.SEND_TIMEOUT + 3
+        while not caplog.records and time.monotonic() < deadline:
+            time.sleep(0.05)
+    assert [r.getMessage().startswith("live push not sent") for r in caplog.records] == [True]
+
+
+def test_publish_never_raises_even_when_the_layer_does(monkeypatch, caplog):
+    def broken(alias="default"):
+        raise RuntimeError("misconfigured layer")
+
+    monkeypatch.setattr(push, "get_channel_layer", broken)
+    with caplog.at_level(logging.WARNING, logger="scoring.live.push"):
+        push.publish(1, ["standings"])
+    assert "misconfigured layer" in caplog.text
+
+
+@pytest.mark.django_db(transaction=True)
+def test_through_redis_a_publish_of_a_web_process_reaches_the_stream(settings):
+    """With Redis (``REDIS_URL``, as in production): publish from sync code goes through the
+    background sender and Redis pub/sub to the consumer."""
+    if not settings.REDIS_URL:
+        pytest.skip("REDIS_URL is not set")
+    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+                                           "CONFIG": {"hosts": [{"address": settings.REDIS_URL}],
+                                                      "prefix": f"nskt-live-test-{time.time_ns()}"}}}
+    t = TournamentFactory(slug="redis")
+
+    async def scenario():
+        comm, _start, _first = await opened("redis")
+        for attempt in range(20):  # the subscription reaches Redis shortly after the group join
+            await sync_to_async(push.publish, thread_sensitive=False)(t.pk, ["hall"], {"hall": attempt})
+            try:
+                message = await comm.receive_output(0.25)
+                break
+            except TimeoutError:
+                continue
+        else:
+            pytest.fail("no event through Redis")
+        assert data_of(message)["topics"] == ["hall"]
+        await comm.send_input({"type": "http.disconnect"})
+        await comm.wait(2)
+
+    async_to_sync(scenario)()
