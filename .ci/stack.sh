@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# The production stack started from the repository's deploy files and checked over https (issue 25
+# item 1): `deploy/serve.sh` (what `make serve` runs) with a virtualenv made from requirements.txt
+# alone, so production is proven to need no test tool: Caddy (deploy/Caddyfile, `tls internal` on
+# localhost, free high ports), gunicorn, uvicorn, a Celery worker and beat (deploy/Procfile), on a
+# PostgreSQL database made for this run and Redis db 14. tests/ops/test_stack_https.py then checks
+# a page, compression, a static file, a login and a hand saved and read back, verifying Caddy's
+# certificate against its own root. Everything is stopped and the database dropped at the end.
+# STACK_VENV=PATH uses an existing virtualenv instead of building one.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+PY=$ROOT/.venv/bin/python
+if ! command -v caddy >/dev/null 2>&1; then
+  apt-get install -y -q caddy >/dev/null || { apt-get update -q >/dev/null && apt-get install -y -q caddy >/dev/null; }
+fi
+WORK=$(mktemp -d -t nskt-stack-XXXXXX)
+DB="nskt_stack_$$"
+LOG=$WORK/stack.log
+free_port() { "$PY" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+
+cleanup() {
+  if [ -n "${STACK_PID:-}" ] && kill -0 "$STACK_PID" 2>/dev/null; then
+    kill -TERM "$STACK_PID" 2>/dev/null || true
+    for _ in $(seq 1 30); do kill -0 "$STACK_PID" 2>/dev/null || break; sleep 0.5; done
+    kill -KILL "$STACK_PID" 2>/dev/null || true
+  fi
+  "$PY" - "$DB" <<'PYEOF' || true
+import sys, psycopg, redis
+with psycopg.connect(host="127.0.0.1", user="postgres", dbname="postgres", autocommit=True) as c:
+    c.execute(f'DROP DATABASE IF EXISTS "{sys.argv[1]}" WITH (FORCE)')
+redis.Redis.from_url("redis://127.0.0.1:6379/14").flushdb()
+PYEOF
+  rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+if [ -n "${STACK_VENV:-}" ]; then
+  VENV=$STACK_VENV
+else
+  VENV=$WORK/venv
+  echo "runtime-only virtualenv (requirements.txt)"
+  python3.11 -m venv "$VENV"
+  "$VENV/bin/pip" install -q --disable-pip-version-check -r requirements.txt 2>&1 | grep -v "is ignored: it is neither" || true
+  "$VENV/bin/python" -c "import django, gunicorn, uvicorn, celery, honcho" || { echo "runtime virtualenv incomplete"; exit 1; }
+  for tool in pytest playwright hypothesis ruff; do
+    if "$VENV/bin/python" -c "import $tool" 2>/dev/null; then echo "$tool is in the runtime virtualenv"; exit 1; fi
+  done
+fi
+
+export NSKT_VENV=$VENV SERVE_DIR=$WORK/serve MEDIA_ROOT=$WORK/media
+export DATABASE_URL="postgres://postgres@127.0.0.1:5432/$DB" REDIS_URL=redis://127.0.0.1:6379/14
+export SERVE_HOST=localhost SERVE_PORT=$(free_port) SERVE_HTTP_PORT=$(free_port)
+export NSKT_WEB_ADDR="127.0.0.1:$(free_port)" NSKT_EVENTS_ADDR="127.0.0.1:$(free_port)"
+export WEB_CONCURRENCY=2 CELERY_CONCURRENCY=1
+URL="https://localhost:$SERVE_PORT"
+CA=$SERVE_DIR/caddy-data/caddy/pki/authorities/local/root.crt
+
+bash deploy/serve.sh >"$LOG" 2>&1 &
+STACK_PID=$!
+for _ in $(seq 1 180); do
+  if [ -f "$CA" ] && curl -fsS -o /dev/null --cacert "$CA" "$URL/"; then break; fi
+  kill -0 "$STACK_PID" 2>/dev/null || { cat "$LOG"; echo "the stack stopped"; exit 1; }
+  sleep 1
+done
+curl -fsS -o /dev/null --cacert "$CA" "$URL/" || { cat "$LOG"; echo "no answer at $URL"; exit 1; }
+echo "stack up at $URL"
+
+bash deploy/serve.sh manage load_demo --in-production >/dev/null
+TOKEN=$(bash deploy/serve.sh manage api_token organiser | grep -o 'nskt_[0-9a-f]\{64\}' | head -n1)
+[ -n "$TOKEN" ] || { echo "no API token"; exit 1; }
+bash deploy/serve.sh run "$VENV/bin/celery" -A nskt inspect ping -t 10 >/dev/null \
+  || { cat "$LOG"; echo "the Celery worker does not answer"; exit 1; }
+echo "Celery worker answers"
+
+status=0
+env -u DATABASE_URL -u REDIS_URL -u MEDIA_ROOT STACK_URL="$URL" STACK_CA="$CA" \
+  STACK_HTTP_URL="http://localhost:$SERVE_HTTP_PORT" STACK_EVENTS_URL="http://$NSKT_EVENTS_ADDR" \
+  STACK_TOKEN="$TOKEN" STACK_SLUG=nskt-demo \
+  "$PY" -m pytest -q -p no:cacheprovider tests/ops/test_stack_https.py || status=$?
+if [ "$status" != 0 ]; then tail -n 80 "$LOG"; fi
+for name in web events worker beat caddy; do
+  grep -q "^[0-9:]* $name\.1 *| " "$LOG" || { echo "process $name never logged"; }
+done
+exit "$status"
