@@ -92,11 +92,14 @@ done
 curl -fsS -o /dev/null --cacert "$CA" "$URL/" || { cat "$LOG"; echo "no answer at $URL"; exit 1; }
 echo "stack up at $URL (${SECONDS}s)"
 
-bash deploy/serve.sh manage load_demo --in-production >/dev/null
-TOKEN=$(bash deploy/serve.sh manage api_token organiser 2>/dev/null | grep -o 'nskt_[0-9a-f]\{64\}' | head -n1)
+# The worker is asked while the demo tournament and a token are made (one Django start for both).
+bash deploy/serve.sh run "$VENV/bin/celery" -A nskt inspect ping -t 10 >"$WORK/ping.log" 2>&1 &
+PING_PID=$!
+TOKEN=$(bash deploy/serve.sh manage shell -c "from django.core.management import call_command
+call_command('load_demo', in_production=True, stdout=open('/dev/null', 'w'))
+call_command('api_token', 'organiser')" 2>/dev/null | grep -o 'nskt_[0-9a-f]\{64\}' | head -n1)
 [ -n "$TOKEN" ] || { echo "no API token"; exit 1; }
-bash deploy/serve.sh run "$VENV/bin/celery" -A nskt inspect ping -t 10 >/dev/null \
-  || { cat "$LOG"; echo "the Celery worker does not answer"; exit 1; }
+wait "$PING_PID" || { cat "$WORK/ping.log" "$LOG"; echo "the Celery worker does not answer"; exit 1; }
 echo "demo loaded, Celery worker answers (${SECONDS}s)"
 
 status=0
