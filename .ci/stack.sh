@@ -3,7 +3,8 @@
 # item 1): `deploy/serve.sh` (what `make serve` runs), without any test or lint tool: Caddy
 # (deploy/Caddyfile, `tls internal` on localhost, free high ports), gunicorn, uvicorn, a Celery worker and beat (deploy/Procfile), on a
 # PostgreSQL database made for this run and Redis db 14. tests/ops/test_stack_https.py then checks
-# a page, compression, a static file, a login and a hand saved and read back, verifying Caddy's
+# a page, compression, a static file, a login, a hand saved and read back, a round pack built by
+# the worker and an imported tournament, verifying Caddy's
 # certificate against its own root. Everything is stopped and the database dropped at the end.
 # The stack runs from the CI virtualenv with every module of requirements-dev.txt refused at
 # import; STACK_FRESH_VENV=1 builds a new virtualenv from requirements.txt alone instead.
@@ -92,11 +93,12 @@ done
 curl -fsS -o /dev/null --cacert "$CA" "$URL/" || { cat "$LOG"; echo "no answer at $URL"; exit 1; }
 echo "stack up at $URL (${SECONDS}s)"
 
-# The worker is asked while the demo tournament and a token are made (one Django start for both).
+# The worker is asked while the demo tournament, an imported one and a token are made (one Django start).
 bash deploy/serve.sh run "$VENV/bin/celery" -A nskt inspect ping -t 10 >"$WORK/ping.log" 2>&1 &
 PING_PID=$!
 TOKEN=$(bash deploy/serve.sh manage shell -c "from django.core.management import call_command
 call_command('load_demo', in_production=True, stdout=open('/dev/null', 'w'))
+call_command('import_tournament', 'docs/examples/tournament.json', organiser='organiser', stdout=open('/dev/null', 'w'))
 call_command('api_token', 'organiser')" 2>/dev/null | grep -o 'nskt_[0-9a-f]\{64\}' | head -n1)
 [ -n "$TOKEN" ] || { echo "no API token"; exit 1; }
 wait "$PING_PID" || { cat "$WORK/ping.log" "$LOG"; echo "the Celery worker does not answer"; exit 1; }

@@ -7,7 +7,8 @@ files by ``.ci/stack.sh`` (which sets the variables below and runs this file). S
   certificate, which every request verifies (no unverified TLS);
 - ``STACK_HTTP_URL``: Caddy's plain-http port (it must redirect to https);
 - ``STACK_EVENTS_URL``: uvicorn itself (the ASGI server behind ``/events/``);
-- ``STACK_TOKEN``: an API token of the demo's organiser; ``STACK_SLUG``: the demo tournament.
+- ``STACK_TOKEN``: an API token of the demo's organiser; ``STACK_SLUG``: the demo tournament;
+  ``docs/examples/tournament.json`` has been imported (``example-cup``).
 
 Only the standard library speaks to the stack, so nothing here depends on the code under test.
 """
@@ -19,6 +20,7 @@ import json
 import os
 import re
 import ssl
+import time
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -176,3 +178,28 @@ def test_hand_saved_and_read_back():
     last = after["records"][-1]
     assert last["record"]["first_out"] == "N" and last["record"]["calls"] == {"N": "tai_pan"}
     assert last["scores"] == {"NS": 175, "EW": 25} or last["scores"] == [175, 25], last
+
+
+def test_round_pack_built_by_the_worker():
+    """The public round pack: the worker builds it (reportlab), the web process serves the file."""
+    slug = os.environ.get("STACK_SLUG", "nskt-demo")
+    deadline = time.monotonic() + 180
+    while True:
+        response = _get(f"/t/{slug}/round/1/pack.pdf", follow=False)
+        body = response.read()
+        if response.status == 200:
+            break
+        assert response.status == 302, (response.status, body[:500])
+        location = urllib.parse.urlsplit(response.headers["Location"])
+        progress = _get(location.path, follow=False)
+        assert progress.status == 200, progress.status
+        assert time.monotonic() < deadline, "the round pack was not built in time"
+        time.sleep(1)
+    assert response.headers["Content-Type"] == "application/pdf" and body.startswith(b"%PDF")
+    assert len(body) > 10_000
+
+
+def test_imported_tournament_is_served():
+    status, tournament = _api("/tournaments/example-cup")
+    assert status == 200, tournament
+    assert tournament["slug"] == "example-cup"
