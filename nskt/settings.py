@@ -40,6 +40,7 @@ Variables (all optional for the embedded default):
 - ``AXES_FAILURE_LIMIT``, ``AXES_COOLOFF_MINUTES``, ``AXES_COOLOFF_MAX_MINUTES``: login throttling
   per account (5 failures; a cool-off of 1 minute, doubling up to 60).
 - ``INVITATION_HOURS``: how long a new login link of a referee or organiser works (24).
+- ``STATIC_ROOT``: the folder ``collectstatic`` fills (default ``staticfiles`` in the project folder).
 """
 import ipaddress
 import os
@@ -217,7 +218,8 @@ TIME_ZONE = os.environ.get("TIME_ZONE", "Europe/Amsterdam")
 USE_TZ = True
 
 STATIC_URL = "static/"
-STATIC_ROOT = BASE_DIR / "staticfiles"
+# collectstatic writes here; in production the reverse proxy serves it (deploy/Caddyfile).
+STATIC_ROOT = Path(os.environ.get("STATIC_ROOT", BASE_DIR / "staticfiles"))
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
