@@ -1,0 +1,219 @@
+"""Pure helpers of the busy round (issue 25 item 4): when results are confirmed, which pushed
+events a live page follows and when it refreshes on them, what a request and its answer cost on
+the wire, and latency percentiles from histograms. No Django, no locust, no network, so the load
+scenario (``locustfile.py``, ``phones.py``, ``loadctl.py``), ``benchmarks/bench_hall_bytes.py``
+and the tests share them.
+
+Units: times in seconds (any monotonic clock, or seconds from the start of the busy window),
+sizes in bytes, latencies in milliseconds.
+"""
+from __future__ import annotations
+
+import gzip
+import json
+import math
+import random
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Mapping
+from http import HTTPStatus
+
+#: The busiest 10 minutes of a round: most tables finish and their results are confirmed.
+BUSY_WINDOW = 600.0
+#: Share of the round's tables confirmed within the busy window ("most of 150 tables").
+BUSY_SHARE = 0.9
+
+# --------------------------------------------------------------------------- confirmations
+
+
+def confirmation_times(tables: int, *, share: float = BUSY_SHARE, window: float = BUSY_WINDOW, seed: int = 25) -> list[float]:
+    """Seconds from the start of the busy window at which results are confirmed: ``round(share *
+    tables)`` of them, one in each equal slice of ``window``, at a seeded random moment within its
+    slice (so the rate is even over the window, the gaps are not). Sorted ascending, all in
+    ``[0, window)``. ``ValueError`` for a negative ``tables``, a ``share`` outside 0..1 or a
+    ``window`` not positive."""
+    if tables < 0 or not 0 <= share <= 1 or window <= 0:
+        raise ValueError("tables >= 0, 0 <= share <= 1, window > 0")
+    n = round(share * tables)
+    if n == 0:
+        return []
+    rng = random.Random(seed)
+    slot = window / n
+    return [slot * (i + rng.random()) for i in range(n)]
+
+
+def confirmation_rate(tables: int, *, share: float = BUSY_SHARE, window: float = BUSY_WINDOW) -> float:
+    """Confirmations per second in the busy window (``round(share * tables) / window``): the rate
+    the load scenario keeps up for the length of its run."""
+    return round(share * tables) / window
+
+
+# --------------------------------------------------------------------------- pushed events
+
+#: The topics each live page follows (``scoring.live``): its own, and ``tournament`` (a round
+#: published or closed changes every page).
+def page_topics(kind: str, round_number: int = 1, match: int | None = None) -> frozenset[str]:
+    """The topics a phone's live page refreshes on: ``standings`` for the standings,
+    ``round:<n>`` for a round's tables, ``result:<id>`` for one match; each with ``tournament``.
+    ``ValueError`` for another ``kind``."""
+    own = {"standings": "standings", "round": f"round:{round_number}", "match": f"result:{match}"}
+    if kind not in own:
+        raise ValueError(f"unknown page {kind!r}")
+    return frozenset({own[kind], "tournament"})
+
+
+def event_topics(data: str) -> frozenset[str]:
+    """The topics of one pushed event, from its ``data`` (JSON ``{"topics": [...], "versions":
+    {...}}``); empty for data that is not such an object (a comment, a keep-alive, garbage)."""
+    try:
+        value = json.loads(data)
+    except ValueError:
+        return frozenset()
+    topics = value.get("topics") if isinstance(value, dict) else None
+    return frozenset(str(t) for t in topics) if isinstance(topics, list) else frozenset()
+
+
+def sse_frame(payload: Mapping, event_id: int | None = None) -> bytes:
+    """One server-sent event as it goes over the wire: an ``id:`` line (when given), the JSON
+    ``data:`` line and the blank line that ends the event (the text/event-stream format)."""
+    head = f"id: {event_id}\n" if event_id is not None else ""
+    return f"{head}data: {json.dumps(payload, separators=(',', ':'))}\n\n".encode()
+
+
+class Coalescer:
+    """When a live page refreshes on pushed events, as the pages' script does: at once on a
+    matching event if the last refresh is at least ``interval`` seconds old, otherwise once at
+    the end of that interval, however many events came meanwhile (they fold into one refresh).
+
+    :meth:`event` returns when the refresh for an event is due (``now`` or later), or ``None`` if
+    one is already due for an earlier event; :meth:`fired` records a refresh done at ``now``.
+    """
+
+    def __init__(self, interval: float) -> None:
+        if interval < 0:
+            raise ValueError("interval must not be negative")
+        self.interval = interval
+        self.last: float | None = None
+        self.due: float | None = None
+
+    def event(self, now: float) -> float | None:
+        if self.due is not None:
+            return None
+        self.due = now if self.last is None else max(now, self.last + self.interval)
+        return self.due
+
+    def fired(self, now: float) -> None:
+        self.last, self.due = now, None
+
+
+def refresh_times(event_times: Iterable[float], interval: float, *, until: float = math.inf) -> list[float]:
+    """The moments a page refreshes, given the moments its matching events arrive (ascending),
+    coalesced by :class:`Coalescer` over ``interval``; refreshes due at or after ``until`` are left
+    out."""
+    coalescer, out = Coalescer(interval), []
+    for t in event_times:
+        if coalescer.due is not None and coalescer.due <= t:
+            out.append(coalescer.due)
+            coalescer.fired(coalescer.due)
+        coalescer.event(t)
+    if coalescer.due is not None:
+        out.append(coalescer.due)
+    return [t for t in out if t < until]
+
+
+# --------------------------------------------------------------------------- bytes on the wire
+
+
+def request_wire_bytes(method: str, target: str, headers: Mapping[str, str] | Iterable[tuple[str, str]]) -> int:
+    """Bytes of an HTTP/1.1 request without a body: request line, one ``Name: value`` line per
+    header (CRLF each) and the blank line."""
+    items = headers.items() if isinstance(headers, Mapping) else headers
+    return len(f"{method} {target} HTTP/1.1\r\n".encode()) + sum(len(f"{k}: {v}\r\n".encode()) for k, v in items) + 2
+
+
+def response_wire_bytes(status: int, headers: Iterable[tuple[str, str]], body: int) -> int:
+    """Bytes of an HTTP/1.1 answer: status line, header lines, the blank line and ``body`` bytes
+    (as sent: compressed if it was). TCP/IP and TLS framing are not counted."""
+    try:
+        reason = HTTPStatus(status).phrase
+    except ValueError:
+        reason = ""
+    line = f"HTTP/1.1 {status} {reason}\r\n".encode()
+    return len(line) + sum(len(f"{k}: {v}\r\n".encode()) for k, v in headers) + 2 + body
+
+
+#: gzip level of the compressed figures computed without Caddy: Caddy's ``encode gzip`` default.
+GZIP_LEVEL = 5
+
+
+def gzip_size(body: bytes, level: int = GZIP_LEVEL) -> int:
+    """Bytes of ``body`` gzip-compressed at ``level`` (what a proxy's gzip sends for it)."""
+    return len(gzip.compress(body, compresslevel=level, mtime=0))
+
+
+class ByteMeter:
+    """Bytes sent and received per phone, by the page the phone follows. :meth:`add` one request;
+    :meth:`per_minute` gives the mean per phone and minute over the phones of a page."""
+
+    def __init__(self) -> None:
+        self.sent: dict[str, Counter] = defaultdict(Counter)
+        self.received: dict[str, Counter] = defaultdict(Counter)
+        self.phones: dict[str, set] = defaultdict(set)
+
+    def register(self, kind: str, phone: object) -> None:
+        """Count ``phone`` among ``kind``'s phones even if it sends nothing."""
+        self.phones[kind].add(phone)
+
+    def add(self, kind: str, phone: object, sent: int, received: int) -> None:
+        self.register(kind, phone)
+        self.sent[kind][phone] += sent
+        self.received[kind][phone] += received
+
+    def reset(self) -> None:
+        self.sent.clear()
+        self.received.clear()
+
+    def per_minute(self, kind: str, seconds: float) -> tuple[float, float, int]:
+        """``(received, sent, phones)``: mean bytes received and sent per phone and minute by the
+        phones following ``kind`` over ``seconds``; zeros without phones or time."""
+        n = len(self.phones.get(kind, ()))
+        if not n or seconds <= 0:
+            return 0.0, 0.0, n
+        scale = 60.0 / seconds / n
+        return sum(self.received[kind].values()) * scale, sum(self.sent[kind].values()) * scale, n
+
+
+# --------------------------------------------------------------------------- latency histograms
+
+
+def percentile(histogram: Mapping[int | float | str, int], q: float) -> float:
+    """The ``q`` quantile (0..1) of latencies given as ``{milliseconds: count}`` (keys may be
+    strings, as after JSON): the smallest latency with at least ``q`` of the samples at or below
+    it; 0 for an empty histogram."""
+    items = sorted((float(k), int(v)) for k, v in histogram.items() if int(v) > 0)
+    total = sum(v for _, v in items)
+    if not total:
+        return 0.0
+    need, seen = q * total, 0
+    for ms, count in items:
+        seen += count
+        if seen >= need:
+            return ms
+    return items[-1][0]
+
+
+def merge_histograms(*histograms: Mapping[int | float | str, int]) -> dict[int, int]:
+    """One ``{milliseconds: count}`` of several (keys rounded to whole milliseconds)."""
+    out: Counter = Counter()
+    for h in histograms:
+        for k, v in h.items():
+            out[round(float(k))] += int(v)
+    return dict(out)
+
+
+def bucket_ms(ms: float) -> int:
+    """Latency bucket as locust keeps them (``StatsEntry``): whole ms below 100, then two
+    significant digits (to 10 ms below 1 s, to 100 ms below 10 s, ...), so histograms of the
+    locust users and of the phones merge."""
+    if ms < 100:
+        return round(ms)
+    return int(round(ms, -(int(math.log10(ms)) - 1)))
