@@ -10,9 +10,11 @@ sizes in bytes, latencies in milliseconds.
 from __future__ import annotations
 
 import gzip
+import html
 import json
 import math
 import random
+import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping
 from http import HTTPStatus
@@ -217,3 +219,72 @@ def bucket_ms(ms: float) -> int:
     if ms < 100:
         return round(ms)
     return int(round(ms, -(int(math.log10(ms)) - 1)))
+
+
+# --------------------------------------------------------------------------- pages
+
+_HIDDEN_VERSION_RE = re.compile(r'<input type="hidden" name="version" value="(\d+)">')
+_CSRF_RE = re.compile(r'name="csrfmiddlewaretoken"\s+value="([^"]+)"')
+
+
+def parse_confirm_page(text: str) -> tuple[str | None, int | None]:
+    """``(csrf token, version)`` of the confirmation form, the first form of the confirm page
+    (``templates/results/confirm.html``; the dispute form after it posts a version too);
+    ``None`` for what the page lacks (no confirm form: already confirmed, or not allowed)."""
+    csrf = _CSRF_RE.search(text)
+    version = _HIDDEN_VERSION_RE.search(text)
+    return (html.unescape(csrf.group(1)) if csrf else None), (int(version.group(1)) if version else None)
+
+
+# --------------------------------------------------------------------------- the run's report
+
+
+def phone_rows(phones: Mapping, seconds: float) -> list:
+    """Latency rows (:class:`loadkit.EndpointStats`) of the phones' requests from ``phones.py``'s
+    figures (``latency``, ``counts``); a request counts as failed when it had no answer or its
+    status was neither 200 nor 304."""
+    from loadkit import EndpointStats
+
+    rows = []
+    for name, hist in sorted((phones.get("latency") or {}).items()):
+        counts = (phones.get("counts") or {}).get(name, {})
+        n = sum(int(v) for v in counts.values())
+        failed = sum(int(v) for k, v in counts.items() if k not in ("200", "304"))
+        rows.append(EndpointStats("GET", name, n, failed, percentile(hist, 0.5), percentile(hist, 0.95),
+                                  percentile(hist, 0.99), n / seconds if seconds else 0.0))
+    return rows
+
+
+def merged_total(locust_total: Mapping, locust_failures: int, phones: Mapping, seconds: float):
+    """The ``Aggregated`` row over the locust users' requests and the phones' (histograms merged)."""
+    from loadkit import EndpointStats
+
+    hists = [locust_total, *(phones.get("latency") or {}).values()]
+    merged = merge_histograms(*hists)
+    n = sum(merged.values())
+    failed = locust_failures + sum(r.failures for r in phone_rows(phones, seconds))
+    return EndpointStats("", "Aggregated", n, failed, percentile(merged, 0.5), percentile(merged, 0.95),
+                         percentile(merged, 0.99), n / seconds if seconds else 0.0)
+
+
+def bytes_lines(phones: Mapping) -> list[str]:
+    """One line per page the phones follow: bytes on the wire per phone and minute (KB = 1,000
+    bytes), received and sent, as they went over the connection and (without a compressing proxy)
+    with gzip computed on the bodies; the share of 304 among the polls or refreshes."""
+    out = []
+    mode, compressed = phones.get("mode"), phones.get("compressed")
+    how = ("as Caddy sent them (Accept-Encoding: gzip, zstd)" if compressed
+           else "as gunicorn sent them, uncompressed")
+    for kind, b in sorted((phones.get("bytes") or {}).items()):
+        line = (f"{kind} phones ({b.get('phones', 0)}, {mode}): {b['received'] / 1000:,.1f} KB received + "
+                f"{b['sent'] / 1000:,.1f} KB sent per phone per minute {how}")
+        if not compressed:
+            line += f"; with gzip computed on the bodies: {b['received_gzip'] / 1000:,.1f} KB received"
+        counts = Counter()
+        for name, c in (phones.get("counts") or {}).items():
+            if name.startswith(("phone poll ", "phone refresh ")) and name.endswith(kind):
+                counts.update({k: int(v) for k, v in c.items()})
+        if counts:
+            line += f"; {counts.get('304', 0)} of {sum(counts.values())} {'polls' if mode == 'poll' else 'refreshes'} answered 304"
+        out.append(line)
+    return out
