@@ -15,11 +15,12 @@ Two phones follow the standings through the same states:
   (``loadkit.LivePage``: the htmx headers, ``If-None-Match`` with the last ETag), the full
   standings region, uncompressed, 304 when nothing changed;
 - **new**: refreshes only on a pushed event whose topics include ``standings`` (or
-  ``tournament``), coalesced to at most one every ``--coalesce`` seconds
-  (:class:`hallkit.Coalescer`), the phone standings view (top of the table and the phone's own
+  ``tournament``; the topics the region declares), coalesced to at most one every
+  ``--coalesce`` seconds (default: the region's ``data-live-delay``, else 8; :class:`hallkit.Coalescer`), the phone standings view (top of the table and the phone's own
   team's neighbourhood, when the project has one: :func:`phone_view_url`), its body gzip-compressed
   as the reverse proxy sends it (:data:`hallkit.GZIP_LEVEL`), plus the pushed events themselves
-  (every event of the tournament, uncompressed, :func:`hallkit.sse_frame`). The events are the
+  (every event of the tournament, uncompressed, :func:`hallkit.sse_frame`, with the stream's
+  retry line and a heartbeat comment every 20 s). The events are the
   ones the project publishes (``scoring.live.push.publish``, recorded); a project that publishes
   none gets one synthesized event per confirmation with the topics the issue names, and the
   output says so.
@@ -47,6 +48,8 @@ import loadkit  # noqa: E402
 
 VERSION = 1
 REFEREE = "bench-referee"
+#: Seconds between two heartbeat comments of the event stream (``LIVE_HEARTBEAT_SECONDS``).
+HEARTBEAT = 20
 HOST = "http://testserver"
 
 
@@ -137,10 +140,11 @@ class Phone:
         self.answers = {"200": 0, "304": 0, "error": 0}
         self.body_sizes: list[int] = []
 
-    def load(self) -> None:
-        """The full page, before the busy minutes (not counted)."""
+    def load(self) -> str:
+        """The full page, before the busy minutes (not counted); returns it."""
         resp = self.client.get(self.page.url)
         self.page.answered(resp.status_code, resp.get("ETag"), resp.content.decode())
+        return resp.content.decode()
 
     def refresh(self) -> None:
         """One conditional GET of the live region, counted."""
@@ -183,9 +187,11 @@ def simulate(tournament, args) -> dict:
     new_url, new_what = phone_view_url(tournament.slug, own_team.pk)
     new = Phone(new_url, gzip=True)
     base.load()
-    new.load()
-    topics = hallkit.page_topics("standings")
-    coalescer = hallkit.Coalescer(args.coalesce)
+    # The topics and delay the page's live region declares (data-live-topics, data-live-delay).
+    declared, delay = hallkit.live_region(new.load())
+    topics = declared or hallkit.page_topics("standings")
+    delay = args.coalesce if args.coalesce is not None else hallkit.DEFAULT_DELAYS["standings"] if delay is None else delay
+    coalescer = hallkit.Coalescer(delay)
     polls = [args.poll * k for k in range(1, int(hallkit.BUSY_WINDOW // args.poll) + 1)]
     event_bytes, events_seen, synthesized = 0, 0, False
     timeline = sorted([(t, 0, i) for i, t in enumerate(times)] + [(t, 1, None) for t in polls])
@@ -208,18 +214,21 @@ def simulate(tournament, args) -> dict:
                 fresh = [{"topics": ["standings", f"round:{rnd.number}", f"result:{m.pk}"], "versions": {}}]
             for event in fresh:
                 events_seen += 1
-                event_bytes += len(hallkit.sse_frame(event, events_seen))
-                if topics & set(event["topics"]):
+                event_bytes += len(hallkit.sse_frame(event))
+                if hallkit.topics_match(topics, event["topics"]):
                     coalescer.event(t)
         if coalescer.due is not None and coalescer.due < hallkit.BUSY_WINDOW:
             new.refresh()
-    # The event stream's request and answer headers, once (the connection stays open).
+    # The event stream's request and answer head, once (the connection stays open), its retry
+    # line and a heartbeat comment every HEARTBEAT seconds.
     stream = hallkit.request_wire_bytes("GET", f"/events/{tournament.slug}/", {"Host": "testserver", "Accept": "text/event-stream"})
-    stream_in = hallkit.response_wire_bytes(200, [("Content-Type", "text/event-stream"), ("Cache-Control", "no-cache")], 0)
+    stream_in = hallkit.response_wire_bytes(200, [("Content-Type", "text/event-stream; charset=utf-8"),
+                                                  ("Cache-Control", "no-cache, no-transform")], 0)
+    event_bytes += len(b"retry: 5000\n\n") + int(hallkit.BUSY_WINDOW // HEARTBEAT) * len(b": beat\n\n")
     new.sent += stream
     new.received += stream_in + event_bytes
     return {"confirmed": len(times), "tables": len(matches), "base": base, "new": new, "new_what": new_what,
-            "events": events_seen, "event_bytes": event_bytes, "synthesized": synthesized}
+            "events": events_seen, "event_bytes": event_bytes, "synthesized": synthesized, "delay": delay}
 
 
 def _mean_kb(sizes: list[int]) -> float:
@@ -236,7 +245,8 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--poll", type=float, default=10.0, help="seconds between two polls today (htmx every 10s)")
-    parser.add_argument("--coalesce", type=float, default=10.0, help="at most one pushed refresh per this many seconds")
+    parser.add_argument("--coalesce", type=float, default=None,
+                        help="at most one pushed refresh per this many seconds (default: the region's data-live-delay, else 8)")
     args = parser.parse_args()
     r = simulate(open_tournament(args.teams, args.rounds, args.seed), args)
     base, new = r["base"], r["new"]
@@ -246,7 +256,7 @@ def main() -> None:
     print(f"baseline (poll every {args.poll:g} s, full live region, uncompressed): {sum(base.answers.values())} polls, "
           f"{base.answers['200']} answered 200, {base.answers['304']} 304; {base.sent / 1000:.1f} KB sent, "
           f"{base.received / 1000:.1f} KB received: {kb_per_minute(base):,.1f} KB per minute")
-    print(f"new (refresh on pushed events, at most every {args.coalesce:g} s, {r['new_what']}, gzip level "
+    print(f"new (refresh on pushed events, at most every {r['delay']:g} s, {r['new_what']}, gzip level "
           f"{hallkit.GZIP_LEVEL}): {sum(new.answers.values())} refreshes, {new.answers['200']} answered 200, "
           f"{new.answers['304']} 304; {r['events']} events ({r['event_bytes'] / 1000:.1f} KB"
           f"{', synthesized: scoring.live publishes nothing on this commit' if r['synthesized'] else ''}); "

@@ -51,16 +51,52 @@ def confirmation_rate(tables: int, *, share: float = BUSY_SHARE, window: float =
 
 # --------------------------------------------------------------------------- pushed events
 
-#: The topics each live page follows (``scoring.live``): its own, and ``tournament`` (a round
-#: published or closed changes every page).
+#: The least seconds between two refreshes of a page on pushed events, as the pages' regions
+#: declare them (``data-live-delay``: standings 8, a round's tables 3, a match 0), for pages that
+#: do not say (:func:`live_region`).
+DEFAULT_DELAYS = {"standings": 8.0, "round": 3.0, "match": 0.0}
+
+
 def page_topics(kind: str, round_number: int = 1, match: int | None = None) -> frozenset[str]:
-    """The topics a phone's live page refreshes on: ``standings`` for the standings,
-    ``round:<n>`` for a round's tables, ``result:<id>`` for one match; each with ``tournament``.
-    ``ValueError`` for another ``kind``."""
-    own = {"standings": "standings", "round": f"round:{round_number}", "match": f"result:{match}"}
+    """The topics a phone's live page refreshes on, as its region declares them
+    (``data-live-topics``): ``standings`` and ``tournament`` for the standings; ``round:<n>``,
+    ``tournament`` and ``entrants`` for a round's tables; ``result:<id>`` and ``tournament`` for one
+    match. ``ValueError`` for another ``kind``."""
+    own = {"standings": {"standings", "tournament"}, "round": {f"round:{round_number}", "tournament", "entrants"},
+           "match": {f"result:{match}", "tournament"}}
     if kind not in own:
         raise ValueError(f"unknown page {kind!r}")
-    return frozenset({own[kind], "tournament"})
+    return frozenset(own[kind])
+
+
+_LIVE_DIV_RE = re.compile(r'<div id="live"[^>]*>')
+_ATTR_RE = re.compile(r'\bdata-live-(topics|delay)="([^"]*)"')
+
+
+def live_region(text: str) -> tuple[frozenset[str] | None, float | None]:
+    """``(topics, delay)`` the page's live region (``<div id="live" ...>``) declares in its
+    ``data-live-topics`` and ``data-live-delay`` attributes; ``None`` for what it does not."""
+    tag = _LIVE_DIV_RE.search(text)
+    attrs = dict(_ATTR_RE.findall(tag.group(0))) if tag else {}
+    topics = frozenset(html.unescape(attrs["topics"]).split()) if "topics" in attrs else None
+    try:
+        delay = float(attrs["delay"]) if "delay" in attrs else None
+    except ValueError:
+        delay = None
+    return topics, delay
+
+
+def topics_match(followed: Iterable[str], changed: Iterable[str]) -> bool:
+    """Whether an event naming ``changed`` concerns a page following ``followed`` (a followed
+    topic ending in ``*`` matches every topic it begins, as the pages' script has it)."""
+    changed = set(changed)
+    for topic in followed:
+        if topic.endswith("*"):
+            if any(c.startswith(topic[:-1]) for c in changed):
+                return True
+        elif topic in changed:
+            return True
+    return False
 
 
 def event_topics(data: str) -> frozenset[str]:

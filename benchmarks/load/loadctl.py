@@ -242,7 +242,10 @@ def cmd_verify(args) -> int:
     acks, uncertain, others = read_events(args.events)
     stale = sum(1 for e in others if e.get("kind") == "stale")
     unanswered = sum(1 for e in uncertain if e.get("kind") == "unanswered")
-    verdict = loadkit.verify_hands(acks, stored_hands(plan["slug"]), uncertain)
+    # The referees' tables only: the finished tables' hands were entered at set-up.
+    referees_tables = set(plan["matches"])
+    stored = {pk: rows for pk, rows in stored_hands(plan["slug"]).items() if pk in referees_tables}
+    verdict = loadkit.verify_hands(acks, stored, uncertain)
     if args.warmup_stats and Path(args.warmup_stats).exists():
         print(f"\nWarm-up, first {args.warmup or 0:.0f} s (referees logging in, phones arriving; locust users only):\n")
         print(loadkit.stats_table(loadkit.read_stats_csv(args.warmup_stats)))

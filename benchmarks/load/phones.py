@@ -7,8 +7,10 @@ open, in one asyncio process (httpx; httpx-sse for the event streams), started b
   htmx headers and ``If-None-Match`` (:class:`loadkit.LivePage`).
 - ``LOAD_MODE=push``: each phone holds one server-sent events connection to the tournament's
   ``/events/<slug>/`` (at ``LOAD_EVENTS_BASE``, default ``LOAD_BASE_URL``) and refreshes its region (the same conditional GET) when an event's topics
-  match its page's (:func:`hallkit.page_topics`), at most once every ``LOAD_PUSH_COALESCE``
-  seconds (:class:`hallkit.Coalescer`, as the pages' script coalesces); it never polls. A
+  match the ones its page's live region declares (``data-live-topics``; else
+  :func:`hallkit.page_topics`), at most once every ``data-live-delay`` seconds (standings 8, round
+  3, match 0; ``LOAD_PUSH_COALESCE`` overrides) as the pages' script coalesces
+  (:class:`hallkit.Coalescer`); it never polls. A
   dropped stream is opened again after 1-3 s.
 
 Each phone first loads its whole page (at a random moment within ``LOAD_ARRIVAL`` seconds).
@@ -59,7 +61,8 @@ class Config:
         self.phones = int(env.get("LOAD_PHONES", "1000"))
         self.wait = float(env.get("LOAD_PHONE_WAIT", "10"))
         self.pages = loadkit.parse_page_weights(env.get("LOAD_PHONE_PAGES", "standings:1,round:1,match:1"))
-        self.coalesce = float(env.get("LOAD_PUSH_COALESCE", "10"))
+        coalesce = env.get("LOAD_PUSH_COALESCE", "")
+        self.coalesce = float(coalesce) if coalesce else None
         self.base = env.get("LOAD_BASE_URL", "http://127.0.0.1:8765").rstrip("/")
         self.events_base = env.get("LOAD_EVENTS_BASE", "").rstrip("/") or self.base
         self.events_url = ""
@@ -122,18 +125,21 @@ class Hall:
             resp.status_code, [*headers, ("Content-Encoding", "gzip")], self._gzip(resp, body))
         self.gz.add(kind, index, sent, gz)
 
-    async def get(self, index: int, kind: str, page: loadkit.LivePage, name: str, *, full: bool = False) -> None:
-        """The whole page (``full``) or one conditional GET of its live region."""
+    async def get(self, index: int, kind: str, page: loadkit.LivePage, name: str, *, full: bool = False) -> str:
+        """The whole page (``full``) or one conditional GET of its live region; returns the body
+        of a 200 (else "")."""
         headers = {**self.headers, **({} if full else page.poll_headers(self.cfg.base))}
         started = time.perf_counter()
         try:
             resp = await self.client.get(self.cfg.base + page.url, headers=headers)
         except httpx.HTTPError:
             self.account(index, kind, name, None, b"", started)
-            return
+            return ""
         body = resp.content
         self.account(index, kind, name, resp, body, started)
-        page.answered(resp.status_code, resp.headers.get("ETag"), body.decode(errors="replace") if resp.status_code == 200 else None)
+        text = body.decode(errors="replace") if resp.status_code == 200 else ""
+        page.answered(resp.status_code, resp.headers.get("ETag"), text or None)
+        return text
 
 
 async def poll(hall: Hall, index: int, kind: str, page: loadkit.LivePage) -> None:
@@ -147,10 +153,11 @@ async def poll(hall: Hall, index: int, kind: str, page: loadkit.LivePage) -> Non
         hall.mark_ready(index)
 
 
-async def follow(hall: Hall, index: int, kind: str, page: loadkit.LivePage, topics: frozenset[str]) -> None:
-    """The pushed phone: one event stream, a coalesced refresh on each matching event."""
+async def follow(hall: Hall, index: int, kind: str, page: loadkit.LivePage, topics: frozenset[str], delay: float) -> None:
+    """The pushed phone: one event stream, a refresh on each event naming one of ``topics``, at
+    most one every ``delay`` seconds."""
     loop = asyncio.get_running_loop()
-    coalescer = hallkit.Coalescer(hall.cfg.coalesce)
+    coalescer = hallkit.Coalescer(delay)
 
     async def refresh_at(due: float) -> None:
         await asyncio.sleep(max(0.0, due - loop.time()))
@@ -173,7 +180,7 @@ async def follow(hall: Hall, index: int, kind: str, page: loadkit.LivePage, topi
                     hall.meter.add(kind, index, 0, got)
                     hall.gz.add(kind, index, 0, got)
                     hall.events += 1
-                    if topics & hallkit.event_topics(event.data):
+                    if hallkit.topics_match(topics, hallkit.event_topics(event.data)):
                         due = coalescer.event(loop.time())
                         if due is not None:
                             asyncio.ensure_future(refresh_at(due))
@@ -188,11 +195,15 @@ async def phone(hall: Hall, index: int, kind: str, url: str, topics: frozenset[s
     page = loadkit.LivePage(url)
     hall.meter.register(kind, index)
     hall.gz.register(kind, index)
-    await hall.get(index, kind, page, f"phone load {kind}", full=True)
+    text = await hall.get(index, kind, page, f"phone load {kind}", full=True)
     if hall.cfg.mode == "poll":
         await poll(hall, index, kind, page)
-    else:
-        await follow(hall, index, kind, page, topics)
+        return
+    # The topics and delay the page's live region declares (data-live-topics, data-live-delay).
+    declared, delay = hallkit.live_region(text)
+    if hall.cfg.coalesce is not None:
+        delay = hall.cfg.coalesce
+    await follow(hall, index, kind, page, declared or topics, hallkit.DEFAULT_DELAYS[kind] if delay is None else delay)
 
 
 def assign(cfg: Config, plan: dict, rng: random.Random) -> list[tuple[str, str, frozenset[str]]]:

@@ -421,7 +421,7 @@ def test_pushed_refreshes_are_coalesced_like_the_pages_script():
 
 def test_topics_of_pages_and_events():
     assert hallkit.page_topics("standings") == {"standings", "tournament"}
-    assert hallkit.page_topics("round", 3) == {"round:3", "tournament"}
+    assert hallkit.page_topics("round", 3) == {"round:3", "tournament", "entrants"}
     assert hallkit.page_topics("match", 1, 42) == {"result:42", "tournament"}
     with pytest.raises(ValueError):
         hallkit.page_topics("hall")
@@ -430,6 +430,15 @@ def test_topics_of_pages_and_events():
         assert hallkit.event_topics(data) == frozenset()
     assert hallkit.sse_frame({"topics": ["hall"], "versions": {"hall": 2}}, 5) == (
         b'id: 5\ndata: {"topics":["hall"],"versions":{"hall":2}}\n\n')
+    assert hallkit.sse_frame({"topics": ["hall"], "versions": {}}) == b'data: {"topics":["hall"],"versions":{}}\n\n'
+    assert hallkit.topics_match({"standings", "tournament"}, {"round:1", "tournament"})
+    assert not hallkit.topics_match({"standings", "tournament"}, {"round:1", "result:4"})
+    assert hallkit.topics_match({"result:*"}, {"result:4"}) and not hallkit.topics_match({"result:*"}, {"round:1"})
+    region = ('<main><div id="live" class="live" hx-get="/t/x/standings/" hx-trigger="live-refresh" '
+              'data-live-topics="standings tournament" data-live-poll="15" data-live-delay="8" hx-select="#live">')
+    assert hallkit.live_region(region) == ({"standings", "tournament"}, 8.0)
+    assert hallkit.live_region('<div id="live" class="live" hx-get="/x/" hx-trigger="every 10s">') == (None, None)
+    assert hallkit.live_region("<p>no region</p>") == (None, None)
 
 
 class _Chunks(httpx.AsyncByteStream):
@@ -474,7 +483,7 @@ def test_the_phones_sse_client_parses_the_stream_and_refreshes_on_matching_topic
         async with httpx.AsyncClient(transport=_sse_transport(body, log)) as client:
             hall = phones.Hall(cfg, client)
             page = loadkit.LivePage("/t/t/standings/")
-            task = asyncio.ensure_future(phones.follow(hall, 0, "standings", page, hallkit.page_topics("standings")))
+            task = asyncio.ensure_future(phones.follow(hall, 0, "standings", page, hallkit.page_topics("standings"), 0))
             for _ in range(50):
                 await asyncio.sleep(0.01)
                 if hall.counts["phone refresh standings"]:
@@ -551,7 +560,7 @@ def test_the_report_merges_the_phones_into_the_latency_table_and_prints_bytes_pe
 def test_phone_variables_and_pages():
     cfg = phones.Config({})
     assert (cfg.mode, cfg.phones, cfg.wait, cfg.coalesce, cfg.compressed, cfg.arrival, cfg.view) == (
-        "poll", 1000, 10.0, 10.0, False, 20.0, "")
+        "poll", 1000, 10.0, None, False, 20.0, "")
     cfg = phones.Config({"LOAD_MODE": "push", "LOAD_PHONES": "2000", "LOAD_PHONE_PAGES": "standings:1",
                          "LOAD_PHONE_VIEW": "?team={team}", "LOAD_COMPRESSED": "1", "LOAD_BASE_URL": "http://c:1/"})
     assert (cfg.mode, cfg.arrival, cfg.compressed, cfg.base, cfg.events_base) == ("push", 40.0, True, "http://c:1", "http://c:1")
