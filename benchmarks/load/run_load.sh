@@ -67,6 +67,9 @@ if [ -z "${LOAD_CADDY:-}" ]; then
   if command -v caddy >/dev/null && [ -f deploy/Caddyfile ]; then LOAD_CADDY=1; else LOAD_CADDY=0; fi
 fi
 case "$MODE" in poll|push) ;; *) echo "LOAD_MODE=$MODE: poll or push"; exit 2;; esac
+if [ "$MODE" = push ] && [ -z "${LOAD_REDIS:-}" ]; then
+  echo "LOAD_MODE=push needs LOAD_REDIS (the web processes reach the event server through Redis pub/sub)"; exit 2
+fi
 PGHOST=${PGHOST:-127.0.0.1}; PGPORT=${PGPORT:-5432}; PGUSER=${PGUSER:-postgres}
 DB="nskt_load_$$"
 WORK=$(mktemp -d -t nskt-load.XXXXXX)
