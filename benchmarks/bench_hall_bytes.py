@@ -117,38 +117,35 @@ def recorded_pushes():
         yield events
 
 
-def phone_view_url(slug: str, team_pk: int) -> tuple[str, str]:
-    """The URL a phone's standings refresh gets and what it is: the phone view (top of the
-    table and the neighbourhood of ``team_pk``) when the project has one, else the full region."""
-    from django.urls import NoReverseMatch, reverse
-
-    try:
-        return reverse("scoring:standings_phone", args=[slug, team_pk]), "the phone view"
-    except NoReverseMatch:
-        return f"/t/{slug}/standings/", "the full region (no phone view on this commit)"
+def phone_view_url(slug: str, team_pk: int) -> str:
+    """The URL of a phone's standings following team ``team_pk``: the phone view (the top of
+    the table and the team's neighbourhood, ``?team=``) where the project has one; a project
+    without it ignores the parameter and answers the full table."""
+    return f"/t/{slug}/standings/?team={team_pk}"
 
 
 class Phone:
     """One phone's live standings: its client, its cached answer (:class:`loadkit.LivePage`) and
     the bytes it sent and received; ``gzip``: bodies counted compressed."""
 
-    def __init__(self, url: str, *, gzip: bool) -> None:
+    def __init__(self, url: str, *, gzip: bool, headers: dict[str, str] | None = None) -> None:
         from django.test import Client
 
         self.client, self.page, self.gzip = Client(), loadkit.LivePage(url), gzip
+        self.headers = headers or {}
         self.sent = self.received = 0
         self.answers = {"200": 0, "304": 0, "error": 0}
         self.body_sizes: list[int] = []
 
     def load(self) -> str:
         """The full page, before the busy minutes (not counted); returns it."""
-        resp = self.client.get(self.page.url)
+        resp = self.client.get(self.page.url, headers=self.headers)
         self.page.answered(resp.status_code, resp.get("ETag"), resp.content.decode())
         return resp.content.decode()
 
     def refresh(self) -> None:
         """One conditional GET of the live region, counted."""
-        headers = self.page.poll_headers(HOST)
+        headers = {**self.headers, **self.page.poll_headers(HOST)}
         if self.gzip:
             headers["Accept-Encoding"] = "gzip"
         resp = self.client.get(self.page.url, headers=headers)
@@ -183,12 +180,16 @@ def simulate(tournament, args) -> dict:
     random.Random(args.seed).shuffle(matches)
     ranked = sorted(tournament.teams.all(), key=lambda t: t.pk)
     own_team = ranked[len(ranked) // 2]
-    base = Phone(f"/t/{tournament.slug}/standings/", gzip=False)
-    new_url, new_what = phone_view_url(tournament.slug, own_team.pk)
-    new = Phone(new_url, gzip=True)
-    base.load()
+    # Today's phone: the full table (?all=1 where the project has a phone view; ignored otherwise).
+    base = Phone(f"/t/{tournament.slug}/standings/?all=1", gzip=False)
+    # A phone's browser says it is one (Sec-CH-UA-Mobile, a client hint Chromium sends by default).
+    new = Phone(phone_view_url(tournament.slug, own_team.pk), gzip=True, headers={"Sec-CH-UA-Mobile": "?1"})
+    full = base.load()
     # The topics and delay the page's live region declares (data-live-topics, data-live-delay).
-    declared, delay = hallkit.live_region(new.load())
+    own = new.load()
+    new_what = ("the phone view (top and the team's neighbourhood)" if len(own) < len(full) / 2
+                else "the full region (no phone view on this commit)")
+    declared, delay = hallkit.live_region(own)
     topics = declared or hallkit.page_topics("standings")
     delay = args.coalesce if args.coalesce is not None else hallkit.DEFAULT_DELAYS["standings"] if delay is None else delay
     coalescer = hallkit.Coalescer(delay)
