@@ -212,7 +212,6 @@ if [ "$LOAD_CADDY" = 1 ]; then
 {
   admin off
   auto_https off
-  persist_config off
 }
 http://127.0.0.1:$CADDY_PORT {
   $ENCODE
