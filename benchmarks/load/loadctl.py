@@ -33,6 +33,7 @@ for p in (str(ROOT), str(HERE)):
     if p not in sys.path:
         sys.path.insert(0, p)
 
+import hallkit  # noqa: E402
 import loadkit  # noqa: E402
 
 SLUG = "load-taipan"
@@ -45,17 +46,31 @@ def _django() -> None:
     django.setup()
 
 
-def build_tournament(*, matches: int = 50, referees: int = 50, slug: str = SLUG, password: str | None = None) -> dict:
-    """Create the load tournament (Django must be set up). Returns the plan:
-    ``{"slug", "round": 1, "matches": [pk, ...], "referees": [{"username", "password", "match"}]}``
-    (referee ``i`` enters the hands of match ``i % matches``). One password hash is computed and
-    shared by every referee (hashing 50 times would take most of a minute)."""
+def build_tournament(*, matches: int = 50, referees: int = 50, slug: str = SLUG, password: str | None = None,
+                     teams: int | None = None, confirmers: int = 0) -> dict:
+    """Create the load tournament (Django must be set up) and return the plan.
+
+    ``teams`` (default ``2 * matches``) teams play round 1 at ``teams // 2`` tables. The first
+    ``matches`` tables are the referees' (referee ``i`` enters the hands of table ``i %
+    matches``; their hands cancel out, so they never finish). Every other table is finished at
+    set-up (two hands entered by a scorer account, then ended at the time limit), waiting for a
+    confirmation: the run's ``confirmers`` (referee accounts that entered nothing) confirm them,
+    which changes the standings (issue 25 item 4).
+
+    The plan: ``{"slug", "round": 1, "matches": [referees' match pk, ...], "all_matches": [every
+    match pk], "teams": [team pk, ...], "referees": [{"username", "password", "match"}],
+    "confirmers": [{"username", "password"}], "to_confirm": [{"match", "totals": [ns, ew]}]}``.
+    One password hash is computed and shared by every account (hashing 50 times would take most
+    of a minute)."""
     from django.contrib.auth import get_user_model
     from django.contrib.auth.hashers import make_password
     from django.db import transaction
 
     from scoring.models import Match, Membership, Player, Round, Team, Tournament
 
+    teams = 2 * matches if teams is None else teams
+    if teams < 2 * matches:
+        raise ValueError(f"{teams} teams cannot fill the referees' {matches} tables")
     password = password or secrets.token_urlsafe(12)
     hashed = make_password(password)
     User = get_user_model()
@@ -64,44 +79,54 @@ def build_tournament(*, matches: int = 50, referees: int = 50, slug: str = SLUG,
             name="Load test Tai Pan", slug=slug, game="taipan", rules={}, status=Tournament.Status.RUNNING
         )
         players = Player.objects.bulk_create(
-            [Player(tournament=t, name=f"Player {i:03d}", affiliation=f"Club {i % 10}") for i in range(4 * matches)]
+            [Player(tournament=t, name=f"Player {i:03d}", affiliation=f"Club {i % 10}") for i in range(2 * teams)]
         )
-        teams = Team.objects.bulk_create(
-            [
-                Team(
-                    tournament=t,
-                    name=f"Team {i:03d}",
-                    affiliation=f"Club {i % 10}",
-                    first_player=players[2 * i],
-                    second_player=players[2 * i + 1],
-                    seed=i + 1,
-                )
-                for i in range(2 * matches)
-            ]
+        team_rows = Team.objects.bulk_create(
+            [Team(tournament=t, name=f"Team {i:03d}", affiliation=f"Club {i % 10}", first_player=players[2 * i],
+                  second_player=players[2 * i + 1], seed=i + 1) for i in range(teams)]
         )
         rnd = Round.objects.create(tournament=t, number=1, status=Round.Status.PUBLISHED)
         ms = Match.objects.bulk_create(
-            [
-                Match(round=rnd, table=i + 1, team_ns=teams[2 * i], team_ew=teams[2 * i + 1], pairing_note="")
-                for i in range(matches)
-            ]
+            [Match(round=rnd, table=i + 1, team_ns=team_rows[2 * i], team_ew=team_rows[2 * i + 1], pairing_note="")
+             for i in range(teams // 2)]
         )
-        users = User.objects.bulk_create(
-            [User(username=f"{slug}-ref{i:03d}", password=hashed, is_active=True) for i in range(referees)]
-        )
+        names = [f"{slug}-ref{i:03d}" for i in range(referees)] + [f"{slug}-conf{i:02d}" for i in range(confirmers)]
+        if len(ms) > matches:  # the scorer who entered the finished tables (confirms none)
+            names.append(f"{slug}-scorer")
+        users = User.objects.bulk_create([User(username=n, password=hashed, is_active=True) for n in names])
         Membership.objects.bulk_create(
             [Membership(tournament=t, user=u, role=Membership.Role.REFEREE) for u in users]
         )
-    match_ids = [m.pk for m in ms]
+    to_confirm = _finish(ms[matches:], users[-1]) if len(ms) > matches else []
+    match_ids = [m.pk for m in ms[:matches]]
     return {
         "slug": slug,
         "round": 1,
         "matches": match_ids,
+        "all_matches": [m.pk for m in ms],
+        "teams": [tm.pk for tm in team_rows],
         "referees": [
             {"username": u.username, "password": password, "match": match_ids[i % len(match_ids)]}
-            for i, u in enumerate(users)
+            for i, u in enumerate(users[:referees])
         ],
+        "confirmers": [{"username": u.username, "password": password} for u in users[referees:referees + confirmers]],
+        "to_confirm": to_confirm,
     }
+
+
+def _finish(matches: list, scorer) -> list[dict]:
+    """Enter two hands in each of ``matches`` as ``scorer`` and end it at the time limit (the
+    result sheet's own services); ``[{"match", "totals": [ns, ew]}]`` in table order."""
+    from scoring.results import sheet
+
+    out = []
+    for k, m in enumerate(matches):
+        for index in (2 * (k % 21), 2 * ((7 * k + 3) % 21) + 1):
+            sheet.add_record(m, loadkit.hand_record(index), scorer)
+        sheet.end_at_time(m, scorer, reason="time")
+        m.refresh_from_db()
+        out.append({"match": m.pk, "totals": [m.total_ns, m.total_ew]})
+    return out
 
 
 def read_events(path: str | Path) -> tuple[list[dict], list[dict], list[dict]]:
@@ -145,11 +170,70 @@ def stored_hands(slug: str = SLUG) -> dict[int, list[tuple[int, dict]]]:
 
 def cmd_setup(args) -> int:
     _django()
-    plan = build_tournament(matches=args.matches, referees=args.referees)
+    plan = build_tournament(matches=args.matches, referees=args.referees, teams=args.teams, confirmers=args.confirmers)
     Path(args.plan).write_text(json.dumps(plan), encoding="utf-8")
-    print(f"tournament {plan['slug']}: {len(plan['matches'])} matches, {2 * len(plan['matches'])} teams, "
-          f"{len(plan['referees'])} referees")
+    print(f"tournament {plan['slug']}: {len(plan['teams'])} teams at {len(plan['all_matches'])} tables: "
+          f"{len(plan['referees'])} referees entering hands at {len(plan['matches'])}, "
+          f"{len(plan['to_confirm'])} finished waiting for {len(plan['confirmers'])} confirmers")
     return 0
+
+
+def _print_cpu(args, total, polls: dict, phones: dict) -> None:
+    """The CPU lines of the measured part: gunicorn, the event server and Caddy, locust, the
+    phones' process and the whole machine."""
+    if args.server_cpu is not None and total.requests:
+        print(f"gunicorn CPU during the run: {args.server_cpu:.1f} s"
+              + (f" ({100 * args.server_cpu / args.duration:.0f}% of one core over the {args.duration:.0f} s"
+                 f" measured{f', {args.wall - args.duration:.0f} s of stopping included' if args.wall else ''})"
+                 if args.duration else "")
+              + f", {1000 * args.server_cpu / total.requests:.1f} ms per request on average")
+    others = [float(x) for x in (args.other_cpu or "").split(",") if x.strip()]
+    for label, seconds in zip(("event server (uvicorn)", "caddy"), others, strict=False):
+        if seconds and args.duration:
+            print(f"{label} CPU during the run: {seconds:.1f} s ({100 * seconds / args.duration:.0f}% of one core)")
+    if "locust_cpu" in polls and args.duration:
+        print(f"locust CPU during the measured part: {polls['locust_cpu']:.1f} s"
+              f" ({100 * polls['locust_cpu'] / args.duration:.0f}% of one core)")
+    if "cpu" in phones and args.duration:
+        print(f"phones' process CPU during the measured part: {phones['cpu']:.1f} s"
+              f" ({100 * phones['cpu'] / args.duration:.0f}% of one core)")
+    if args.machine_busy is not None:
+        print(f"whole machine CPU busy during the measured part: {args.machine_busy:.0f}% of {os.cpu_count()} CPUs")
+
+
+def _read_json(path: str | None) -> dict:
+    return json.loads(Path(path).read_text(encoding="utf-8")) if path and Path(path).exists() else {}
+
+
+def _print_measured(args) -> None:
+    """The measured part: latency per endpoint (locust users and phones), p95 over every request,
+    CPU, the phones' bytes per minute and the confirmations."""
+    stats_path = Path(f"{args.stats_prefix}_stats.csv")
+    if not stats_path.exists():
+        return
+    polls, phones = _read_json(args.polls), _read_json(args.phones)
+    rows = loadkit.read_stats_csv(stats_path)
+    locust_total = next((r for r in rows if r.name == "Aggregated"), None)
+    seconds = phones.get("seconds") or args.duration or 0
+    total = hallkit.merged_total(polls.get("total") or {}, locust_total.failures if locust_total else 0, phones, seconds)
+    table = [r for r in rows if r.name != "Aggregated"] + hallkit.phone_rows(phones, seconds) + [total]
+    print(f"\nMeasured, {args.duration or 0:.0f} s after the warm-up (locust users and phones):\n")
+    print(loadkit.stats_table(table))
+    print(f"\nrequests: {total.requests}, errors: {total.failures}; p95 over every request: {total.p95:.0f} ms"
+          f" ({phones.get('mode', 'no')} phones: {sum((phones.get('phones') or {}).values())})")
+    _print_cpu(args, total, polls, phones)
+    if phones:
+        print("bytes on the wire per phone and minute (KB = 1,000 bytes; request and answer lines, headers, "
+              "bodies; no TCP/TLS framing):")
+        for line in hallkit.bytes_lines(phones):
+            print("  " + line)
+        if phones.get("mode") == "push":
+            print(f"  pushed events received: {phones.get('events', 0)}, stream or request errors: {phones.get('errors', 0)}")
+        if phones.get("ready", 0) < sum((phones.get("phones") or {}).values()):
+            print(f"  only {phones.get('ready', 0)} phones had their page and stream or first poll")
+    if polls.get("confirm"):
+        c = polls["confirm"]
+        print(f"results confirmed during the measured part: {c.get('ok', 0)} (refused or failed: {c.get('failed', 0)})")
 
 
 def cmd_verify(args) -> int:
@@ -158,33 +242,14 @@ def cmd_verify(args) -> int:
     acks, uncertain, others = read_events(args.events)
     stale = sum(1 for e in others if e.get("kind") == "stale")
     unanswered = sum(1 for e in uncertain if e.get("kind") == "unanswered")
-    verdict = loadkit.verify_hands(acks, stored_hands(plan["slug"]), uncertain)
+    # The referees' tables only: the finished tables' hands were entered at set-up.
+    referees_tables = set(plan["matches"])
+    stored = {pk: rows for pk, rows in stored_hands(plan["slug"]).items() if pk in referees_tables}
+    verdict = loadkit.verify_hands(acks, stored, uncertain)
     if args.warmup_stats and Path(args.warmup_stats).exists():
-        print(f"\nWarm-up, first {args.warmup or 0:.0f} s (referees logging in, readers arriving):\n")
+        print(f"\nWarm-up, first {args.warmup or 0:.0f} s (referees logging in, phones arriving; locust users only):\n")
         print(loadkit.stats_table(loadkit.read_stats_csv(args.warmup_stats)))
-    stats_path = Path(f"{args.stats_prefix}_stats.csv")
-    if stats_path.exists():
-        rows = loadkit.read_stats_csv(stats_path)
-        print(f"\nMeasured, {args.duration or 0:.0f} s after the warm-up:\n")
-        print(loadkit.stats_table(rows))
-        total = next((r for r in rows if r.name == "Aggregated"), None)
-        if total:
-            print(f"\nrequests: {total.requests}, errors: {total.failures}")
-            if args.server_cpu is not None and total.requests:
-                print(f"gunicorn CPU during the run: {args.server_cpu:.1f} s"
-                      + (f" ({100 * args.server_cpu / args.duration:.0f}% of one core over the {args.duration:.0f} s"
-                         f" measured{f', {args.wall - args.duration:.0f} s of stopping included' if args.wall else ''})"
-                         if args.duration else "")
-                      + f", {1000 * args.server_cpu / total.requests:.0f} ms per request on average")
-            polls = json.loads(Path(args.polls).read_text(encoding="utf-8")) if args.polls and Path(args.polls).exists() else {}
-            if "locust_cpu" in polls and args.duration:
-                print(f"locust CPU during the measured part: {polls['locust_cpu']:.1f} s"
-                      f" ({100 * polls['locust_cpu'] / args.duration:.0f}% of one core)")
-            if args.machine_busy is not None:
-                print(f"whole machine CPU busy during the measured part: {args.machine_busy:.0f}% of {os.cpu_count()} CPUs")
-            if polls.get("polls"):
-                print("polls answered 304 (nothing changed, nothing rendered): " + ", ".join(
-                    f"{page} {n304} of {n} ({share:.0f}%)" for page, n, n304, share in loadkit.poll_summary(polls["polls"])))
+    _print_measured(args)
     failures = loadkit.read_failures_csv(Path(f"{args.stats_prefix}_failures.csv"))
     if failures:
         print("errors by kind:")
@@ -312,6 +377,8 @@ def main(argv=None) -> int:
     s.add_argument("plan")
     s.add_argument("--matches", type=int, default=50)
     s.add_argument("--referees", type=int, default=50)
+    s.add_argument("--teams", type=int, default=None, help="teams (default: 2 per referees' match)")
+    s.add_argument("--confirmers", type=int, default=0)
     v = sub.add_parser("verify")
     v.add_argument("plan")
     v.add_argument("events")
@@ -321,7 +388,9 @@ def main(argv=None) -> int:
     v.add_argument("--wall", type=float, default=None, help="wall-clock seconds the server CPU was measured over")
     v.add_argument("--warmup-stats", default=None, help="CSV of the warm-up figures (locustfile)")
     v.add_argument("--warmup", type=float, default=None, help="warm-up seconds")
-    v.add_argument("--polls", default=None, help="JSON of the polls' answers and locust's CPU (locustfile)")
+    v.add_argument("--polls", default=None, help="JSON of locust's latency histograms, confirmations and CPU (locustfile)")
+    v.add_argument("--phones", default=None, help="JSON of the phones' figures (phones.py)")
+    v.add_argument("--other-cpu", default=None, help="CPU seconds of the event server and caddy, comma-separated")
     v.add_argument("--machine-busy", type=float, default=None, help="percent of the machine's CPU busy")
     c = sub.add_parser("cost")
     c.add_argument("plan")

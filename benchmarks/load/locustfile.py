@@ -16,23 +16,28 @@ Environment (set by ``run_load.sh``):
 
 - ``LOAD_WARMUP_STATS``, ``LOAD_MEASURE_MARK``, ``LOAD_MEASURE``: warm-up and measured part (see
   ``WARMUP_MAX`` below).
-- ``LOAD_REFEREES``, ``LOAD_READERS``, ``LOAD_PHONES``, ``LOAD_REFEREE_WAIT``, ``LOAD_READER_WAIT``,
-  ``LOAD_PHONE_WAIT``, ``LOAD_PHONE_PAGES``, ``LOAD_LOGIN_SPREAD``, ``LOAD_WARMUP_MAX``,
-  ``LOAD_SETTLE``, ``LOAD_PREVIEW_SHARE``: see the constants below.
-- ``LOAD_POLLS``: JSON file written at the end of the measured part: how the polls were answered
-  (``{"polls": {page: {"304": n, "200": n, "error": n}}``, :class:`loadkit.PollCounter`) and the
-  CPU seconds this locust process used meanwhile (``"locust_cpu"``, user + system).
+- ``LOAD_REFEREES``, ``LOAD_READERS``, ``LOAD_CONFIRMERS``, ``LOAD_REFEREE_WAIT``,
+  ``LOAD_READER_WAIT``, ``LOAD_CONFIRM_SHARE``, ``LOAD_LOGIN_SPREAD``, ``LOAD_WARMUP_MAX``,
+  ``LOAD_SETTLE``, ``LOAD_PREVIEW_SHARE``, ``LOAD_PHONES_READY``: see the constants below.
+- ``LOAD_POLLS``: JSON file written at the end of the measured part (below).
 
 Referees (``RefereeUser``, one per plan entry): log in once through ``/accounts/login/`` with the
 CSRF token, then loop: load the entry page ``/t/<slug>/match/<pk>/enter/`` (the entry form and
 the hands so far, rows ``id="record-N"``), sometimes post the htmx preview, post the next hand
-(unprefixed Tai Pan fields) with the entry form's hidden ``version``. Readers (``ReaderUser``,
-anonymous, no cache): standings, round 1 pairings, a match page. Phones (``PhoneUser``, the hall
-on a live day): each keeps one live page open (the standings, round 1's tables or one match,
-:data:`loadkit.PHONE_PAGES`): loads it once, then polls it as its htmx does (the same URL with
-the htmx headers, every ``LOAD_PHONE_WAIT`` seconds) with ``If-None-Match`` and the ETag of the
-last full answer, as the browser's cache revalidates it (:class:`loadkit.LivePage`); a 304 leaves
-the page as it is.
+(unprefixed Tai Pan fields) with the entry form's hidden ``version``. Readers (``ReaderUser``, anonymous, no cache), now and then (``LOAD_READER_WAIT``): a team
+page (the most opened page after a result), a match page (any table of the round), the
+standings, round 1's tables. Confirmers (``ConfirmerUser``, ``LOAD_CONFIRMERS``, issue 25 item
+4): referees who entered nothing confirm the finished tables of the plan (``to_confirm``) on the
+busy round's schedule (:func:`hallkit.confirmation_times`: 90 % of the round's tables within 10
+minutes, ``LOAD_CONFIRM_SHARE``), from the start of the run; each confirmation changes the
+standings. The phones keeping live pages open are not locust users: ``phones.py`` (asyncio, one
+process) runs them, polling or following pushed events (``LOAD_MODE``); the warm-up waits for
+its ``LOAD_PHONES_READY`` file.
+
+At the end of the measured part ``LOAD_POLLS`` gets the latency histograms of every endpoint
+(``{"histograms": {name: {ms: count}}, "total": {ms: count}}``, locust's buckets), so the
+phones' latencies merge with them, the confirmations (``{"confirm": {"ok", "failed"}}``) and
+locust's CPU.
 """
 from __future__ import annotations
 
@@ -51,6 +56,7 @@ from locust import between, events, task
 from locust.contrib.fasthttp import FastHttpUser
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import hallkit  # noqa: E402
 import loadkit  # noqa: E402
 
 PLAN: dict = {}
@@ -59,7 +65,10 @@ _referee_index = itertools.count()
 
 REFEREES = int(os.environ.get("LOAD_REFEREES", "50"))
 READERS = int(os.environ.get("LOAD_READERS", "0"))
-PHONES = int(os.environ.get("LOAD_PHONES", "1000"))
+CONFIRMERS = int(os.environ.get("LOAD_CONFIRMERS", "0"))
+CONFIRM_SHARE = float(os.environ.get("LOAD_CONFIRM_SHARE", str(hallkit.BUSY_SHARE)))
+#: The phones' process writes this file once every phone has loaded its page (``phones.py``).
+PHONES_READY_FILE = os.environ.get("LOAD_PHONES_READY", "")
 PREVIEW_SHARE = float(os.environ.get("LOAD_PREVIEW_SHARE", "0.3"))
 
 
@@ -76,14 +85,6 @@ READER_WAIT = _wait("LOAD_READER_WAIT", "15,45")
 #: Referees log in at a random moment within this many seconds of their start (a password check
 #: costs about half a CPU second: PBKDF2, Django's default), and every user waits a random part of
 #: its think time before its first page, so the run does not start with a burst of identical clicks.
-#: Seconds between two polls of a phone (htmx ``every 10s``: the match page polls every 10 s; the
-#: standings and round pages every ``LIVE_POLL_SECONDS``, 15 s by default). A poll every
-#: ``PHONE_WAIT`` seconds from the moment the page loaded, whatever the answer time, as htmx's
-#: timer does (:class:`loadkit.PollTimer`, not locust's ``constant_pacing``). Each phone
-#: first waits a random part of it, so the polls do not come in step.
-PHONE_WAIT = float(os.environ.get("LOAD_PHONE_WAIT", "10"))
-#: Which pages the phones keep open, with weights (``loadkit.parse_page_weights``).
-PHONE_PAGES = loadkit.parse_page_weights(os.environ.get("LOAD_PHONE_PAGES", "standings:1,round:1,match:1"))
 LOGIN_SPREAD = float(os.environ.get("LOAD_LOGIN_SPREAD", "30"))
 #: Warm-up: at least ``LOGIN_SPREAD + 5`` s, then until every referee is logged in (at most
 #: ``LOAD_WARMUP_MAX`` s from the start), then ``LOAD_SETTLE`` s for the queue to drain. Its figures
@@ -95,11 +96,10 @@ WARMUP_MAX = float(os.environ.get("LOAD_WARMUP_MAX", "120"))
 SETTLE = float(os.environ.get("LOAD_SETTLE", "5"))
 MEASURE = float(os.environ.get("LOAD_MEASURE", "0"))
 LOGGED_IN: set[str] = set()
-#: Phones that have loaded their page and polled it once (so the measured part sees the steady
-#: state: the first poll after a full load is a 200, its htmx headers give another ETag).
-PHONES_READY: set[int] = set()
-POLLS = loadkit.PollCounter()
-_phone_index = itertools.count()
+CONFIRMS = {"ok": 0, "failed": 0}
+#: The confirmation schedule: ``(seconds from the start, {"match", "totals"})``, taken in order.
+_schedule = None
+_run_start = 0.0
 
 
 def _load_plan() -> dict:
@@ -140,23 +140,27 @@ def _warmup_then_measure(environment) -> None:
     seconds, stop the run."""
     start = time.monotonic()
     gevent.sleep(LOGIN_SPREAD + 5)
-    while (len(LOGGED_IN) < REFEREES or len(PHONES_READY) < PHONES) and time.monotonic() - start < WARMUP_MAX:
+    while (len(LOGGED_IN) < REFEREES + CONFIRMERS or not _phones_ready()) and time.monotonic() - start < WARMUP_MAX:
         gevent.sleep(0.5)
     gevent.sleep(SETTLE)
     path = os.environ.get("LOAD_WARMUP_STATS")
     if path:
         write_stats_csv(environment.stats, path)
     environment.stats.reset_all()
-    POLLS.reset()
+    CONFIRMS.update(ok=0, failed=0)
     global _CPU_AT_MEASURE
     _CPU_AT_MEASURE = _own_cpu()
     mark = os.environ.get("LOAD_MEASURE_MARK")
     if mark:
-        Path(mark).write_text(f"{time.monotonic() - start:.1f} {len(LOGGED_IN)} {len(PHONES_READY)}\n", encoding="utf-8")
+        Path(mark).write_text(f"{time.monotonic() - start:.1f} {len(LOGGED_IN)} {int(_phones_ready())}\n", encoding="utf-8")
     if MEASURE > 0:
         gevent.sleep(MEASURE)
-        _write_polls()
+        _write_polls(environment)
         environment.runner.quit()
+
+
+def _phones_ready() -> bool:
+    return not PHONES_READY_FILE or Path(PHONES_READY_FILE).exists()
 
 
 _CPU_AT_MEASURE = 0.0
@@ -167,23 +171,31 @@ def _own_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def _write_polls() -> None:
+def _write_polls(environment) -> None:
     path = os.environ.get("LOAD_POLLS")
     if path:
-        data = {"polls": POLLS.as_dict(), "locust_cpu": round(_own_cpu() - _CPU_AT_MEASURE, 2)}
+        stats = environment.stats
+        data = {
+            "histograms": {e.name: dict(e.response_times) for e in stats.entries.values()},
+            "total": dict(stats.total.response_times),
+            "confirm": dict(CONFIRMS),
+            "locust_cpu": round(_own_cpu() - _CPU_AT_MEASURE, 2),
+        }
         Path(path).write_text(json.dumps(data), encoding="utf-8")
 
 
 @events.test_start.add_listener
 def _start_warmup_timer(environment, **_kwargs):
+    global _run_start
+    _run_start = time.monotonic()
     gevent.spawn(_warmup_then_measure, environment)
 
 
 @events.test_stop.add_listener
-def _close_events(**_kwargs):
+def _close_events(environment, **_kwargs):
     global _EVENTS_FILE
     if MEASURE <= 0:
-        _write_polls()
+        _write_polls(environment)
     if _EVENTS_FILE is not None:
         _EVENTS_FILE.close()
         _EVENTS_FILE = None
@@ -210,14 +222,14 @@ class RefereeUser(FastHttpUser):
         gevent.sleep(random.uniform(0, LOGIN_SPREAD))
         self.login(self.username, self.password)
 
-    def login(self, username: str, password: str) -> None:
+    def login(self, username: str, password: str) -> bool:
         """Log in through the login form with its CSRF token; on failure (e.g. a timeout under
-        overload) the next task tries again."""
+        overload) the next task tries again. Returns whether the user is logged in."""
         with self.client.get("/accounts/login/", name="/accounts/login/", catch_response=True) as page:
             token = loadkit.csrf_from_page(page.text or "") if page.status_code == 200 else None
             if not token:
                 page.failure(f"no login form ({page.status_code})")
-                return
+                return False
         with self.client.post(
             "/accounts/login/",
             data={"csrfmiddlewaretoken": token or "", "username": username, "password": password, "next": ""},
@@ -231,6 +243,7 @@ class RefereeUser(FastHttpUser):
                 resp.success()
             else:
                 resp.failure(f"login refused ({resp.status_code})")
+        return self.logged_in
 
     @task
     def enter_hand(self):
@@ -281,7 +294,8 @@ class RefereeUser(FastHttpUser):
 
 
 class ReaderUser(FastHttpUser):
-    """An anonymous reader (phone or projector) of the standings, the pairings and match pages."""
+    """An anonymous reader opening pages now and then, without a cache: a team page, a match
+    page of any table, the standings, round 1's tables."""
 
     fixed_count = READERS
     wait_time = READER_WAIT
@@ -292,75 +306,84 @@ class ReaderUser(FastHttpUser):
         plan = _load_plan()
         self.slug = plan["slug"]
         self.round = plan.get("round", 1)
-        self.matches = plan["matches"]
+        self.matches = plan.get("all_matches") or plan["matches"]
+        self.teams = plan.get("teams") or []
         gevent.sleep(random.uniform(0, self.wait_time()))
 
-    @task(2)
-    def standings(self):
-        self.client.get(f"/t/{self.slug}/standings/", name="standings/")
+    @task(3)
+    def team_page(self):
+        if self.teams:
+            self.client.get(f"/t/{self.slug}/team/{random.choice(self.teams)}/", name="team/<pk>/")
 
     @task(2)
-    def pairings(self):
-        self.client.get(f"/t/{self.slug}/round/{self.round}/", name="round/<n>/ (pairings)")
-
-    @task(1)
     def match_page(self):
         self.client.get(f"/t/{self.slug}/match/{random.choice(self.matches)}/", name="match/<pk>/")
 
+    @task(1)
+    def standings(self):
+        self.client.get(f"/t/{self.slug}/standings/", name="standings/")
 
-def _etag(resp) -> str | None:
-    return resp.headers.get("ETag") if resp.headers else None
+    @task(1)
+    def pairings(self):
+        self.client.get(f"/t/{self.slug}/round/{self.round}/", name="round/<n>/ (pairings)")
 
 
-class PhoneUser(FastHttpUser):
-    """A phone in the hall keeping one live page open (:data:`loadkit.PHONE_PAGES`): one full
-    load, then an htmx poll every ``PHONE_WAIT`` seconds, revalidating the page it has."""
+def _next_confirmation():
+    """The next ``(due, item)`` of the confirmation schedule, or ``None`` when it is done."""
+    global _schedule
+    if _schedule is None:
+        plan = _load_plan()
+        times = hallkit.confirmation_times(len(plan.get("all_matches") or plan["matches"]), share=CONFIRM_SHARE)
+        _schedule = iter(list(zip(times, plan.get("to_confirm") or [], strict=False)))
+    return next(_schedule, None)
 
-    fixed_count = PHONES
+
+class ConfirmerUser(FastHttpUser):
+    """A referee confirming finished tables on the busy round's schedule: logs in, then for each
+    scheduled table loads its confirmation page and confirms it with the totals typed from the
+    score sheet."""
+
+    fixed_count = CONFIRMERS
     network_timeout = 30.0
     connection_timeout = 10.0
 
+    def wait_time(self) -> float:
+        return 0.0
+
     def on_start(self):
         plan = _load_plan()
-        self.index = next(_phone_index)
-        kinds = list(PHONE_PAGES)
-        self.kind = random.choices(kinds, weights=[PHONE_PAGES[k] for k in kinds])[0]
-        url = loadkit.page_url(self.kind, plan["slug"], plan.get("round", 1), random.choice(plan["matches"]))
-        self.page = loadkit.LivePage(url)
-        self.loaded = False
-        self.timer = loadkit.PollTimer(PHONE_WAIT)
-        gevent.sleep(random.uniform(0, PHONE_WAIT))
-        self.load()
-        self.timer.start(time.monotonic())
-        # htmx's first poll comes one interval after the page load (locust would run the first
-        # task at once).
-        gevent.sleep(self.timer.wait(time.monotonic()))
-
-    def wait_time(self) -> float:
-        return self.timer.wait(time.monotonic())
-
-    def load(self) -> None:
-        """The full page, as the browser first loads it (no htmx headers, nothing cached)."""
-        with self.client.get(self.page.url, name=loadkit.PAGE_NAMES[self.kind], catch_response=True) as resp:
-            ok = resp.status_code == 200
-            if self.page.answered(resp.status_code, _etag(resp), resp.text if ok else None) == "200":
-                self.loaded = True
-            else:
-                resp.failure(f"page not shown ({resp.status_code})")
+        self.slug = plan["slug"]
+        entry = plan["confirmers"][next(_confirmer_index) % len(plan["confirmers"])]
+        self.username, self.password, self.logged_in = entry["username"], entry["password"], False
+        while not self.logged_in:
+            gevent.sleep(random.uniform(0, LOGIN_SPREAD))
+            self.logged_in = RefereeUser.login(self, self.username, self.password)
 
     @task
-    def poll(self):
-        if not self.loaded:
-            self.load()
+    def confirm_next(self):
+        slot = _next_confirmation()
+        if slot is None:
+            gevent.sleep(3600)  # schedule done: idle until the run stops
             return
-        with self.client.get(self.page.url, name=loadkit.POLL_NAMES[self.kind], headers=self.page.poll_headers(self.host),
-                             catch_response=True) as resp:
-            # A 304 has no body; reading .text of a 200 is what htmx does with the answer.
-            outcome = self.page.answered(resp.status_code, _etag(resp),
-                                         resp.text if resp.status_code == 200 else None)
-            POLLS.add(self.kind, outcome)
-            if outcome == "error":
-                resp.failure(f"poll failed ({resp.status_code})")
-            else:
+        due, item = slot
+        gevent.sleep(max(0.0, _run_start + due - time.monotonic()))
+        url = f"/t/{self.slug}/match/{item['match']}/confirm/"
+        with self.client.get(url, name="match/<pk>/confirm/ (page)", catch_response=True) as page:
+            csrf, version = hallkit.parse_confirm_page(page.text or "")
+            if page.status_code != 200 or csrf is None or version is None:
+                page.failure(f"no confirm form ({page.status_code})")
+                CONFIRMS["failed"] += 1
+                return
+        data = {"csrfmiddlewaretoken": csrf, "version": str(version),
+                "total_0": str(item["totals"][0]), "total_1": str(item["totals"][1])}
+        with self.client.post(url, data=data, name="match/<pk>/confirm/ (confirm)", allow_redirects=False,
+                              catch_response=True) as resp:
+            if resp.status_code == 302:
+                CONFIRMS["ok"] += 1
                 resp.success()
-        PHONES_READY.add(self.index)
+            else:
+                CONFIRMS["failed"] += 1
+                resp.failure(f"confirmation refused ({resp.status_code})")
+
+
+_confirmer_index = itertools.count()

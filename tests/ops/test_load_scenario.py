@@ -25,7 +25,8 @@ import engines  # noqa: E402
 def test_locustfile_compiles():
     # Importing it would monkey-patch the process with gevent; compiling is enough here.
     py_compile.compile(str(LOAD_DIR / "locustfile.py"), doraise=True)
-    assert (LOAD_DIR / "requirements.txt").read_text().strip() == "locust==2.47.0"
+    assert (LOAD_DIR / "requirements.txt").read_text().split() == [
+        "locust==2.47.0", "httpx==0.28.1", "httpx-sse==0.4.3", "zstandard==0.25.0"]
 
 
 def test_hand_records_score_by_the_nskt_rules_and_never_finish_the_match():
@@ -375,3 +376,238 @@ def test_a_phone_polling_its_page_gets_304_until_the_page_changes(client):
     save_hand()
     after = {kind: phone.get(page.url, headers=page.poll_headers()).status_code for kind, (phone, page) in phones.items()}
     assert after == {"standings": 304, "round": 200, "match": 200, "other": 304}
+
+
+# --------------------------------------------------------------------------- the busy round (issue 25 item 4)
+
+import asyncio  # noqa: E402
+
+import hallkit  # noqa: E402
+import httpx  # noqa: E402
+import phones  # noqa: E402
+
+
+def test_confirmation_schedule_spreads_most_tables_over_the_busy_ten_minutes():
+    times = hallkit.confirmation_times(150)
+    assert len(times) == 135  # 90 % of 150 tables
+    assert times == sorted(times) and 0 <= times[0] and times[-1] < 600
+    # One in each equal slice of the window: the rate is even, 0.225 a second at 150 tables.
+    slot = 600 / 135
+    assert all(i * slot <= t < (i + 1) * slot for i, t in enumerate(times))
+    assert hallkit.confirmation_rate(150) == pytest.approx(0.225)
+    assert hallkit.confirmation_times(150) == times  # seeded
+    assert hallkit.confirmation_times(150, seed=1) != times
+    assert len(hallkit.confirmation_times(10, share=0.5, window=60)) == 5
+    assert hallkit.confirmation_times(0) == []
+    for bad in ({"tables": -1}, {"tables": 5, "share": 1.5}, {"tables": 5, "window": 0}):
+        with pytest.raises(ValueError):
+            hallkit.confirmation_times(**bad)
+
+
+def test_pushed_refreshes_are_coalesced_like_the_pages_script():
+    # At once on the first event; events within 10 s of a refresh fold into one at its end.
+    assert hallkit.refresh_times([0, 1, 2, 15, 30.5, 31], 10) == [0, 10, 20, 30.5, 40.5]
+    assert hallkit.refresh_times([0, 1, 2, 15, 30.5, 31], 10, until=40) == [0, 10, 20, 30.5]
+    assert hallkit.refresh_times([0, 1, 2], 0) == [0, 1, 2]
+    assert hallkit.refresh_times([], 10) == []
+    c = hallkit.Coalescer(5)
+    assert c.event(100.0) == 100.0
+    assert c.event(100.5) is None  # already due
+    c.fired(100.0)
+    assert c.event(101.0) == 105.0 and c.event(104.0) is None
+    with pytest.raises(ValueError):
+        hallkit.Coalescer(-1)
+
+
+def test_topics_of_pages_and_events():
+    assert hallkit.page_topics("standings") == {"standings", "tournament"}
+    assert hallkit.page_topics("round", 3) == {"round:3", "tournament", "entrants"}
+    assert hallkit.page_topics("match", 1, 42) == {"result:42", "tournament"}
+    with pytest.raises(ValueError):
+        hallkit.page_topics("hall")
+    assert hallkit.event_topics('{"topics": ["standings", "round:1"], "versions": {"standings": 7}}') == {"standings", "round:1"}
+    for data in ("", "ping", "[1, 2]", '{"versions": {}}', '{"topics": "standings"}'):
+        assert hallkit.event_topics(data) == frozenset()
+    assert hallkit.sse_frame({"topics": ["hall"], "versions": {"hall": 2}}, 5) == (
+        b'id: 5\ndata: {"topics":["hall"],"versions":{"hall":2}}\n\n')
+    assert hallkit.sse_frame({"topics": ["hall"], "versions": {}}) == b'data: {"topics":["hall"],"versions":{}}\n\n'
+    assert hallkit.topics_match({"standings", "tournament"}, {"round:1", "tournament"})
+    assert not hallkit.topics_match({"standings", "tournament"}, {"round:1", "result:4"})
+    assert hallkit.topics_match({"result:*"}, {"result:4"}) and not hallkit.topics_match({"result:*"}, {"round:1"})
+    region = ('<main><div id="live" class="live" hx-get="/t/x/standings/" hx-trigger="live-refresh" '
+              'data-live-topics="standings tournament" data-live-poll="15" data-live-delay="8" hx-select="#live">')
+    assert hallkit.live_region(region) == ({"standings", "tournament"}, 8.0)
+    assert hallkit.live_region('<div id="live" class="live" hx-get="/x/" hx-trigger="every 10s">') == (None, None)
+    assert hallkit.live_region("<p>no region</p>") == (None, None)
+
+
+class _Chunks(httpx.AsyncByteStream):
+    """A body that comes over the (mocked) connection, so httpx counts its bytes downloaded."""
+
+    def __init__(self, body: bytes) -> None:
+        self.body = body
+
+    async def __aiter__(self):
+        for i in range(0, len(self.body), 64):
+            yield self.body[i:i + 64]
+
+
+def _sse_transport(body: bytes, log: list):
+    def handler(request: httpx.Request) -> httpx.Response:
+        log.append(request)
+        if request.url.path.startswith("/events/"):
+            return httpx.Response(200, headers={"Content-Type": "text/event-stream"}, stream=_Chunks(body))
+        if request.headers.get("If-None-Match") == '"v2"':
+            return httpx.Response(304, headers={"ETag": '"v2"'}, stream=_Chunks(b""))
+        return httpx.Response(200, headers={"ETag": '"v2"', "Content-Type": "text/html"},
+                              stream=_Chunks(b"<div id=live>" + b"x" * 500))
+    return httpx.MockTransport(handler)
+
+
+def test_the_phones_sse_client_parses_the_stream_and_refreshes_on_matching_topics():
+    """phones.follow against a mocked event stream: a comment (keep-alive), an event of another
+    page, two standings events in the same chunk (they fold into one refresh: the second comes
+    before the first's refresh went out); then a second refresh finds nothing changed (304).
+    Every byte of the stream and of the requests is counted for the phone."""
+    body = (b": keep-alive\n\n"
+            + hallkit.sse_frame({"topics": ["result:9", "round:1"], "versions": {}}, 1)
+            + hallkit.sse_frame({"topics": ["standings", "round:1"], "versions": {"standings": 2}}, 2)
+            + b"data: {\"topics\": [\"standings\"],\n"  # a data line split in two: joined by the parser
+            + b"data:  \"versions\": {}}\n\n")
+    log: list = []
+    cfg = phones.Config({"LOAD_MODE": "push", "LOAD_PUSH_COALESCE": "0", "LOAD_PHONES": "1",
+                         "LOAD_BASE_URL": "http://hall"})
+    cfg.events_url = "http://hall/events/t/"
+
+    async def run():
+        async with httpx.AsyncClient(transport=_sse_transport(body, log)) as client:
+            hall = phones.Hall(cfg, client)
+            page = loadkit.LivePage("/t/t/standings/")
+            task = asyncio.ensure_future(phones.follow(hall, 0, "standings", page, hallkit.page_topics("standings"), 0))
+            for _ in range(50):
+                await asyncio.sleep(0.01)
+                if hall.counts["phone refresh standings"]:
+                    break
+            await asyncio.sleep(0.05)
+            hall.done.set()
+            task.cancel()
+            await asyncio.gather(task, return_exceptions=True)
+            await hall.get(0, "standings", page, "phone refresh standings")
+            return hall
+
+    hall = asyncio.run(run())
+    assert hall.events == 3  # the comment is no event
+    assert dict(hall.counts["phone refresh standings"]) == {"200": 1, "304": 1}
+    refreshes = [r for r in log if r.url.path == "/t/t/standings/"]
+    assert refreshes[0].headers["HX-Request"] == "true" and "If-None-Match" not in refreshes[0].headers
+    assert refreshes[1].headers["If-None-Match"] == '"v2"'
+    assert all(r.headers["Accept-Encoding"] == "identity" for r in log)
+    received = hall.meter.received["standings"][0]
+    # The stream's body and its answer's head, plus both refreshes' answers, byte for byte.
+    stream_head = hallkit.response_wire_bytes(200, [("Content-Type", "text/event-stream")], 0)
+    first = hallkit.response_wire_bytes(200, [("ETag", '"v2"'), ("Content-Type", "text/html")], 513)
+    second = hallkit.response_wire_bytes(304, [("ETag", '"v2"')], 0)
+    assert received == stream_head + len(body) + first + second
+    assert hall.meter.sent["standings"][0] == sum(
+        hallkit.request_wire_bytes("GET", r.url.raw_path.decode(), [(k.decode(), v.decode()) for k, v in r.headers.raw]) for r in log)
+    # Without a compressing proxy the second figure counts the 200's body gzip-compressed.
+    assert hall.gz.received["standings"][0] < received
+
+
+def test_wire_bytes_and_the_meter():
+    assert hallkit.request_wire_bytes("GET", "/x", {"Host": "h"}) == len(b"GET /x HTTP/1.1\r\nHost: h\r\n\r\n")
+    assert hallkit.response_wire_bytes(304, [("ETag", '"a"')], 0) == len(b'HTTP/1.1 304 Not Modified\r\nETag: "a"\r\n\r\n')
+    assert hallkit.response_wire_bytes(200, [], 1000) == len(b"HTTP/1.1 200 OK\r\n\r\n") + 1000
+    text = b"<tr><td>Team 001</td><td>12</td></tr>" * 300
+    assert 0 < hallkit.gzip_size(text) < len(text) / 20
+    meter = hallkit.ByteMeter()
+    meter.add("standings", 1, 100, 30_000)
+    meter.add("standings", 2, 300, 90_000)
+    meter.register("round", 3)
+    # 30 s: two standings phones, 400 B sent and 120 KB received between them -> per phone and minute.
+    assert meter.per_minute("standings", 30) == (120_000.0, 400.0, 2)
+    assert meter.per_minute("round", 30) == (0.0, 0.0, 1)
+    assert meter.per_minute("match", 30) == (0.0, 0.0, 0)
+    meter.reset()
+    assert meter.per_minute("standings", 30) == (0.0, 0.0, 2)
+
+
+def test_latency_histograms_merge_in_locusts_buckets():
+    assert [hallkit.bucket_ms(x) for x in (0.4, 99.4, 147, 999, 3432, 58760)] == [0, 99, 150, 1000, 3400, 59000]
+    hist = {"10": 90, "200": 9, "1000": 1}
+    assert (hallkit.percentile(hist, 0.5), hallkit.percentile(hist, 0.95), hallkit.percentile(hist, 0.99)) == (10, 200, 200)
+    assert hallkit.percentile(hist, 1.0) == 1000 and hallkit.percentile({}, 0.95) == 0
+    assert hallkit.merge_histograms({10: 1, 20: 2}, {"10": 3, 20.4: 1}) == {10: 4, 20: 3}
+
+
+def test_the_report_merges_the_phones_into_the_latency_table_and_prints_bytes_per_page():
+    figures = {
+        "mode": "poll", "compressed": False, "seconds": 60, "phones": {"standings": 2, "match": 1},
+        "latency": {"phone poll standings": {"5": 18, "300": 2}, "phone load standings": {"50": 2}},
+        "counts": {"phone poll standings": {"200": 6, "304": 12, "error": 2}, "phone load standings": {"200": 2}},
+        "bytes": {"standings": {"received": 1_340_000, "sent": 3_000, "received_gzip": 64_000, "phones": 2}},
+    }
+    rows = hallkit.phone_rows(figures, 60)
+    assert [(r.name, r.requests, r.failures, r.p50, r.p95) for r in rows] == [
+        ("phone load standings", 2, 0, 50, 50), ("phone poll standings", 20, 2, 5, 300)]
+    total = hallkit.merged_total({"20": 78}, 1, figures, 60)
+    assert (total.requests, total.failures, total.p50, total.p95, total.p99) == (100, 3, 20, 20, 300)
+    (line,) = hallkit.bytes_lines(figures)
+    assert "standings phones (2, poll): 1,340.0 KB received + 3.0 KB sent per phone per minute" in line
+    assert "with gzip computed on the bodies: 64.0 KB received" in line and "12 of 20 polls answered 304" in line
+
+
+def test_phone_variables_and_pages():
+    cfg = phones.Config({})
+    assert (cfg.mode, cfg.phones, cfg.wait, cfg.coalesce, cfg.compressed, cfg.arrival, cfg.view) == (
+        "poll", 1000, 10.0, None, False, 20.0, "")
+    cfg = phones.Config({"LOAD_MODE": "push", "LOAD_PHONES": "2000", "LOAD_PHONE_PAGES": "standings:1",
+                         "LOAD_PHONE_VIEW": "?team={team}", "LOAD_COMPRESSED": "1", "LOAD_BASE_URL": "http://c:1/"})
+    assert (cfg.mode, cfg.arrival, cfg.compressed, cfg.base, cfg.events_base) == ("push", 40.0, True, "http://c:1", "http://c:1")
+    with pytest.raises(SystemExit):
+        phones.Config({"LOAD_MODE": "stream"})
+    plan = {"slug": "s", "round": 1, "matches": [1], "all_matches": [1, 2], "teams": [7]}
+    assigned = phones.assign(cfg, plan, __import__("random").Random(1))
+    assert len(assigned) == 2000 and {a[0] for a in assigned} == {"standings"}
+    assert assigned[0][1:] == ("/t/s/standings/?team=7", frozenset({"standings", "tournament"}))
+    mixed = phones.assign(phones.Config({"LOAD_PHONES": "300"}), plan, __import__("random").Random(1))
+    assert {a[0] for a in mixed} == {"standings", "round", "match"}
+    assert {a[1] for a in mixed if a[0] == "match"} <= {"/t/s/match/1/", "/t/s/match/2/"}
+
+
+@pytest.mark.django_db
+def test_confirmers_confirm_the_finished_tables_and_the_standings_change(client):
+    """The set-up finishes the tables beyond the referees' (two hands, ended at the time limit, by
+    a scorer); a confirmer (who entered nothing) confirms one through its confirmation page, as
+    the locustfile does, and a phone polling the standings gets them anew."""
+    from django.test import Client
+
+    from scoring.models import Match
+
+    plan = loadctl.build_tournament(matches=1, referees=1, teams=6, confirmers=1, slug="load-busy", password="load-busy-pw-1")
+    assert len(plan["teams"]) == 6 and len(plan["all_matches"]) == 3 and plan["matches"] == plan["all_matches"][:1]
+    assert [c["match"] for c in plan["to_confirm"]] == plan["all_matches"][1:]
+    for item in plan["to_confirm"]:
+        m = Match.objects.get(pk=item["match"])
+        assert m.status == Match.Status.FINISHED and [m.total_ns, m.total_ew] == item["totals"]
+    assert Match.objects.get(pk=plan["matches"][0]).status != Match.Status.FINISHED
+
+    phone, page = Client(), loadkit.LivePage("/t/load-busy/standings/")
+    for _ in range(2):  # load, then the first poll (its own ETag)
+        resp = phone.get(page.url, headers=page.poll_headers() if page.etag else {})
+        page.answered(resp.status_code, resp.get("ETag"), resp.content.decode())
+    assert phone.get(page.url, headers=page.poll_headers()).status_code == 304
+
+    who = plan["confirmers"][0]
+    client.post("/accounts/login/", {"username": who["username"], "password": who["password"], "next": ""})
+    item = plan["to_confirm"][0]
+    url = f"/t/load-busy/match/{item['match']}/confirm/"
+    csrf, version = hallkit.parse_confirm_page(client.get(url).content.decode())
+    assert csrf and version == Match.objects.get(pk=item["match"]).version
+    resp = client.post(url, {"csrfmiddlewaretoken": csrf, "version": version,
+                             "total_0": item["totals"][0], "total_1": item["totals"][1]})
+    assert resp.status_code == 302
+    assert Match.objects.get(pk=item["match"]).status == Match.Status.CONFIRMED
+    assert phone.get(page.url, headers=page.poll_headers()).status_code == 200
+    # Confirmed: the page has no confirm form any more.
+    assert hallkit.parse_confirm_page(client.get(url).content.decode())[1] is None
