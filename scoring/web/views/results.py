@@ -136,13 +136,7 @@ def enter(request, pk, *, tournament, kind):
     container = _container(request, tournament, kind, pk)
     refused = sheet.refusal(container, Action.ENTER, actor)
     if refused is not None:
-        if outbox_post:
-            return outbox.forbidden(str(refused.message))
-        if request.method == "GET":
-            if policy.is_entrant(actor) or request.user.is_authenticated:
-                messages.info(request, str(refused))
-            return redirect(urls_of(kind, tournament, container)["detail"])
-        raise PermissionDenied  # the 403 page speaks to a side's phone of its link
+        return _may_not_enter(request, tournament, kind, container, refused, outbox_post)
     if request.method == "GET":
         return _render_entry(request, tournament, container, kind, _entry(tournament, container))
     entry = _entry(tournament, container, request.POST)
@@ -173,6 +167,19 @@ def enter(request, pk, *, tournament, kind):
         return redirect(urls_of(kind, tournament, container)["enter"] + f"#record-{rec.number}")
     container.refresh_from_db()
     return _render_entry(request, tournament, container, kind, entry, status=400)
+
+
+def _may_not_enter(request, tournament, kind, container, refused, outbox_post):
+    """The answer to a phone that may not enter this result (``refused``): the result page with a
+    note on GET, a JSON 403 to the outbox, else 403 (the 403 page speaks to a side's phone of its
+    link)."""
+    if outbox_post:
+        return outbox.forbidden(str(refused.message))
+    if request.method == "GET":
+        if policy.is_entrant(actor_of(request)) or request.user.is_authenticated:
+            messages.info(request, str(refused))
+        return redirect(urls_of(kind, tournament, container)["detail"])
+    raise PermissionDenied
 
 
 def _lost_race(request, tournament, container, kind, entry):
