@@ -220,6 +220,11 @@
       .catch(function () { /* no worker: the pages work online as before */ });
   }
 
+  if (root) {
+    Array.prototype.forEach.call(root.querySelectorAll("[data-text]"), function (node) {
+      node.textContent = text(node.getAttribute("data-text"));
+    });
+  }
   window.nsktOutbox = store && root ? { add: add, pending: pending, flush: flush, render: render } : null;
   if (!root) { return; }
   registerWorker();
