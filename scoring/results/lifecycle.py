@@ -20,7 +20,7 @@ from scoring.games.base import Evaluation, RecordOutcome
 from scoring.models import AuditEntry, ResultContainer, ResultRecord, Round
 from scoring.results.refusals import Action, Code
 from scoring.results.result import ResultSheet, reason_text, settle_record_disputes, sync
-from scoring.results.retry import stored_submission, submission_key
+from scoring.results.retry import chained_version, stored_submission, submission_key
 
 A = AuditEntry.Action
 
@@ -56,7 +56,7 @@ def preview(container: ResultContainer, record: dict[str, Any], *, replace_numbe
 
 
 def add_record(container: ResultContainer, record: dict[str, Any], actor, *, expected_version: int | None = None,
-               submission: str | None = None) -> ResultRecord:
+               submission: str | None = None, chain: tuple[str, ...] = ()) -> ResultRecord:
     """Append a record (engine-validated) and rebuild the result; the first record moves a
     published round to in progress. Refused (:meth:`ResultSheet.require`, ``Action.ADD``):
     ``PermissionDenied``, :class:`~scoring.errors.NotAllowed` (another side enters, a bye, a draft
@@ -68,7 +68,12 @@ def add_record(container: ResultContainer, record: dict[str, Any], actor, *, exp
     ``submission``: the entry form's idempotency key (:mod:`scoring.results.retry`). It is checked
     inside the lock, before the version: a repeated submission returns the record it already
     stored, marked ``replayed = True``, and writes nothing. A record stored with the key that was
-    deleted since is not brought back: the retry's version is stale then."""
+    deleted since is not brought back: the retry's version is stale then.
+
+    ``chain``: the idempotency keys of the earlier records of the same offline outbox chain, in
+    order (:func:`scoring.results.retry.chained_version`): ``expected_version`` is then the
+    version the first of them was based on, and the result must be at that version plus the
+    records of the chain, all of them stored, and nothing else."""
     submission = submission_key(submission)
     with transaction.atomic():
         sheet = ResultSheet.lock(container)
@@ -77,7 +82,9 @@ def add_record(container: ResultContainer, record: dict[str, Any], actor, *, exp
         if earlier is not None:
             earlier.replayed = True
             return earlier
-        if expected_version is not None and int(expected_version) != sheet.container.version:
+        if expected_version is not None:
+            expected_version = chained_version(sheet.container, int(expected_version), chain)
+        if expected_version is not None and expected_version != sheet.container.version:
             refused = sheet.refusal(Action.ADD, actor, permission=False)
             if refused is not None and refused.code == Code.TIMES_UP:
                 raise refused.exception()  # says more than "changed by someone else"

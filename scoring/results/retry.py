@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from django.utils.translation import gettext_lazy as _
 
-from scoring.errors import ServiceError
+from scoring.errors import ServiceError, StaleVersion
 from scoring.kinds import kind_of
 from scoring.models import ResultContainer, ResultRecord
 
@@ -35,3 +35,27 @@ def stored_submission(container: ResultContainer, submission: str | None) -> Res
         return None
     kind = kind_of(container)
     return kind.record_model.objects.filter(**{kind.record_fk: container, "submission": text}).first()
+
+
+#: Most earlier hands one outbox chain may name (:func:`chained_version`).
+CHAIN_LENGTH = 50
+
+
+def chained_version(container: ResultContainer, expected_version: int, chain: tuple[str, ...]) -> int:
+    """The version a record of an offline outbox chain must find (docs/results.md, "Saving without
+    a connection"): the version its form was based on (``expected_version``, the page the phone
+    had) plus one for each earlier record of the same chain (``chain``: their idempotency keys, in
+    order). Every earlier record of the chain must be stored in ``container`` already (the outbox
+    sends them in order and stops at a refusal); otherwise :class:`~scoring.errors.StaleVersion`.
+    Any other write on the result since (someone else's record, an edit, a deletion, a
+    confirmation) moved the version further, so the caller's version check refuses it. Call it
+    inside the result's lock. An empty chain returns ``expected_version`` unchanged."""
+    if not chain:
+        return expected_version
+    if len(chain) > CHAIN_LENGTH or len(set(chain)) != len(chain):
+        raise ServiceError(_("This form is damaged: reload the page and enter it again."))
+    kind = kind_of(container)
+    stored = kind.record_model.objects.filter(**{kind.record_fk: container, "submission__in": chain}).count()
+    if stored != len(chain):
+        raise StaleVersion()
+    return expected_version + len(chain)

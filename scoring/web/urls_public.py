@@ -1,13 +1,17 @@
 """Public URLs (no login): tournaments, rounds, results, standings, exports, PDFs, rules check, and
-the player side (find my table, team and player pages)."""
+the player side (find my table, team and player pages), the web app's manifest and service worker."""
 from django.urls import path
 
 from scoring.kinds import KINDS
-from scoring.web.views import hall, hall_print, players, printing, public, results, rules_check
+from scoring.web.views import hall, hall_print, outbox, players, printing, public, results, rules_check
 
 urlpatterns = [
     path("", public.tournament_list, name="tournament_list"),
     path("rules/<str:game>/", rules_check.rules_check, name="rules_check"),
+    # The installable web app of referees and link holders (offline entry, docs/results.md).
+    path("sw.js", outbox.service_worker, name="service_worker"),
+    path("manifest.webmanifest", outbox.manifest, name="web_manifest"),
+    path("offline/csrf/", outbox.csrf_token, name="outbox_csrf"),
     path("t/<slug:slug>/", public.tournament_detail, name="tournament_detail"),
     path("t/<slug:slug>/round/<int:number>/", public.round_page, name="round_pairings"),
     path("t/<slug:slug>/round/<int:number>/tables/", public.round_page, name="round_tables"),

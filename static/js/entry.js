@@ -13,12 +13,18 @@
  *   of the form says what is wrong); after a save the page opens at the new record (#record-N).
  * - The save button is disabled while the form is being sent (no double tap).
  * - No connection: a save tapped while the phone is offline (navigator.onLine false), or one whose
- *   request fails on the way (the new-record form is sent with fetch first), keeps the referee on
- *   the page with a banner (#offline-note) instead of the browser's offline page; the draft stays
- *   in localStorage and the next tap tries again with the same submission token. A save that
- *   arrived (the server answers with a redirect) opens the entry page at the stored record; any
- *   other answer (a form error, a changed result) is shown by sending the form again the
- *   ordinary way (nothing is stored by such an answer; a save is stored once by its token).
+ *   request fails or gets no answer within 12 seconds (the new-record form is sent with fetch
+ *   first), goes into the phone's outbox (static/js/outbox.js, docs/results.md "Saving without a
+ *   connection"): the page says so (#queued-note) and shows the form of the next hand at once,
+ *   based on the same version and naming the earlier outbox hands of this table (``chain``), so
+ *   the server can tell them from someone else's change. While hands of this table wait, the next
+ *   save goes after them into the outbox too. When the outbox has stored them all, the page
+ *   reloads (unless something is being typed) to show them. Without IndexedDB the page keeps the
+ *   referee on the page with a banner (#offline-note) instead, the draft stays in localStorage and
+ *   the next tap tries again with the same submission token. A save that arrived (the server
+ *   answers with a redirect) opens the entry page at the stored record; any other answer (a form
+ *   error, a changed result) is shown by sending the form again the ordinary way (nothing is
+ *   stored by such an answer; a save is stored once by its token).
  */
 (function () {
   "use strict";
@@ -169,10 +175,14 @@
     if (form.getAttribute("data-bound") === "1") { save(); }
   }
 
-  // ------------------------------------------------------------------ submit once, or say "no connection"
+  // ------------------------------------------------------------------ submit once, or keep it in the outbox
   var button = form.querySelector("button[type=submit]");
   var offlineNote = document.getElementById("offline-note");
   var busyTimer = null;
+  var outbox = key ? window.nsktOutbox : null;  // new records only, where IndexedDB works (static/js/outbox.js)
+  var path = form.action ? new URL(form.action, window.location.href).pathname : "";
+  var waitingHere = 0;  // this table's hands in the outbox, not yet stored
+  var dirty = false;
 
   function busy(on) {
     if (!button) { return; }
@@ -194,28 +204,145 @@
     offlineNote.scrollIntoView({ block: "center" });
   }
 
+  function field(name) { return form.querySelector("input[name=" + name + "]"); }
+  function fieldValue(name) { var f = field(name); return f ? f.value : ""; }
+  function setField(name, value) { var f = field(name); if (f) { f.value = String(value); } }
+
+  function newToken() {
+    var bytes = new Uint8Array(16);
+    window.crypto.getRandomValues(bytes);
+    return Array.prototype.map.call(bytes, function (b) { return (b < 16 ? "0" : "") + b.toString(16); }).join("");
+  }
+
+  function labelOf(el) {
+    var label = el.id ? form.querySelector("label[for='" + el.id + "']") : null;
+    var holder = el.closest("fieldset, .field");
+    var legend = holder ? holder.querySelector("legend, label") : null;
+    var own = label ? label.textContent.trim() : "";
+    var group = legend && legend !== label ? legend.textContent.trim() : "";
+    return [group || own, group ? own : el.value];
+  }
+
+  /* What was typed, as label and value pairs (shown if the server refuses the hand). */
+  function summary() {
+    var out = [];
+    Array.prototype.forEach.call(form.elements, function (el) {
+      if (!el.name || el.type === "hidden" || el.disabled || el.type === "submit" || el.type === "button") { return; }
+      if ((el.type === "radio" || el.type === "checkbox") && !el.checked) { return; }
+      if (el.type !== "radio" && el.type !== "checkbox" && !String(el.value).trim()) { return; }
+      var pair = labelOf(el);
+      if (el.tagName === "SELECT") { pair[1] = el.options[el.selectedIndex] ? el.options[el.selectedIndex].text : el.value; }
+      out.push(pair);
+    });
+    return out;
+  }
+
+  var heading = document.getElementById("entry-heading");
+  function showNumber(n) {
+    setField("record_number", n);
+    if (heading && heading.getAttribute("data-heading")) { heading.textContent = heading.getAttribute("data-heading").replace("{n}", n); }
+  }
+
+  /* Continue the chain of ``item`` (the last hand of this table in the outbox): the next form is
+   * based on the same version, names the earlier hands, and has the next number. */
+  function continueChain(item) {
+    setField("version", item.version);
+    setField("chain", (item.chain ? item.chain + "," : "") + item.token);
+    showNumber(item.number + 1);
+  }
+
+  var queuedNote = document.getElementById("queued-note");
+  function queue() {
+    var fields = [];
+    new FormData(form).forEach(function (value, name) { if (name !== "csrfmiddlewaretoken") { fields.push([name, String(value)]); } });
+    var title = document.querySelector("h1");
+    var item = { url: path, page: path, token: fieldValue("submission"), version: fieldValue("version"),
+                 chain: fieldValue("chain"), number: parseInt(fieldValue("record_number"), 10) || 1,
+                 title: title ? title.textContent.trim() : "", heading: heading ? heading.textContent.trim() : "",
+                 fields: fields, summary: summary() };
+    return outbox.add(item).then(function () {
+      waitingHere += 1;
+      form.reset();
+      setField("submission", newToken());
+      continueChain(item);
+      var preview = document.getElementById("preview");
+      if (preview) { preview.textContent = ""; }
+      updateEw();
+      Array.prototype.forEach.call(form.querySelectorAll("[data-chips-for]"), function (box) {
+        var input = document.getElementById(box.getAttribute("data-chips-for"));
+        if (input) { markChips(box, input); }
+      });
+      if (store && key) { store.removeItem(key); }
+      if (offlineNote) { offlineNote.hidden = true; }
+      busy(false);
+      dirty = false;
+      if (queuedNote) {
+        queuedNote.textContent = queuedNote.getAttribute("data-text").replace("{hand}", item.heading);
+        queuedNote.hidden = false;
+        queuedNote.focus({ preventScroll: true });
+      }
+      window.scrollTo(0, 0);
+    }, noConnection);
+  }
+
+  if (outbox) {
+    outbox.pending(path).then(function (items) {
+      waitingHere = items.length;
+      if (items.length) { continueChain(items[items.length - 1]); }
+    });
+    form.addEventListener("input", function () { dirty = true; });
+    document.addEventListener("nskt-outbox", function (e) {
+      var d = e.detail;
+      if (d.item.url !== path) { return; }
+      if (d.kind === "refused") { waitingHere = 0; return; }
+      waitingHere = Math.max(0, waitingHere - 1);
+      outbox.pending(path).then(function (items) {
+        if (items.length) { return; }
+        waitingHere = 0;
+        // This table's outbox is empty: show the stored hands (a fresh page) unless something is
+        // being typed; then the next save is based on the version right after the last one.
+        if (!dirty) { window.location.replace(path); return; }
+        if (d.data.version !== null && d.data.version !== undefined) {
+          setField("version", d.data.version);
+          setField("chain", "");
+        }
+      });
+    });
+  }
+
   var sendAnyway = false;
   form.addEventListener("submit", function (e) {
     save();
     if (sendAnyway) { busy(true); return; }
+    if (outbox && (navigator.onLine === false || waitingHere > 0)) {
+      // No connection, or earlier hands of this table still wait: this one goes after them.
+      e.preventDefault();
+      busy(true);
+      queue();
+      return;
+    }
     if (navigator.onLine === false) { e.preventDefault(); noConnection(); return; }
     if (!key || !window.fetch || !window.FormData) { busy(true); return; }
     // The new-record form: sent with fetch, so that a failed request leaves the page as it is.
     e.preventDefault();
     busy(true);
-    var token = (form.querySelector("input[name=submission]") || {}).value || "";
-    window.fetch(form.action, { method: "POST", body: new FormData(form), credentials: "same-origin", redirect: "manual" })
+    var token = fieldValue("submission");
+    var lost = outbox ? queue : noConnection;  // no answer: into the outbox (the token: stored once)
+    var ctrl = window.AbortController ? new AbortController() : null;
+    if (ctrl) { window.setTimeout(function () { ctrl.abort(); }, 12000); }
+    window.fetch(form.action, { method: "POST", body: new FormData(form), credentials: "same-origin", redirect: "manual",
+                                signal: ctrl ? ctrl.signal : undefined })
       .then(function (response) {
         if (response.type === "opaqueredirect") {
           // Stored (or the login is needed): open the entry page, at the stored record if any.
           window.location.assign(form.action.split("#")[0].split("?")[0] + "?saved=" + encodeURIComponent(token));
         } else if (response.status === 502 || response.status === 503 || response.status === 504) {
-          noConnection();  // the server cannot be reached behind its proxy
+          lost();  // the server cannot be reached behind its proxy
         } else {
           sendAnyway = true;  // an answer to show (errors): the ordinary way, nothing stored twice
           form.requestSubmit ? form.requestSubmit(button || undefined) : form.submit();
         }
-      }, noConnection);
+      }, function () { lost(); });
   });
 
   // ------------------------------------------------------------------ focus after an error / a save

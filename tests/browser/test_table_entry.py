@@ -80,12 +80,13 @@ def test_a_taiwanese_win_with_the_tile_picker(new_page):
 
 
 def test_a_four_player_save_without_connection_stays_on_the_page(new_page):
-    """Offline at "Opslaan" on the four-player entry page: the banner, the typed deal kept, one
-    deal stored once the connection is back."""
+    """Offline at "Opslaan" on the four-player entry page: the deal goes into the phone's outbox
+    (issue 25), the page stays, and the deal is stored once, by itself, when the connection is back."""
     t, rnd, table, referee = table_world("sichuan")
     page = new_page(PHONE, user=referee, mobile=True)
     url = f"{page.base}/t/sichuan/table/{table.pk}/enter/"
     page.goto(url)
+    page.wait_for_function("() => !!window.nsktOutbox")
     page.click("label[for='id_deal-ev-0-player_0']")  # East wins
     page.click("label[for='id_deal-ev-0-how_0']")  # on a discard
     page.click("label[for='id_deal-ev-0-source_2']")  # by South
@@ -97,16 +98,16 @@ def test_a_four_player_save_without_connection_stays_on_the_page(new_page):
     page.click("#hand-view button[data-win='5p']")
     page.context.set_offline(True)
     page.click("#save")
-    page.wait_for_selector("#offline-note", state="visible")
-    assert "Geen verbinding" in page.inner_text("#offline-note")
+    # issue 25: the deal goes into the phone's outbox, the next deal's form is shown
+    page.wait_for_selector("#queued-note", state="visible")
     assert page.url == url and not Deal.objects.exists()
-    assert page.input_value("#id_deal-ev-0-concealed") == "123m 456m 789p 234p 55p"
+    assert page.input_value("#id_deal-ev-0-concealed") == ""
     assert horizontal_overflow(page) == 0
     shot(page, "entry-sichuan-offline")
-    page.context.set_offline(False)
-    page.click("#save")
-    page.wait_for_url("**/enter/#record-1")
-    assert Deal.objects.filter(table=table).count() == 1
+    page.context.set_offline(False)  # sent by itself, no tap
+    page.wait_for_selector("#record-1", timeout=20_000)
+    deal = Deal.objects.get(table=table)
+    assert deal.record["events"][0]["hand"]["concealed"] == "123m 456m 789p 234p 55p" and deal.net == [1, -1, 0, 0]
 
 
 #: Every toggle button whose text does not fit it (a cut label such as "iemanc" for "niemand").

@@ -1,7 +1,8 @@
 """A referee enters Tai Pan hands on a phone (issue 11 items 1, 2 and 10): toggle buttons, quick
 chips, at most 3 taps for a plain hand and 4 for a hand with a call (counted), an error with a
 banner and the focus on the field, the new hand highlighted with the totals in view, a draft that
-survives a dropped connection, a retry that stores nothing twice, and ending at the time limit
+survives leaving the page, a hand saved without a connection that is sent by itself (issue 25), a
+retry that stores nothing twice, and ending at the time limit
 with a confirmation step and "resume play". Values from the NSKT rules (card points add up to
 100, a Tai Pan call is worth 100)."""
 import pytest
@@ -83,10 +84,10 @@ def test_a_referee_enters_hands_on_a_phone(new_page):
     print(f"\ntaps: plain hand {plain_taps}, hand with a call {tap.count}")
 
 
-def offline_banner(page) -> str:
-    """The text of the "no connection" banner once it shows (it stays on the entry page)."""
-    page.wait_for_selector("#offline-note", state="visible")
-    return page.inner_text("#offline-note")
+def queued_note(page) -> str:
+    """The text of the note saying the hand is kept on the phone (issue 25: the outbox)."""
+    page.wait_for_selector("#queued-note", state="visible")
+    return page.inner_text("#queued-note")
 
 
 def test_a_typed_hand_survives_a_dropped_connection_and_is_stored_once(new_page):
@@ -94,39 +95,48 @@ def test_a_typed_hand_survives_a_dropped_connection_and_is_stored_once(new_page)
     page = new_page(PHONE, user=people["referee"])
     url = enter_url(page, match)
     page.goto(url)
+    page.wait_for_function("() => !!window.nsktOutbox")
+    # Typed and left before "Opslaan": the values come back when the page is opened again.
     page.click("label[for=id_first_out_3]")  # S
     page.fill("#id_card_points_ns", "60")
-    # The connection drops before "Opslaan": the page stays, with the banner, not the browser's
-    # offline page; nothing is stored and the typed values stay in the form.
-    page.context.set_offline(True)
-    page.click("#save")
-    assert "Geen verbinding" in offline_banner(page)
-    assert page.url == url and Hand.objects.count() == 0
-    assert page.input_value("#id_card_points_ns") == "60" and page.is_checked("#id_first_out_3")
-    assert not page.is_disabled("#save")  # ready to try again
-    assert horizontal_overflow(page) == 0
-    shot(page, "entry-phone-offline")
-    page.context.set_offline(False)
-    # The connection fails during the request (the phone believes it is online): the same banner.
-    page.reload()
-    assert page.is_checked("#id_first_out_3") and page.input_value("#id_card_points_ns") == "60"
-    page.route("**/enter/", lambda route: route.abort() if route.request.method == "POST" else route.continue_())
-    page.click("#save")
-    assert "Geen verbinding" in offline_banner(page)
-    assert page.url == url and Hand.objects.count() == 0
-    page.unroute("**/enter/")
-    # Opened again: the typed values are back.
     page.goto(url)
     assert page.is_checked("#id_first_out_3") and page.input_value("#id_card_points_ns") == "60"
     assert page.locator("#draft-note").is_visible()
+    # The connection drops before "Opslaan" (changed by issue 25: no "Geen verbinding" and no
+    # second tap): the page stays, the hand goes into the phone's outbox and the form of the
+    # next hand is shown; nothing is stored yet.
+    page.context.set_offline(True)
+    page.click("#save")
+    assert "1" in queued_note(page)
+    assert page.url == url and Hand.objects.count() == 0
+    assert page.input_value("#id_card_points_ns") == "" and page.input_value("input[name=record_number]") == "2"
+    assert page.locator("#offline-note").is_hidden()
+    assert horizontal_overflow(page) == 0
+    shot(page, "entry-phone-offline")
+    # The connection returns: the hand is sent by itself and the page shows it.
+    page.context.set_offline(False)
+    page.wait_for_selector("#record-1", timeout=20_000)
+    assert list(Hand.objects.filter(match=match).values_list("number", "ns", "ew")) == [(1, 60, 40)]
+    # The connection fails during the request (the phone believes it is online): the same outbox;
+    # sent again by itself once requests get through (its retry timer).
+    page.route("**/enter/", lambda route: route.abort() if route.request.method == "POST" else route.continue_())
+    page.click("label[for=id_first_out_1]")  # N
+    page.fill("#id_card_points_ns", "75")
+    page.click("#save")
+    queued_note(page)
+    assert Hand.objects.filter(match=match).count() == 1
+    page.unroute("**/enter/")
+    page.wait_for_selector("#record-2", timeout=30_000)
+    assert list(Hand.objects.filter(match=match).values_list("number", "ns", "ew")) == [(1, 60, 40), (2, 75, 25)]
     # The same form arrives twice (a retry while the first answer was lost): one hand.
+    page.click("label[for=id_first_out_1]")
+    page.fill("#id_card_points_ns", "50")
     page.evaluate("""() => { const f = document.getElementById('entry-form');
         return fetch(f.action, {method: 'POST', body: new FormData(f), redirect: 'manual'}); }""")
     page.click("#save")
-    page.wait_for_url("**/enter/#record-1")
-    assert Hand.objects.filter(match=match).count() == 1
+    page.wait_for_url("**/enter/#record-3")
+    assert Hand.objects.filter(match=match).count() == 3
     assert "al opgeslagen" in page.inner_text("main") or "already saved" in page.inner_text("main")
-    assert page.locator("#offline-note").is_hidden()
     # Saved: the draft is gone, the next form is empty.
     page.goto(url)
     assert not page.locator("#draft-note").is_visible()

@@ -38,6 +38,7 @@ from scoring.web.conditional import conditional, render_live, result_state
 from scoring.web.decorators import actor_of, tournament_view, visible_result
 from scoring.web.forms.results import ReasonForm
 from scoring.web.links import lost_link
+from scoring.web.views import outbox
 from scoring.web.views.result_context import (
     error_fields,
     record_rows,
@@ -119,7 +120,9 @@ def enter(request, pk, *, tournament, kind):
     the tick ``confirm_new`` (this is another record, not the one just saved).
 
     The form carries a ``submission`` token: a repeated POST of the same form (a retry after a
-    dropped connection) is answered with the record already stored, never a second one.
+    dropped connection) is answered with the record already stored, never a second one. A POST
+    from the phone's outbox (``Accept: application/json``) gets a JSON answer with a status code
+    instead of a page (:mod:`scoring.web.views.outbox`).
 
     A visitor who is not logged in (the referee scanning the QR code) goes to the login page,
     which comes back here and offers the public result page to whoever only wants to look
@@ -127,19 +130,18 @@ def enter(request, pk, *, tournament, kind):
     member of another tournament) are sent to the result page on GET with a note; a POST by them
     is refused (403)."""
     actor = actor_of(request)
+    outbox_post = request.method == "POST" and outbox.wants_json(request)
     if not request.user.is_authenticated and not policy.is_entrant(actor) and not lost_link(request):
-        return redirect_to_login(request.get_full_path())
+        return outbox.not_logged_in() if outbox_post else redirect_to_login(request.get_full_path())
     container = _container(request, tournament, kind, pk)
     refused = sheet.refusal(container, Action.ENTER, actor)
     if refused is not None:
-        if request.method == "GET":
-            if policy.is_entrant(actor) or request.user.is_authenticated:
-                messages.info(request, str(refused))
-            return redirect(urls_of(kind, tournament, container)["detail"])
-        raise PermissionDenied  # the 403 page speaks to a side's phone of its link
+        return _may_not_enter(request, tournament, kind, container, refused, outbox_post)
     if request.method == "GET":
         return _render_entry(request, tournament, container, kind, _entry(tournament, container))
     entry = _entry(tournament, container, request.POST)
+    if outbox_post:  # the phone's outbox: the same service, a JSON answer
+        return outbox.save_hand(request, tournament, container, entry, actor)
     if not entry.is_valid():
         refused = sheet.refusal(container, Action.ADD, actor)  # a finished or confirmed result: say so first
         if refused is not None:
@@ -151,7 +153,7 @@ def enter(request, pk, *, tournament, kind):
                              confirm_missing=True)
     try:
         rec = sheet.add_record(container, entry.record(), actor, expected_version=_version(request),
-                               submission=request.POST.get("submission") or None)
+                               submission=request.POST.get("submission") or None, chain=outbox.chain_of(request))
     except RuleViolation as err:
         entry.add_violations(err)
     except StaleVersion:
@@ -165,6 +167,19 @@ def enter(request, pk, *, tournament, kind):
         return redirect(urls_of(kind, tournament, container)["enter"] + f"#record-{rec.number}")
     container.refresh_from_db()
     return _render_entry(request, tournament, container, kind, entry, status=400)
+
+
+def _may_not_enter(request, tournament, kind, container, refused, outbox_post):
+    """The answer to a phone that may not enter this result (``refused``): the result page with a
+    note on GET, a JSON 403 to the outbox, else 403 (the 403 page speaks to a side's phone of its
+    link)."""
+    if outbox_post:
+        return outbox.forbidden(str(refused.message))
+    if request.method == "GET":
+        if policy.is_entrant(actor_of(request)) or request.user.is_authenticated:
+            messages.info(request, str(refused))
+        return redirect(urls_of(kind, tournament, container)["detail"])
+    raise PermissionDenied
 
 
 def _lost_race(request, tournament, container, kind, entry):
