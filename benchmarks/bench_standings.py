@@ -130,6 +130,48 @@ def bytes_table(ours: dict, plain: bytes, plain_rows: int, table_html: bytes, sm
     return table
 
 
+def page_figures(client, tournament, rows, repeat: int, table, small: dict | None):
+    """The full standings page (cache miss, standings cached) against the plain template with
+    the same rows and cells, added to ``table``; returns the bytes table
+    (:func:`bytes_table`)."""
+    from django.core.cache import cache
+    from django.template import Context, Template
+    from django.urls import reverse
+
+    full_url = reverse("scoring:standings", args=[tournament.slug]) + "?all=1"  # a desktop's, the projector's view
+
+    def page():
+        cache.clear()
+        return cached_page()
+
+    def cached_page():
+        response = client.get(full_url)
+        assert response.status_code == 200, response.status_code
+        return response
+
+    html = page().content.decode()
+    body = html[html.index("<tbody"):html.index("</tbody>")]
+    cells_per_row = body.count("<td") // max(1, len(rows))
+    headers = [f"Column {i}" for i in range(cells_per_row)]
+    url_of = [reverse("scoring:team_breakdown", args=[tournament.slug, r.team_id]) for r in rows]
+    plain_rows = [[r.rank, f'<a href="{u}">{r.name}</a>', r.players, r.played, r.won, r.drawn, r.lost, r.match_points,
+                   r.point_difference, r.points_scored, r.buchholz, *list(r.tiebreaks.values())][:cells_per_row]
+                  for r, u in zip(rows, url_of, strict=True)]
+    template = Template(FLOOR)
+
+    def plain():
+        return template.render(Context({"headers": headers, "rows": plain_rows}))
+
+    for label, measured in (("cache miss", page), ("standings cached", cached_page)):
+        cached_page()
+        ours, base = compare(measured, plain, repeat)
+        report(f"standings page, {label} ({len(rows)} rows x {cells_per_row} cells)", ours, base,
+               "plain template, same rows and cells", target=4, table=table,
+               row=f"public standings page, full table, {label} ({len(rows):,} rows x {cells_per_row} cells)",
+               row_baseline="a plain Django template with the same rows and cells")
+    return bytes_table(page_bytes(client, tournament), plain().encode(), len(plain_rows), body.encode(), small)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--teams", type=int, default=1000)
@@ -146,8 +188,6 @@ def main() -> None:
         print(json.dumps(page_bytes(Client(), tournament)))
         return
 
-    from django.core.cache import cache
-    from django.template import Context, Template
     from django.test import Client
     from django.urls import reverse
 
@@ -172,44 +212,8 @@ def main() -> None:
            row="team page's tie-break numbers, one team (`team_breakdown`)")
 
     client = Client()
-    url = reverse("scoring:standings", args=[tournament.slug])
-    full_url = url + "?all=1"  # the full table (the projector's and a desktop's view)
-
-    def page():
-        cache.clear()
-        return cached_page()
-
-    def cached_page():
-        response = client.get(full_url)
-        assert response.status_code == 200, response.status_code
-        return response
-
-    html = page().content.decode()
-    body = html[html.index("<tbody"):html.index("</tbody>")]
-    cells_per_row = body.count("<td") // max(1, len(rows))
-    headers = [f"Column {i}" for i in range(cells_per_row)]
-    url_of = [reverse("scoring:team_breakdown", args=[tournament.slug, r.team_id]) for r in rows]
-    plain_rows = [[r.rank, f'<a href="{u}">{r.name}</a>', r.players, r.played, r.won, r.drawn, r.lost, r.match_points,
-                   r.point_difference, r.points_scored, r.buchholz, *list(r.tiebreaks.values())][:cells_per_row]
-                  for r, u in zip(rows, url_of, strict=True)]
-    template = Template(FLOOR)
-
-    def plain():
-        return template.render(Context({"headers": headers, "rows": plain_rows}))
-
-    ours, base = compare(page, plain, args.repeat)
-    report(f"standings page, cache miss ({len(rows)} rows x {cells_per_row} cells)", ours, base,
-           "plain template, same rows and cells", target=4, table=table,
-           row=f"public standings page, full table, cache miss ({len(rows):,} rows x {cells_per_row} cells)",
-           row_baseline="a plain Django template with the same rows and cells")
-    cached_page()
-    ours, base = compare(cached_page, plain, args.repeat)
-    report(f"standings page, standings cached ({len(rows)} rows x {cells_per_row} cells)", ours, base,
-           "plain template, same rows and cells", target=4, table=table,
-           row=f"public standings page, full table, standings cached ({len(rows):,} rows x {cells_per_row} cells)",
-           row_baseline="a plain Django template with the same rows and cells")
-    plain_html = plain().encode()
-    sizes = bytes_table(page_bytes(client, tournament), plain_html, len(plain_rows), body.encode(), small)
+    sizes = page_figures(client, tournament, rows, args.repeat, table, small)
+    full_url = reverse("scoring:standings", args=[tournament.slug]) + "?all=1"
 
     for label, target_url in (("the standings", full_url), ("round 9's tables", reverse("scoring:round_pairings", args=[tournament.slug, 9]))):
         first = client.get(target_url)

@@ -1,7 +1,8 @@
 """The standings on a phone in a real browser (issue 25 item 4): at 360×740 a phone (its client
 hint says so) gets the top 10 and its own team's neighbourhood as cards, with gap rows, and
 nothing scrolls sideways; the full table is one tap away; a desktop at 1366×768 gets the full
-table. Screenshots: ``var/screenshots/standings-compact-phone.png``, ``standings-full-1366.png``."""
+table. Screenshots: ``var/screenshots/standings-compact-phone.png``, ``standings-full-phone.png``,
+``standings-full-1366.png``."""
 from __future__ import annotations
 
 import pytest
@@ -32,6 +33,7 @@ def test_compact_standings_fit_a_phone_and_open_the_full_table(new_page):
     page.wait_for_load_state()
     assert page.locator("table.standings.lean tbody tr").count() == 60
     assert horizontal_overflow(page) == 0  # the full table scrolls inside its box, not the page
+    shot(page, "standings-full-phone")
 
     desktop = new_page(LAPTOP)
     desktop.goto(desktop.base + url)  # Chromium says Sec-CH-UA-Mobile: ?0
