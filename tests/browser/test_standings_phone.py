@@ -40,3 +40,7 @@ def test_compact_standings_fit_a_phone_and_open_the_full_table(new_page):
     assert desktop.locator("table.standings.lean tbody tr").count() == 60
     assert horizontal_overflow(desktop) == 0
     shot(desktop, "standings-full-1366")
+    desktop.goto(desktop.base + url + f"?all=0&team={own.pk}")  # a desktop asking for the compact view
+    assert desktop.locator("table.standings.compact tbody tr.mine").count() == 1
+    assert horizontal_overflow(desktop) == 0
+    shot(desktop, "standings-compact-1366")
