@@ -5,6 +5,9 @@ The public standings (page and projector) are a :class:`Grid`: plain column and 
 cell values are computed here once (numbers formatted, the name cell's link built), rendered by a
 plain template (``standings/_grid.html``) without per-cell rendering machinery. That keeps the
 page fast at a thousand teams (django-tables2's per-cell rendering was 85 % of the page's time).
+The full table writes bare cells (:attr:`GridRow.lean_html`, ``table.lean``: the stylesheet
+aligns by column), about 250 bytes a row instead of 700; the phone's compact view
+(:mod:`scoring.web.compact`) writes its few rows as labelled cards (:attr:`GridRow.html`).
 :func:`team_grid` renders ``scoring.standings.teams.standings()`` rows (``StandingRow``): rank
 (shared on ties), team, players, played, won/drawn/lost, match points, point difference, points
 scored, Buchholz, then one column per further tie-break of the tournament in its order
@@ -137,11 +140,26 @@ class GridRow:
     cells: list[tuple[str, str, str]]
     css: str = ""
     off: bool = False
+    mine: bool = False
 
     @property
     def html(self) -> str:
         return mark_safe("".join(f'<td class="{css}" data-label="{label}">{value}</td>'  # noqa: S308 - parts escaped
                                  for css, label, value in self.cells))
+
+    @property
+    def classes(self) -> str:
+        """The row's classes: its own (``withdrawn``), ``off`` (not on the projector's screen)
+        and ``mine`` (the phone's own entrant)."""
+        return " ".join(c for c in (self.css, "off" if self.off else "", "mine" if self.mine else "") if c)
+
+    @property
+    def lean_html(self) -> str:
+        """The row's cells for the full table (``table.lean``): bare ``<td>`` elements, the
+        ranking points ``class="m"``; alignment and the rest come from the stylesheet by column
+        (about a third of :attr:`html`'s bytes, which the phone cards need)."""
+        return mark_safe("".join(f'<td class="m">{value}</td>' if "c-main" in css else f"<td>{value}</td>"  # noqa: S308
+                                 for css, _label, value in self.cells))
 
 
 @dataclass
@@ -159,6 +177,12 @@ class Grid:
         """``(short, header)`` of every column shown by an abbreviation on the projector (the
         rank's "#" aside), for the line under the table that a hall audience reads."""
         return [(str(c.short), str(c.header)) for c in self.columns if c.abbreviated and c.key != "rank"]
+
+    @property
+    def text_third(self) -> bool:
+        """True when the third column holds text (players, affiliation), left-aligned in
+        ``table.lean``; the projector leaves it out, and then it holds numbers."""
+        return len(self.columns) > 2 and "c-sub" in self.columns[2].css
 
     def without(self, keys: set[str]) -> Grid:
         """The same grid without the columns ``keys``."""

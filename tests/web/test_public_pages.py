@@ -154,11 +154,13 @@ def test_projector_pairings_view(client):
 # --- standings ------------------------------------------------------------------------------------
 
 def test_standings_page_query_count_is_fixed_for_100_teams_after_5_rounds(client, django_assert_num_queries):
+    """The full table (``?all=1``; changed on purpose, issue 25: a request without a client
+    hint gets the phone's compact view, tests/web/test_standings_views.py)."""
     small = build_tournament(10, 5, slug="small")
     big = build_tournament(100, 5, slug="big")
-    expected = count_queries(client, reverse("scoring:standings", args=[small.slug]))
+    expected = count_queries(client, reverse("scoring:standings", args=[small.slug]) + "?all=1")
     with django_assert_num_queries(expected):
-        response = client.get(reverse("scoring:standings", args=[big.slug]))
+        response = client.get(reverse("scoring:standings", args=[big.slug]) + "?all=1")
     assert response.status_code == 200
     page = response.content.decode()
     assert page.count('href="/t/big/team/') == 100

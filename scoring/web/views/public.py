@@ -20,6 +20,7 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _t
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_safe
+from django.views.decorators.vary import vary_on_headers
 
 from scoring import policy
 from scoring.draw.rounds import draft_warnings
@@ -36,6 +37,7 @@ from scoring.standings.placement import stored as stored_placement
 from scoring.standings.player_tiebreaks import REGISTRY as PLAYER_TIEBREAKS
 from scoring.standings.player_tiebreaks import keys_of as player_tiebreak_keys
 from scoring.standings.tiebreaks import NSKT_DEFAULT, REGISTRY
+from scoring.web import compact
 from scoring.web.conditional import conditional, render_live, round_state, standings_counters
 from scoring.web.context import ENTRANT_PAGES, tournament_context
 from scoring.web.decorators import actor_of, tournament_view, visible_round
@@ -272,13 +274,54 @@ def standings_state(request, tournament: Tournament) -> list:
     return standings_counters(tournament)
 
 
+def standings_page_state(request, tournament: Tournament) -> list:
+    """What the standings page's ETag and shared live region cover besides the URL: the
+    standings' state (:func:`standings_state`) and the view chosen for this request (full or
+    compact: it may come from the ``Sec-CH-UA-Mobile`` header, :func:`scoring.web.compact.view_mode`).
+    The phone's own entrant needs nothing more: a held link is in the ETag already (and keeps
+    the region from being shared), ``?team=`` is in the URL."""
+    return [standings_state(request, tournament), compact.view_mode(request)]
+
+
+def _with_query(request, **changes) -> str:
+    """This page's query string with ``changes`` (``None``: removed), e.g. ``?all=1&round=3``."""
+    query = request.GET.copy()
+    for name, value in changes.items():
+        query.pop(name, None)
+        if value is not None:
+            query[name] = str(value)
+    return "?" + query.urlencode()
+
+
+def _compact_context(request, tournament: Tournament, table, mode: str, projector: dict | None) -> dict:
+    """The compact view's rows (:func:`scoring.web.compact.compact_rows`, the own row marked
+    ``mine``) and the links between the two views; in the full view only the links. A small
+    field (:data:`scoring.web.compact.SHOW_ALL_UP_TO`) is written as the compact view (every row,
+    as cards on a phone) off the projector."""
+    kind = tournament.adapter.entrants
+    if not projector and len(table.rows) <= compact.SHOW_ALL_UP_TO:
+        mode = compact.COMPACT
+    own = compact.index_of(table.rows, compact.own_entrant(request, kind), kind)
+    if own is not None:
+        table.rows[own].mine = True
+    context = {"view": mode, "full_url": _with_query(request, all=1), "compact_url": _with_query(request, all=0),
+               "own_row": table.rows[own] if own is not None else None,
+               "can_compact": len(table.rows) > compact.SHOW_ALL_UP_TO, "top_rows": compact.TOP_ROWS}
+    if mode == compact.COMPACT:
+        context["compact_rows"] = compact.compact_rows(table.rows, own, kind)
+    return context
+
+
 @require_safe
+@vary_on_headers("Sec-CH-UA-Mobile")
 @tournament_view()
-@conditional(standings_state)
+@conditional(standings_page_state)
 def standings(request, *, tournament):
     """The standings (a fixed number of queries whatever the number of entrants), saying after
     which round they stand (:func:`standing_after`); ``?round=N``: after round N. Live: polls
     itself; a poll that finds them unchanged gets 304 (:mod:`scoring.web.conditional`).
+    Phones get the compact view (the top rows and their own team's neighbourhood,
+    :mod:`scoring.web.compact`), desktops the full table (``?all=1`` / ``?all=0`` choose).
     ``?projector=1``: big type, no players column nor all-zero tie-break columns, every row paged
     through screen by screen (:func:`projector_page`)."""
     through_round = int_param(request, "round", None, low=1, high=999)
@@ -292,7 +335,10 @@ def standings(request, *, tournament):
     played = list(rounds_with_progress(tournament, tournament.rounds.exclude(status=Round.Status.DRAFT)))
     context = tournament_context(request, tournament, table=table, tiebreaks=tiebreaks, projector=projector,
                                  placement=stored_placement(tournament.placement), through_round=through_round, played_rounds=[r.number for r in played],
-                                 after=standing_after(played, through_round), live_seconds=live_seconds())
+                                 round_urls=[(r.number, _with_query(request, round=r.number)) for r in played],
+                                 all_rounds_url=_with_query(request, round=None),
+                                 after=standing_after(played, through_round), live_seconds=live_seconds(),
+                                 **_compact_context(request, tournament, table, compact.view_mode(request), projector))
     return render_live(request, "standings/standings.html", "standings/_live.html", context)
 
 
