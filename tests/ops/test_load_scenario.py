@@ -349,10 +349,11 @@ def test_a_phone_polling_its_page_gets_304_until_the_page_changes(client):
         assert outcomes == ["200", "304", "304"], kind
         assert resp.content == b""
 
-    # A referee saves hands: the match page and the round's tables change; the standings do not
-    # while the match is being played (their state key covers the results that count:
-    # tests/web/test_conditional_get.py), nor does another match's page (after the first hand,
-    # which starts the round).
+    # A referee saves hands: the match page changes; the standings do not while the match is being
+    # played (their state covers the results that count: tests/web/test_conditional_get.py), nor
+    # does the round's page (a table being played shows its state, its running score is on the
+    # match page: docs/results.md) or another match's page (after the first hand, which starts the
+    # round).
     ref = plan["referees"][0]
     client.post("/accounts/login/", {"username": ref["username"], "password": ref["password"], "next": ""})
     enter = f"/t/load-phone/match/{match}/enter/"
@@ -375,7 +376,7 @@ def test_a_phone_polling_its_page_gets_304_until_the_page_changes(client):
         phones[kind] = (phone, page)
     save_hand()
     after = {kind: phone.get(page.url, headers=page.poll_headers()).status_code for kind, (phone, page) in phones.items()}
-    assert after == {"standings": 304, "round": 200, "match": 200, "other": 304}
+    assert after == {"standings": 304, "round": 304, "match": 200, "other": 304}
 
 
 # --------------------------------------------------------------------------- the busy round (issue 25 item 4)
