@@ -13,6 +13,7 @@ from django.urls import reverse
 from scoring.models import Round
 from scoring.policy import SYSTEM
 from scoring.results import sheet
+from scoring.results.lifecycle import end_at_time
 from scoring.standings import standings_for
 from tests.factories import (
     DOUBLE_VICTORY_NS,
@@ -294,11 +295,17 @@ def test_round_page_heads_the_sides(client, hall):
 
 
 def test_four_player_round_page_shows_each_seats_total_beside_the_player(client):
-    """A Sichuan table with one self-drawn win by East (+6, the others -2): each seat's total
-    stands beside its player (not as one line of four numbers)."""
+    """A Sichuan table with one self-drawn win by East (+6, the others -2), ended at the time
+    limit: each seat's total stands beside its player (not as one line of four numbers). While a
+    table is played the round page says so and keeps no running score (issue 25: the round page
+    changes only when a table's state does; the running score is on its own page)."""
     rnd = RoundFactory(tournament=TournamentFactory(slug="mj", game="sichuan"), number=1)
     table = TableFactory(round=rnd, number=1)
     play(table, [SICHUAN_SELF_DRAW], SYSTEM)
+    playing = client.get(reverse("scoring:round_pairings", args=["mj", 1])).content.decode()
+    assert 'class="seat-total"' not in playing
+    table.refresh_from_db()
+    end_at_time(table, SYSTEM, reason="time limit")
     east = table.seats.get(seat=0).player.name
     page = client.get(reverse("scoring:round_pairings", args=["mj", 1])).content.decode()
     assert re.search(rf'<strong class="who">{east}</strong> <span class="seat-total">6</span>', page)
