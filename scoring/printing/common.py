@@ -38,16 +38,18 @@ if not getattr(settings, "TESTING", False):
 
 
 def files_fingerprint(patterns: tuple[tuple[str, str], ...], seed: str = "") -> str:
-    """16 hex digits of a digest of ``seed`` and the path, change time and size of every file
-    matching ``(folder, glob)`` in ``patterns`` under ``BASE_DIR``: files of a deploy that changed
-    give a new fingerprint."""
+    """16 hex digits of a digest of ``seed`` and the path and contents of every file matching
+    ``(folder, glob)`` in ``patterns`` under ``BASE_DIR``: files of a deploy that changed give a
+    new fingerprint, and every host running the same code gets the same one (not the files'
+    change times, which differ from host to host: a pack key or ETag computed by one web process
+    or worker holds on every other, issue 25 item 6)."""
     base = Path(settings.BASE_DIR)
     digest = hashlib.sha1(seed.encode())
     for folder, pattern in patterns:
         for path in sorted((base / folder).glob(pattern)):
             if path.is_file():
-                stat = path.stat()
-                digest.update(f"{path.relative_to(base)}:{stat.st_mtime_ns}:{stat.st_size}".encode())
+                digest.update(f"{path.relative_to(base)}:{path.stat().st_size}:".encode())
+                digest.update(path.read_bytes())
     return digest.hexdigest()[:16]
 
 

@@ -38,7 +38,7 @@ from reportlab.lib import colors
 from reportlab.lib.enums import TA_CENTER, TA_LEFT
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
-from reportlab.platypus import KeepInFrame, KeepTogether, PageBreak, Paragraph, Spacer, Table, TableStyle
+from reportlab.platypus import Flowable, KeepInFrame, KeepTogether, PageBreak, Paragraph, Spacer, Table, TableStyle
 
 from scoring.draw.match_codes import code_of
 from scoring.kinds import kind_for, kind_of
@@ -279,7 +279,7 @@ def write_round_pack(rnd: Round, out: IO[bytes], *, base_url: str = "", progress
                      viewer=None, part_sheets: int | None = None) -> int:
     """Write every score sheet of round ``rnd`` as one PDF to the binary file object ``out``, one
     sheet per page by table number (byes get a short page); returns the number of pages.
-    ``progress(done, total)`` is called after each table. Printed for ``viewer`` (default the
+    ``progress(done, total)`` is called as the tables are laid out, once per table in order. Printed for ``viewer`` (default the
     public, as the stored pack is): a result whose totals are hidden from them gets the empty
     sheet (:func:`score_sheet_pdf`). A draft round's pack (and sheet) carries the draft watermark
     (:func:`scoring.printing.common.watermark`).
@@ -304,14 +304,20 @@ def write_round_pack(rnd: Round, out: IO[bytes], *, base_url: str = "", progress
             container.round = rnd
             if flow:
                 flow.append(PageBreak())
+                if progress:
+                    flow.append(Reached(progress, i, len(containers)))
             flow.extend(sheet_flowables(container, by_container.pop(container.pk, []), st, base_url,
                                         blank=totals_hidden(container, viewer)))
-            if progress:
-                progress(i + 1, len(containers))
         return flow
 
+    def laid_out(end: int) -> None:
+        if progress and containers:
+            progress(min(end, len(containers)), len(containers))
+
     if len(containers) <= size:
-        return build_into(out, part(0) or [para(_("This round has no tables yet."), st["body"])], title, draft=draft)
+        pages = build_into(out, part(0) or [para(_("This round has no tables yet."), st["body"])], title, draft=draft)
+        laid_out(size)
+        return pages
     with tempfile.TemporaryDirectory(prefix="nskt-pack-") as folder:
         parts, pages = [], 0
         for start in range(0, len(containers), size):
@@ -319,5 +325,21 @@ def write_round_pack(rnd: Round, out: IO[bytes], *, base_url: str = "", progress
             with path.open("wb") as f:
                 pages += build_into(f, part(start), title, draft=draft, first_page=pages + 1)
             parts.append(path)
+            laid_out(start + size)
         join_pdfs(parts, out, title)
     return pages
+
+
+class Reached(Flowable):
+    """An invisible marker at the top of a sheet's page: when it is drawn (the sheets before it
+    are laid out), ``progress(done, total)`` is called."""
+
+    def __init__(self, progress: Callable[[int, int], None], done: int, total: int):
+        super().__init__()
+        self.progress, self.done, self.total = progress, done, total
+
+    def wrap(self, available_width, available_height):
+        return 0, 0
+
+    def draw(self) -> None:
+        self.progress(self.done, self.total)
