@@ -287,12 +287,11 @@ def write_round_pack(rnd: Round, out: IO[bytes], *, base_url: str = "", progress
     Memory stays bounded whatever the round's size: the sheets are laid out ``part_sheets``
     (:data:`PART_SHEETS`) at a time, each part written to a temporary file with the pages
     numbered on, and the parts are joined by pypdf into ``out`` (a round of one part is written
-    to ``out`` directly). A fixed number of queries for the public (the round's records are read
-    once)."""
+    to ``out`` directly); each part reads its own records. For the public, a fixed number of
+    queries per part."""
     viewer = AnonymousUser() if viewer is None else viewer
     kind = kind_for(rnd.tournament.adapter)
     containers = list(kind.in_round(rnd))
-    by_container = kind.records_of_round(rnd)
     st = styles()
     title = f"{rnd.tournament.name} - {_('round')} {rnd.number}"
     draft = rnd.status == Round.Status.DRAFT
@@ -300,7 +299,9 @@ def write_round_pack(rnd: Round, out: IO[bytes], *, base_url: str = "", progress
 
     def part(start: int) -> list:
         flow: list = []
-        for i, container in enumerate(containers[start:start + size], start):
+        chunk = containers[start:start + size]
+        by_container = kind.records_of_round(rnd, None if len(chunk) == len(containers) else [c.pk for c in chunk])
+        for i, container in enumerate(chunk, start):
             container.round = rnd
             if flow:
                 flow.append(PageBreak())

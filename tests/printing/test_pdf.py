@@ -97,7 +97,7 @@ def test_score_sheet_many_hands_rows_do_not_split(round1):
 def test_round_pack_view_has_every_team(client, round1, pdf_text):
     r = client.get(reverse("scoring:round_pack_pdf", args=["ztc", 1]))
     assert r.status_code == 200
-    text, pages = pdf_text(r.content)
+    text, pages = pdf_text(b"".join(r.streaming_content))  # streamed from the file storage
     assert pages == 3
     for name in ("Team Alfa", "Team Bravo", "Team Charlie", "Team Delta", "Team Échec"):
         assert name in text, name
