@@ -1,9 +1,9 @@
 """``manage.py clean_files``: delete the stored files nobody needs any more (old and superseded
 round packs, finished imports, files no job names), as Celery beat does every hour
-(:func:`scoring.tasks.clean_files`; docs/operations.md, "Stored files")."""
+(:func:`scoring.printing.packs.clean_files`; docs/operations.md, "Stored files")."""
 from django.core.management.base import BaseCommand
 
-from scoring.tasks import clean_files
+from scoring.printing.packs import clean_files
 
 
 class Command(BaseCommand):
