@@ -78,9 +78,15 @@ env $(local_env worker) $PY -m celery -A nskt worker --pool=solo --concurrency=1
 PIDS+=($!)
 for side in a b; do
   port=$A_PORT; [ "$side" = b ] && port=$B_PORT
-  env $(local_env "web-$side") $PY -m gunicorn nskt.wsgi -b "127.0.0.1:$port" -w 2 --no-control-socket --access-logfile - \
-    > "$WORK/web-$side.log" 2>&1 &
+  env $(local_env "web-$side") $PY -m gunicorn nskt.wsgi -b "127.0.0.1:$port" -w 2 --preload --timeout 120 \
+    --no-control-socket --access-logfile - > "$WORK/web-$side.log" 2>&1 &
   PIDS+=($!); wait_port "$port" "${PIDS[-1]}" "web $side"
+done
+for port in "$A_PORT" "$B_PORT"; do  # both answer a page (the workers have loaded the app)
+  for _ in $(seq 1 60); do
+    $PY -c "import urllib.request as u; u.urlopen('http://127.0.0.1:$port/', timeout=60)" 2>/dev/null && break
+    sleep 1
+  done
 done
 for _ in $(seq 1 60); do
   $PY -m celery -A nskt inspect ping -t 1 >/dev/null 2>&1 && break

@@ -60,17 +60,17 @@ def assert_no_local_files() -> None:
 
 
 def test_a_pack_built_by_the_worker_is_downloaded_through_either_web_process():
-    start = requests.get(f"{A}/t/{SLUG}/round/1/pack.pdf", allow_redirects=False, timeout=30)
+    start = requests.get(f"{A}/t/{SLUG}/round/1/pack.pdf", allow_redirects=False, timeout=120)
     assert start.status_code == 302, start.text[:500]  # queued to the worker: its progress page
     task_id = re.search(r"/pack/(\d+)/", start.headers["Location"]).group(1)
     download = f"/t/{SLUG}/round/1/pack/{task_id}/download.pdf"
 
     def built():
-        r = requests.get(B + download, timeout=30)
+        r = requests.get(B + download, timeout=120)
         return r if r.status_code == 200 else None
 
     through_b = until(built, "the worker's pack downloaded through web B")
-    through_a = requests.get(A + download, timeout=30)
+    through_a = requests.get(A + download, timeout=120)
     assert through_a.status_code == 200 and through_b.headers["Content-Type"] == "application/pdf"
     assert through_a.content == through_b.content and through_b.content.startswith(b"%PDF")
     pages = PdfReader(io.BytesIO(through_b.content)).pages
@@ -81,41 +81,41 @@ def test_a_pack_built_by_the_worker_is_downloaded_through_either_web_process():
     keys = bucket_keys()
     assert [k for k in keys if k.startswith("packs/")] and all(k.endswith(".pdf") for k in keys if k.startswith("packs/"))
     # pack.pdf through B serves the stored file now (no second build)
-    again = requests.get(f"{B}/t/{SLUG}/round/1/pack.pdf", allow_redirects=False, timeout=30)
+    again = requests.get(f"{B}/t/{SLUG}/round/1/pack.pdf", allow_redirects=False, timeout=120)
     assert again.status_code == 200 and again.content == through_a.content
     assert_no_local_files()
 
 
 def login(session: requests.Session, base: str) -> None:
     username, password = os.environ.get("MULTIHOST_LOGIN", "organiser:nskt-organiser-demo").split(":", 1)
-    page = session.get(f"{base}/accounts/login/", timeout=30)
+    page = session.get(f"{base}/accounts/login/", timeout=120)
     token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page.text).group(1)
     r = session.post(f"{base}/accounts/login/", data={"csrfmiddlewaretoken": token, "username": username, "password": password},
-                     headers={"Referer": f"{base}/accounts/login/"}, allow_redirects=False, timeout=30)
+                     headers={"Referer": f"{base}/accounts/login/"}, allow_redirects=False, timeout=120)
     assert r.status_code == 302, r.text[:500]
 
 
 def test_an_import_uploaded_through_one_web_process_is_processed_by_the_worker():
     session = requests.Session()
     login(session, A)  # the session lives in the shared database: B knows it
-    form = session.get(f"{B}/t/{SLUG}/teams/import/", timeout=30)
+    form = session.get(f"{B}/t/{SLUG}/teams/import/", timeout=120)
     assert form.status_code == 200
     token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', form.text).group(1)
     rows = "".join(f"Multihost {i:02d},Speler {i}a,Speler {i}b\n" for i in range(1, 9))
     r = session.post(f"{B}/t/{SLUG}/teams/import/", data={"csrfmiddlewaretoken": token},
                      files={"file": ("teams.csv", "name,player1,player2\n" + rows, "text/csv")},
-                     headers={"Referer": f"{B}/t/{SLUG}/teams/import/"}, allow_redirects=False, timeout=30)
+                     headers={"Referer": f"{B}/t/{SLUG}/teams/import/"}, allow_redirects=False, timeout=120)
     assert r.status_code == 302 and "/import/" in r.headers["Location"], r.text[:500]
     status = r.headers["Location"]
 
     def finished():
-        page = session.get(A + status if status.startswith("/") else status, timeout=30)
+        page = session.get(A + status if status.startswith("/") else status, timeout=120)
         found = re.search(r'data-status="(\w+)"', page.text)
         return page if found and found.group(1) in ("done", "failed") else None
 
     page = until(finished, "the worker's import, shown through web A")
     assert 'data-status="done"' in page.text and 'class="ok"' in page.text, page.text[:2000]
-    teams = session.get(f"{B}/t/{SLUG}/teams/", timeout=30).text
+    teams = session.get(f"{B}/t/{SLUG}/teams/", timeout=120).text
     assert "Multihost 01" in teams and "Multihost 08" in teams
     assert [k for k in bucket_keys() if k.startswith("imports/")]  # its report, in the bucket
     assert_no_local_files()
