@@ -9,12 +9,24 @@ texts, spans, grid and shading, in the same font; the match code and the referee
 package's PNG of the same address as the sheet's code, embedded as an image), without anything else. Interleaved,
 best of ``--repeat`` CPU times; target <= 1.5x. Both documents must have 500 pages.
 ``--pages PREFIX`` also writes the first page of each as PNG (``pdftoppm -r 70``) to look at.
+
+Memory (issue 25 item 5): the pack of a round of 1,500 score sheets (a tournament of 3,000 teams
+after one round, :mod:`build_tournament`, built on first use) written as the background job writes
+it (:func:`scoring.printing.sheets.write_round_pack` to a temporary file, in parts joined by
+pypdf), against the baseline: the same pack laid out as one reportlab document in memory and then
+written (the job before issue 25). Each is built in a fresh process (``--memory-child``) after a
+warm-up sheet; the figure is the growth of the resident set: its peak during the build (the
+kernel's high-water mark, reset before the build) less the resident set before it. Target: <= 50 MB.
+``--no-memory`` skips it.
 """
 from __future__ import annotations
 
 import argparse
 import io
+import json
+import resource
 import subprocess
+import sys
 import tempfile
 from pathlib import Path
 
@@ -115,11 +127,70 @@ def first_page_png(pdf: bytes, out: Path) -> None:
         subprocess.run(["pdftoppm", "-png", "-r", "70", "-f", "1", "-l", "1", "-singlefile", f.name, str(out)], check=True)
 
 
+#: The memory figure's round: one round of a tournament of this many teams (1,500 sheets).
+MEMORY_TEAMS = 3000
+
+
+def _rss_mb(field: str) -> float:
+    """``VmRSS`` or ``VmHWM`` (the peak) of this process from ``/proc/self/status``, in MB."""
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith(field + ":"):
+            return int(line.split()[1]) * 1024 / 1e6
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024 / 1e6
+
+
+def memory_child(mode: str) -> None:
+    """In a fresh process: build the 1,500-sheet pack ``"streamed"`` (as the job does) or
+    ``"in-memory"`` (one document, the baseline) and print ``{"growth": MB, "pages": n}``."""
+    tournament = open_tournament(MEMORY_TEAMS, 1, quiet=True)
+    from scoring.printing import sheets
+
+    rnd = tournament.rounds.select_related("tournament").get(number=1)
+    sheets.score_sheet_pdf(rnd.matches.first(), base_url=BASE_URL)  # warm-up: fonts, modules
+    before = _rss_mb("VmRSS")
+    try:
+        Path("/proc/self/clear_refs").write_text("5")  # reset the high-water mark
+    except OSError:
+        pass
+    with tempfile.TemporaryFile() as f:
+        if mode == "streamed":
+            pages = sheets.write_round_pack(rnd, f, base_url=BASE_URL)
+        else:
+            buffer = io.BytesIO()
+            pages = sheets.write_round_pack(rnd, buffer, base_url=BASE_URL, part_sheets=10**9)
+            f.write(buffer.getvalue())
+    print(json.dumps({"growth": _rss_mb("VmHWM") - before, "pages": pages}))
+
+
+def memory_figure(table) -> None:
+    """The memory growth of the streamed pack and of the in-memory one (each in a fresh process),
+    printed and added to ``table``."""
+    def run(mode: str) -> dict:
+        out = subprocess.run([sys.executable, __file__, "--memory-child", mode], capture_output=True, text=True, check=True)
+        return json.loads(out.stdout.strip().splitlines()[-1])
+
+    open_tournament(MEMORY_TEAMS, 1)  # built here first (once), not inside a measured child
+    ours, base = run("streamed"), run("in-memory")
+    assert ours["pages"] == base["pages"] >= 1500
+    ratio = ours["growth"] / base["growth"]
+    label = f"round pack of {ours['pages']:,} score sheets, memory growth (peak resident set)"
+    print(f"{label}: {ours['growth']:.0f} MB | baseline (the same pack as one document in memory): "
+          f"{base['growth']:.0f} MB | ratio {ratio:.2f}x  target <= 50 MB: {'met' if ours['growth'] <= 50 else 'NOT met'}",
+          flush=True)
+    table.row(f"{label}, written to a file in parts", f"{ours['growth']:.0f} MB",
+              f"the same pack laid out as one document in memory: {base['growth']:.0f} MB", f"{ratio:.2f}x", "<= 50 MB")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--pages", help="write the first page of each PDF as PREFIX-pack.png and PREFIX-plain.png")
+    parser.add_argument("--no-memory", action="store_true", help="skip the memory figure (1,500 sheets)")
+    parser.add_argument("--memory-child", choices=("streamed", "in-memory"), help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.memory_child:
+        memory_child(args.memory_child)
+        return
     tournament = open_tournament(1000, 9)
     from scoring.printing.sheets import round_pack_pdf
 
@@ -137,6 +208,8 @@ def main() -> None:
     report(f"round pack PDF ({n_ours} sheets)", ours, base, "plain platypus, same pages and tables, a QR image each",
            target=1.5, table=table, row=f"round pack PDF, {n_ours} score sheets with a QR code each",
            row_baseline="a plain reportlab platypus document with the same pages, tables and a QR image each")
+    if not args.no_memory:
+        memory_figure(table)
     table.print()
 
 

@@ -233,6 +233,29 @@ STORAGES = {
 }
 MEDIA_ROOT = Path(os.environ.get("MEDIA_ROOT", BASE_DIR / "var" / "media"))
 MEDIA_URL = "media/"
+# The app's files (round packs, uploaded imports; scoring.files) go through the default storage: a
+# folder under MEDIA_ROOT, or an S3-compatible bucket shared by every host when STORAGE_S3_BUCKET
+# is set (django-storages; credentials from boto3's usual sources: AWS_ACCESS_KEY_ID and
+# AWS_SECRET_ACCESS_KEY, or the machine's role). Files are served through Django (with the
+# pages' access checks), never by a public bucket address.
+STORAGE_S3_BUCKET = os.environ.get("STORAGE_S3_BUCKET", "")
+if STORAGE_S3_BUCKET:
+    STORAGES["default"] = {"BACKEND": "storages.backends.s3.S3Storage", "OPTIONS": {
+        "bucket_name": STORAGE_S3_BUCKET,
+        "endpoint_url": os.environ.get("STORAGE_S3_ENDPOINT_URL") or None,
+        "region_name": os.environ.get("STORAGE_S3_REGION") or None,
+        "location": os.environ.get("STORAGE_S3_PREFIX", ""),
+        "addressing_style": os.environ.get("STORAGE_S3_ADDRESSING_STYLE") or None,
+        "default_acl": None,
+        "querystring_auth": True,
+        # A file read from the bucket spools to a temporary file past 2 MB (not all in memory).
+        "max_memory_size": 2 * 1024 * 1024,
+    }}
+# Stored files no longer needed are deleted by the beat task scoring.tasks.clean_stored_files
+# (docs/operations.md, "Stored files"): packs and imports untouched for FILES_KEEP_DAYS days,
+# superseded packs and files no job names after FILES_GRACE_MINUTES.
+FILES_KEEP_DAYS = float(os.environ.get("FILES_KEEP_DAYS", "14"))
+FILES_GRACE_MINUTES = float(os.environ.get("FILES_GRACE_MINUTES", "10"))
 
 # Cache and Celery: Redis when REDIS_URL is set, otherwise in-process and eager.
 # A Redis that is down or hangs must never hold a page up: the cache answers or fails within a
@@ -310,6 +333,11 @@ TASK_HEARTBEAT_SECONDS = float(os.environ.get("TASK_HEARTBEAT_SECONDS", "10"))
 TASK_HEARTBEAT_TIMEOUT = int(os.environ.get("TASK_HEARTBEAT_TIMEOUT", "60"))
 # A CSV import of more rows than this runs as a background job with progress.
 IMPORT_INLINE_ROWS = int(os.environ.get("IMPORT_INLINE_ROWS", "500"))
+# Celery beat (one process per service): periodic tasks.
+CELERY_BEAT_SCHEDULE = {
+    "clean-stored-files": {"task": "scoring.tasks.clean_stored_files",
+                           "schedule": float(os.environ.get("FILES_CLEAN_SECONDS", "3600"))},
+}
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]

@@ -165,10 +165,14 @@ class ResultKind:
         """Record ``number`` of ``container``, or ``None``."""
         return self.record_model.objects.filter(**{self.record_fk: container, "number": number}).first()
 
-    def records_of_round(self, rnd: Round) -> dict[int, list[ResultRecord]]:
-        """Container id -> its records in order, for every container of ``rnd`` (one query)."""
+    def records_of_round(self, rnd: Round, within: list[int] | None = None) -> dict[int, list[ResultRecord]]:
+        """Container id -> its records in order, for every container of ``rnd`` (or only the
+        containers whose ids are ``within``: a part of a long round pack; one query)."""
         out: dict[int, list[ResultRecord]] = {}
-        for rec in self.record_model.objects.filter(**{f"{self.record_fk}__round": rnd}).order_by("number"):
+        found = self.record_model.objects.filter(**{f"{self.record_fk}__round": rnd})
+        if within is not None:
+            found = found.filter(**{f"{self.record_fk}_id__in": within})
+        for rec in found.order_by("number"):
             out.setdefault(getattr(rec, f"{self.record_fk}_id"), []).append(rec)
         return out
 

@@ -1,6 +1,7 @@
 """Celery tasks of the scoring app: round packs and large CSV imports.
 
-:func:`build_round_pack` writes a round's score sheets as one PDF to ``MEDIA_ROOT`` in the
+:func:`build_round_pack` writes a round's score sheets as one PDF to the file storage
+(:mod:`scoring.files`: a local folder or an S3-compatible bucket shared by every host) in the
 background and stores its progress (tables done / total) in :class:`scoring.models.TaskState`.
 It is idempotent by key: the key names the round and a fingerprint of everything the pack prints
 (:func:`round_pack_state`: the round's results, their tables and sides, the names of the teams and
@@ -30,36 +31,38 @@ Failing services (issue 12 item 4):
 """
 from __future__ import annotations
 
-import hashlib
 import json
 import logging
+import tempfile
 import threading
+import time
 import uuid
 from datetime import timedelta
-from pathlib import Path
 
 from celery import shared_task
 from django.conf import settings
 from django.db import DatabaseError, connections, transaction
-from django.db.models import Count, Max, Q, Sum
 from django.utils import timezone, translation
 from django.utils.translation import gettext_noop
 
+from scoring import files
 from scoring.draw.lifecycle import containers
 from scoring.hall import times_up
 from scoring.io import entrants_csv
-from scoring.kinds import kind_for
-from scoring.models import ResultContainer, Round, TaskState, TimesUp, Tournament
+from scoring.models import Round, TaskState, TimesUp, Tournament
 from scoring.printing import sheets
-from scoring.printing.common import code_version
+from scoring.printing.packs import (  # noqa: F401 - part of this module's interface
+    ACTIVE,
+    KIND_IMPORT,
+    KIND_ROUND_PACK,
+    clean_files,
+    import_source,
+    round_pack_key,
+    round_pack_state,
+)
 
 log = logging.getLogger(__name__)
 
-KIND_ROUND_PACK = "round_pack"
-KIND_IMPORT = "import"
-
-#: States of a job that is not over yet.
-ACTIVE = ("pending", "running")
 
 #: Shown when the broker cannot be reached (the job is not queued).
 QUEUE_DOWN = gettext_noop("The background worker cannot be reached right now, so the job was not started. Try again in a minute.")
@@ -198,61 +201,45 @@ def dispatch(task, state: TaskState, args: tuple = (), kwargs: dict | None = Non
         update_state(state.pk, status="failed", error=QUEUE_DOWN)
 
 
-#: What a pack prints of the tournament itself (the sheet's header and the rows it leaves to write in).
-TOURNAMENT_FIELDS = ("pk", "name", "slug", "venue", "starts_on", "game", "rules", "round_format", "hands_per_round",
-                     "blind_confirmation")
-
-
-def round_pack_state(rnd: Round, language: str | None = None) -> list:
-    """Everything the round's public pack prints, read with at most two aggregate queries (the
-    round's results; for four-player tables their seats):
-
-    - the results: count, ids (a draft drawn again or edited makes new rows), the sum of their
-      ``version`` (every record written, corrected or deleted, every state change) and their last
-      change, the finished and confirmed counts (with blind confirmation an unconfirmed result is
-      printed empty: the setting is below);
-    - their sides: for matches the teams' ids and the last change of those teams and of their
-      players; for tables the seats (count, ids, players) and the players' last change (the
-      kind's ``side_aggregates["round"]`` and :meth:`~scoring.kinds.ResultKind.seat_state`): a
-      renamed team or player gives a new state;
-    - whether the round is a draft (a draft's pack carries the draft watermark; publishing gives
-      the round a new pack without it);
-    - the round's number and the tournament's printed fields (:data:`TOURNAMENT_FIELDS`: name,
-      venue, date, game and rules, the blind setting);
-    - the language it is printed in (default: the active one) and the code
-      (:func:`scoring.printing.common.code_version`).
-
-    ``"public"`` marks the state of the packs built for the public (keys of packs built before are
-    never served again)."""
-    tournament = rnd.tournament
-    kind = kind_for(tournament.adapter)
-    status = ResultContainer.Status
-    results = kind.container_model.objects.filter(round=rnd).aggregate(
-        n=Count("pk"), ids=Sum("pk"), last=Max("pk"), v=Sum("version"), t=Max("updated_at"),
-        finished=Count("pk", filter=Q(status=status.FINISHED)), confirmed=Count("pk", filter=Q(status=status.CONFIRMED)),
-        **kind.side_aggregates["round"])
-    seats = kind.seat_state(rnd)
-    printed = {field: getattr(tournament, field) for field in TOURNAMENT_FIELDS}
-    return ["public", rnd.pk, rnd.number, rnd.status == Round.Status.DRAFT, results, seats, printed, language or translation.get_language(), code_version()]
-
-
-def round_pack_key(rnd: Round, language: str | None = None) -> str:
-    """``"round_pack:<round id>:<fingerprint>"``, the fingerprint a digest of
-    :func:`round_pack_state`: it changes whenever anything printed on the round's pack changes (a
-    result, a table, a renamed team or player, the tournament's printed fields or blind setting,
-    the language, the code)."""
-    state = json.dumps(round_pack_state(rnd, language), sort_keys=True, default=str)
-    digest = hashlib.sha1(state.encode()).hexdigest()[:16]
-    return f"{KIND_ROUND_PACK}:{rnd.pk}:{digest}"
-
-
-def _pack_path(key: str) -> str:
-    """Path of the pack relative to ``MEDIA_ROOT``."""
-    return f"packs/{key.replace(':', '-')}.pdf"
-
-
 def _is_done(state: TaskState) -> bool:
-    return state.status == "done" and bool(state.result_path) and (Path(settings.MEDIA_ROOT) / state.result_path).is_file()
+    return state.status == "done" and files.exists(state.result_path)
+
+
+def pack_file(state: TaskState | None):
+    """The stored file of a finished pack opened for reading, or ``None`` when the pack is not
+    done or its file is gone (cleaned, or the storage lost it)."""
+    if state is None or state.status != "done" or not state.result_path:
+        return None
+    try:
+        return files.open_file(state.result_path)
+    except FileNotFoundError:
+        return None
+
+
+#: Progress of a job is written at most once per this many seconds (``TASK_PROGRESS_SECONDS``).
+PROGRESS_SECONDS = 1.0
+
+
+class Throttle:
+    """``ready()`` is true at most once per ``every`` seconds of ``clock`` (default
+    :func:`time.monotonic`; the first call is ready): a job's progress is written at most once a
+    second however fast its steps go."""
+
+    #: The clock of throttles made without one (the tests put a fake one here).
+    default_clock = staticmethod(time.monotonic)
+
+    def __init__(self, every: float | None = None, clock=None):
+        self.every = every if every is not None else float(getattr(settings, "TASK_PROGRESS_SECONDS", PROGRESS_SECONDS))
+        self.clock = clock or Throttle.default_clock
+        self.last: float | None = None
+
+    def ready(self) -> bool:
+        """Whether to write now (and, if so, the next write waits ``every`` seconds from now)."""
+        now = self.clock()
+        if self.last is not None and now - self.last < self.every:
+            return False
+        self.last = now
+        return True
 
 
 def current_round_pack(rnd: Round) -> TaskState | None:
@@ -303,13 +290,17 @@ def run_round_pack_eagerly(round_id: int, *, base_url: str = "", language: str |
              acks_late=True, reject_on_worker_lost=True, ignore_result=True)
 def build_round_pack(self, round_id: int, base_url: str = "", language: str | None = None) -> str:
     """Build the round pack PDF of round ``round_id`` in ``language`` (default: the active one)
-    into ``MEDIA_ROOT/packs/`` and return its path relative to ``MEDIA_ROOT``. Progress
-    (``progress``/``total`` = tables) is saved after every table; an already built pack with the
-    same key is returned at once (idempotent; "build again" sets its state back to pending first).
-    Retried (``autoretry_for`` database and file errors, at most 3 retries) with the state set
-    back to ``pending``; after the last failure the state is ``failed`` with the error. A
-    re-delivered message (its first worker died) builds the pack again from the start; the file is
-    written under a temporary name and renamed, so a reader never sees half a pack."""
+    and store it (:mod:`scoring.files`: ``packs/...`` in the storage); returns its name in the
+    storage. The PDF is written as it is laid out to a temporary file of this process
+    (:func:`scoring.printing.sheets.write_round_pack`, memory bounded), which is then saved to the
+    storage and deleted. Progress (``progress``/``total`` = tables) is written at most once a
+    second (:class:`Throttle`); an already built pack with the same key is returned at once
+    (idempotent; "build again" sets its state back to pending first). Retried (``autoretry_for``
+    database and file errors, at most 3 retries) with the state set back to ``pending``; after the
+    last failure the state is ``failed`` with the error. A re-delivered message (its first worker
+    died) builds the pack again from the start. Every build is stored under a new name, recorded
+    once it is complete, so a reader never sees half a pack; the file of the build it replaces is
+    deleted then."""
     with translation.override(language or translation.get_language()):
         return _build_round_pack(self, round_id, base_url)
 
@@ -321,34 +312,31 @@ def _build_round_pack(task, round_id: int, base_url: str) -> str:
     if _is_done(state):
         return state.result_path
     total = containers(rnd).count()
+    replaced = state.result_path
     update_state(state.pk, status="running", progress=0, total=total, error="")
+    throttle = Throttle()
 
     def progress(done: int, count: int) -> None:
-        update_state(state.pk, progress=done, total=count)
+        if throttle.ready():
+            update_state(state.pk, progress=done, total=count)
 
     try:
-        with Heartbeat(state.pk):
-            data = sheets.round_pack_pdf(rnd, base_url=base_url, progress=progress)
-        relative = _pack_path(key)
-        target = Path(settings.MEDIA_ROOT) / relative
-        target.parent.mkdir(parents=True, exist_ok=True)
-        tmp = target.with_name(f"{target.name}.{uuid.uuid4().hex}.part")
-        tmp.write_bytes(data)
-        tmp.replace(target)
+        with Heartbeat(state.pk), tempfile.TemporaryFile(prefix="nskt-pack-", suffix=".pdf") as tmp:
+            sheets.write_round_pack(rnd, tmp, base_url=base_url, progress=progress)
+            tmp.seek(0)
+            relative = files.save(files.unique_name(files.PACKS, key, "pdf"), tmp)
     except Exception as exc:
         last = not isinstance(exc, RETRY_ON) or task.request.retries >= (task.max_retries or 0)
         update_state(state.pk, status="failed" if last else "pending", error=f"{type(exc).__name__}: {exc}")
         log.warning("round pack %s failed (try %s): %s", key, task.request.retries + 1, exc)
         raise
     update_state(state.pk, status="done", progress=total, total=total, result_path=relative, error="")
+    if replaced and replaced != relative:
+        files.delete(replaced)  # the build this one replaces ("build again")
     return relative
 
 
 # --------------------------------------------------------------------------- CSV imports
-
-
-def _import_dir() -> Path:
-    return Path(settings.MEDIA_ROOT) / "imports"
 
 
 def start_import(tournament: Tournament, kind: str, file_bytes: bytes) -> TaskState:
@@ -356,9 +344,7 @@ def start_import(tournament: Tournament, kind: str, file_bytes: bytes) -> TaskSt
     ``"players"``); returns the job's :class:`TaskState` (``kind`` ``"import"``, key
     ``import:<tournament>:<kind>:<uuid>``), whose progress counts rows checked."""
     key = f"{KIND_IMPORT}:{tournament.pk}:{kind}:{uuid.uuid4().hex}"
-    folder = _import_dir()
-    folder.mkdir(parents=True, exist_ok=True)
-    (folder / f"{key.replace(':', '-')}.csv").write_bytes(file_bytes)
+    files.save(import_source(key), file_bytes)
     state = TaskState.objects.create(key=key, kind=KIND_IMPORT, total=min(entrants_csv.count_rows(file_bytes), 32767))
     dispatch(import_entrants, state, (state.pk,))
     state.refresh_from_db()
@@ -369,9 +355,8 @@ def import_report(state: TaskState) -> entrants_csv.ImportReport | None:
     """The report of a finished import job (``None`` while it runs or when it failed)."""
     if state.status != "done" or not state.result_path:
         return None
-    path = Path(settings.MEDIA_ROOT) / state.result_path
     try:
-        return entrants_csv.ImportReport.from_dict(json.loads(path.read_text(encoding="utf-8")))
+        return entrants_csv.ImportReport.from_dict(json.loads(files.read(state.result_path).decode("utf-8")))
     except (OSError, ValueError):
         return None
 
@@ -380,33 +365,31 @@ def import_report(state: TaskState) -> entrants_csv.ImportReport | None:
              acks_late=True, reject_on_worker_lost=True, ignore_result=True)
 def import_entrants(self, state_id: int) -> str:
     """Import the CSV kept for job ``state_id`` (:func:`start_import`): validate every row with
-    progress, then save all rows in one transaction that also marks the job done, so a re-delivered
-    job finds it done and imports nothing twice. The report (created, errors by line and column) is
-    written next to the file. Returns the report's path relative to ``MEDIA_ROOT``."""
+    progress (written at most once a second), then save all rows in one transaction that also marks
+    the job done, so a re-delivered job finds it done and imports nothing twice. The report
+    (created, errors by line and column) is stored next to the file (:mod:`scoring.files`), and the
+    uploaded file is deleted once the job is done. Returns the report's name in the storage."""
     state = TaskState.objects.get(pk=state_id)
     if state.status == "done":
         return state.result_path
     _prefix, tournament_id, kind, _token = state.key.split(":")
     tournament = Tournament.objects.get(pk=int(tournament_id))
-    base = state.key.replace(":", "-")
-    source = _import_dir() / f"{base}.csv"
-    relative = f"imports/{base}.json"
+    source = import_source(state.key)
+    relative = files.unique_name(files.IMPORTS, state.key, "json")
     update_state(state.pk, status="running", progress=0, error="")
+    throttle = Throttle()
 
     def progress(done: int, count: int) -> None:
-        update_state(state.pk, progress=min(done, 32767), total=min(count, 32767))
-
-    def write(report: entrants_csv.ImportReport) -> None:
-        target = Path(settings.MEDIA_ROOT) / relative
-        target.write_text(json.dumps(report.as_dict(), ensure_ascii=False), encoding="utf-8")
+        if throttle.ready():
+            update_state(state.pk, progress=min(done, 32767), total=min(count, 32767))
 
     def saved(report: entrants_csv.ImportReport) -> None:
-        write(report)
-        update_state(state.pk, status="done", result_path=relative, error="")
+        name = files.save(relative, json.dumps(report.as_dict(), ensure_ascii=False).encode("utf-8"))
+        update_state(state.pk, status="done", result_path=name, error="")
 
     try:
         with Heartbeat(state.pk):
-            report = entrants_csv.import_entrants(entrants_csv.KINDS[kind], tournament, source.read_bytes(),
+            report = entrants_csv.import_entrants(entrants_csv.KINDS[kind], tournament, files.read(source),
                                                   progress=progress, on_saved=saved)
         if not report.ok:
             with transaction.atomic():
@@ -416,7 +399,21 @@ def import_entrants(self, state_id: int) -> str:
         update_state(state.pk, status="failed" if last else "pending", error=f"{type(exc).__name__}: {exc}")
         log.warning("import %s failed (try %s): %s", state.key, self.request.retries + 1, exc)
         raise
-    return relative
+    files.delete(source)  # imported (or refused with its report): never read again
+    return TaskState.objects.get(pk=state.pk).result_path
+
+
+# --------------------------------------------------------------------------- cleaning the storage
+
+
+@shared_task(acks_late=True, ignore_result=True)
+def clean_stored_files() -> dict[str, int]:
+    """Celery beat's hourly cleaning of the storage (:func:`clean_files`; the schedule is
+    ``CELERY_BEAT_SCHEDULE`` in the settings). Returns the counts."""
+    counts = clean_files()
+    if any(counts.values()):
+        log.info("stored files cleaned: %s", counts)
+    return counts
 
 
 @shared_task(acks_late=True, ignore_result=True)

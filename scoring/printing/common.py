@@ -22,6 +22,7 @@ import qrcode
 import reportlab
 from django.conf import settings
 from django.utils.translation import gettext as _
+from pypdf import PdfWriter
 from reportlab import rl_config
 from reportlab.lib import colors
 from reportlab.lib.pagesizes import A4
@@ -37,16 +38,18 @@ if not getattr(settings, "TESTING", False):
 
 
 def files_fingerprint(patterns: tuple[tuple[str, str], ...], seed: str = "") -> str:
-    """16 hex digits of a digest of ``seed`` and the path, change time and size of every file
-    matching ``(folder, glob)`` in ``patterns`` under ``BASE_DIR``: files of a deploy that changed
-    give a new fingerprint."""
+    """16 hex digits of a digest of ``seed`` and the path and contents of every file matching
+    ``(folder, glob)`` in ``patterns`` under ``BASE_DIR``: files of a deploy that changed give a
+    new fingerprint, and every host running the same code gets the same one (not the files'
+    change times, which differ from host to host: a pack key or ETag computed by one web process
+    or worker holds on every other, issue 25 item 6)."""
     base = Path(settings.BASE_DIR)
     digest = hashlib.sha1(seed.encode())
     for folder, pattern in patterns:
         for path in sorted((base / folder).glob(pattern)):
             if path.is_file():
-                stat = path.stat()
-                digest.update(f"{path.relative_to(base)}:{stat.st_mtime_ns}:{stat.st_size}".encode())
+                digest.update(f"{path.relative_to(base)}:{path.stat().st_size}:".encode())
+                digest.update(path.read_bytes())
     return digest.hexdigest()[:16]
 
 
@@ -200,10 +203,31 @@ def build(flowables: list, title: str, pagesize=A4, *, draft: bool = False) -> b
     """The PDF bytes of ``flowables`` on pages of ``pagesize`` with the footer; ``draft``: every
     page carries the :func:`watermark` (a draft round's PDFs)."""
     buffer = io.BytesIO()
-    doc = document(buffer, title, pagesize)
+    build_into(buffer, flowables, title, pagesize, draft=draft)
+    return buffer.getvalue()
+
+
+def build_into(out, flowables: list, title: str, pagesize=A4, *, draft: bool = False, first_page: int = 1) -> int:
+    """Write the PDF of ``flowables`` (as :func:`build`) to the binary file object ``out``, its
+    pages numbered in the footer from ``first_page`` on (a part of a longer document); returns the
+    number of pages written. reportlab keeps every page of a document in memory until it is saved:
+    a long document is built in parts (:func:`scoring.printing.sheets.write_round_pack`)."""
+    doc = document(out, title, pagesize)
+    doc.page_offset = first_page - 1
     on_page = draft_footer if draft else footer
     doc.build(flowables, onFirstPage=on_page, onLaterPages=on_page)
-    return buffer.getvalue()
+    return doc.page
+
+
+def join_pdfs(parts: list, out, title: str) -> None:
+    """Join the PDF files ``parts`` (paths, in order) page by page into the binary file object
+    ``out`` (pypdf), titled ``title``. Memory: about the size of the joined file (compressed
+    streams), not of the laid-out pages."""
+    writer = PdfWriter()
+    for path in parts:
+        writer.append(str(path))
+    writer.add_metadata({"/Title": title, "/Author": "NSKT"})
+    writer.write(out)
 
 
 def watermark(canvas, width: float, height: float) -> None:
@@ -233,7 +257,8 @@ def footer(canvas, doc) -> None:
     canvas.saveState()
     canvas.setFont(FONT, 7)
     canvas.setFillColor(colors.grey)
-    canvas.drawRightString(doc.pagesize[0] - doc.rightMargin, 6 * mm, f"{doc.title} · {canvas.getPageNumber()}")
+    number = canvas.getPageNumber() + getattr(doc, "page_offset", 0)
+    canvas.drawRightString(doc.pagesize[0] - doc.rightMargin, 6 * mm, f"{doc.title} · {number}")
     canvas.restoreState()
 
 

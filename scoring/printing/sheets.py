@@ -24,7 +24,11 @@ total, whoever downloads it.
 """
 from __future__ import annotations
 
+import io
+import tempfile
 from collections.abc import Callable
+from pathlib import Path
+from typing import IO
 from xml.sax.saxutils import escape
 
 from django.contrib.auth.models import AnonymousUser
@@ -34,12 +38,24 @@ from reportlab.lib import colors
 from reportlab.lib.enums import TA_CENTER, TA_LEFT
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
-from reportlab.platypus import KeepInFrame, KeepTogether, PageBreak, Paragraph, Spacer, Table, TableStyle
+from reportlab.platypus import Flowable, KeepInFrame, KeepTogether, PageBreak, Paragraph, Spacer, Table, TableStyle
 
 from scoring.draw.match_codes import code_of
 from scoring.kinds import kind_for, kind_of
 from scoring.models import ResultContainer, Round
-from scoring.printing.common import FONT, FONT_BOLD, FRAME_HEIGHT, FRAME_WIDTH, build, head_para, para, qr, styles
+from scoring.printing.common import (
+    FONT,
+    FONT_BOLD,
+    FRAME_HEIGHT,
+    FRAME_WIDTH,
+    build,
+    build_into,
+    head_para,
+    join_pdfs,
+    para,
+    qr,
+    styles,
+)
 from scoring.results.presenter import record_rows
 from scoring.results.sheet import totals_hidden
 
@@ -244,27 +260,87 @@ def score_sheet_pdf(container: ResultContainer, *, base_url: str = "", viewer=No
                  draft=container.round.status == Round.Status.DRAFT)
 
 
+#: Sheets per part of a long round pack: reportlab holds a document's pages in memory until it
+#: is saved, so a pack is built in parts of this many sheets, each written to a temporary file,
+#: and the parts are joined page by page (:func:`write_round_pack`).
+PART_SHEETS = 100
+
+
 def round_pack_pdf(rnd: Round, *, base_url: str = "", progress: Callable[[int, int], None] | None = None,
                    viewer=None) -> bytes:
-    """Every score sheet of round ``rnd`` in one PDF, one sheet per page by table number (byes get a
-    short page). ``progress(done, total)`` is called after each table. A fixed number of queries
-    for the public. Printed for ``viewer`` (default the public, as the stored pack is): a result
-    whose totals are hidden from them gets the empty sheet (:func:`score_sheet_pdf`). A draft
-    round's pack (and sheet) carries the draft watermark (:func:`scoring.printing.common.watermark`)."""
+    """The round pack of :func:`write_round_pack` as bytes (for small rounds and the tests; the
+    background job writes it to a file)."""
+    buffer = io.BytesIO()
+    write_round_pack(rnd, buffer, base_url=base_url, progress=progress, viewer=viewer)
+    return buffer.getvalue()
+
+
+def write_round_pack(rnd: Round, out: IO[bytes], *, base_url: str = "", progress: Callable[[int, int], None] | None = None,
+                     viewer=None, part_sheets: int | None = None) -> int:
+    """Write every score sheet of round ``rnd`` as one PDF to the binary file object ``out``, one
+    sheet per page by table number (byes get a short page); returns the number of pages.
+    ``progress(done, total)`` is called as the tables are laid out, once per table in order. Printed for ``viewer`` (default the
+    public, as the stored pack is): a result whose totals are hidden from them gets the empty
+    sheet (:func:`score_sheet_pdf`). A draft round's pack (and sheet) carries the draft watermark
+    (:func:`scoring.printing.common.watermark`).
+
+    Memory stays bounded whatever the round's size: the sheets are laid out ``part_sheets``
+    (:data:`PART_SHEETS`) at a time, each part written to a temporary file with the pages
+    numbered on, and the parts are joined by pypdf into ``out`` (a round of one part is written
+    to ``out`` directly); each part reads its own records. For the public, a fixed number of
+    queries per part."""
     viewer = AnonymousUser() if viewer is None else viewer
     kind = kind_for(rnd.tournament.adapter)
     containers = list(kind.in_round(rnd))
-    by_container = kind.records_of_round(rnd)
     st = styles()
-    flow: list = []
-    for i, container in enumerate(containers):
-        container.round = rnd
-        if i:
-            flow.append(PageBreak())
-        flow.extend(sheet_flowables(container, by_container.get(container.pk, []), st, base_url,
-                                    blank=totals_hidden(container, viewer)))
-        if progress:
-            progress(i + 1, len(containers))
-    if not flow:
-        flow.append(para(_("This round has no tables yet."), st["body"]))
-    return build(flow, f"{rnd.tournament.name} - {_('round')} {rnd.number}", draft=rnd.status == Round.Status.DRAFT)
+    title = f"{rnd.tournament.name} - {_('round')} {rnd.number}"
+    draft = rnd.status == Round.Status.DRAFT
+    size = part_sheets or PART_SHEETS
+
+    def part(start: int) -> list:
+        flow: list = []
+        chunk = containers[start:start + size]
+        by_container = kind.records_of_round(rnd, None if len(chunk) == len(containers) else [c.pk for c in chunk])
+        for i, container in enumerate(chunk, start):
+            container.round = rnd
+            if flow:
+                flow.append(PageBreak())
+                if progress:
+                    flow.append(Reached(progress, i, len(containers)))
+            flow.extend(sheet_flowables(container, by_container.pop(container.pk, []), st, base_url,
+                                        blank=totals_hidden(container, viewer)))
+        return flow
+
+    def laid_out(end: int) -> None:
+        if progress and containers:
+            progress(min(end, len(containers)), len(containers))
+
+    if len(containers) <= size:
+        pages = build_into(out, part(0) or [para(_("This round has no tables yet."), st["body"])], title, draft=draft)
+        laid_out(size)
+        return pages
+    with tempfile.TemporaryDirectory(prefix="nskt-pack-") as folder:
+        parts, pages = [], 0
+        for start in range(0, len(containers), size):
+            path = Path(folder) / f"{start:06d}.pdf"
+            with path.open("wb") as f:
+                pages += build_into(f, part(start), title, draft=draft, first_page=pages + 1)
+            parts.append(path)
+            laid_out(start + size)
+        join_pdfs(parts, out, title)
+    return pages
+
+
+class Reached(Flowable):
+    """An invisible marker at the top of a sheet's page: when it is drawn (the sheets before it
+    are laid out), ``progress(done, total)`` is called."""
+
+    def __init__(self, progress: Callable[[int, int], None], done: int, total: int):
+        super().__init__()
+        self.progress, self.done, self.total = progress, done, total
+
+    def wrap(self, available_width, available_height):
+        return 0, 0
+
+    def draw(self) -> None:
+        self.progress(self.done, self.total)

@@ -170,7 +170,7 @@ def test_round_pack_with_the_broker_down_is_refused_with_a_message(client, redis
     assert again.status_code == 302
     state.refresh_from_db()
     assert state.status == "done"
-    assert client.get(reverse("scoring:round_pack_pdf", args=[t.slug, 1])).content.startswith(b"%PDF")
+    assert b"".join(client.get(reverse("scoring:round_pack_pdf", args=[t.slug, 1])).streaming_content).startswith(b"%PDF")
 
 
 def test_publishing_and_a_large_import_with_the_broker_down(client, redis_down, settings):

@@ -97,7 +97,7 @@ def test_score_sheet_many_hands_rows_do_not_split(round1):
 def test_round_pack_view_has_every_team(client, round1, pdf_text):
     r = client.get(reverse("scoring:round_pack_pdf", args=["ztc", 1]))
     assert r.status_code == 200
-    text, pages = pdf_text(r.content)
+    text, pages = pdf_text(b"".join(r.streaming_content))  # streamed from the file storage
     assert pages == 3
     for name in ("Team Alfa", "Team Bravo", "Team Charlie", "Team Delta", "Team Échec"):
         assert name in text, name
@@ -215,18 +215,18 @@ def test_round_pack_queries_do_not_grow_with_tables(round1, pdf_text, django_ass
 def test_round_pack_download_is_built_once_per_round_state(client, round1, monkeypatch):
     """Public downloads of the same round reuse the built PDF; a change to a match rebuilds it."""
     calls = []
-    real = sheets.round_pack_pdf
+    real = sheets.write_round_pack
 
-    def counting(rnd, **kw):
+    def counting(rnd, out, **kw):
         calls.append(rnd.pk)
-        return real(rnd, **kw)
+        return real(rnd, out, **kw)
 
-    monkeypatch.setattr(sheets, "round_pack_pdf", counting)
+    monkeypatch.setattr(sheets, "write_round_pack", counting)
     url = f"/t/{round1.tournament.slug}/round/1/pack.pdf"
     first = client.get(url)
     second = client.get(url)
     assert first.status_code == second.status_code == 200
-    assert first.content == second.content and len(calls) == 1
+    assert b"".join(first.streaming_content) == b"".join(second.streaming_content) and len(calls) == 1
     match = round1.matches.get(table=1)
     sheet.add_record(match, TAI_PAN_HAND, staff(round1.tournament)["referee"], expected_version=match.version)
     assert client.get(url).status_code == 200 and len(calls) == 2
@@ -241,7 +241,7 @@ def test_round_pack_download_with_a_broken_cache(client, round1, settings, tmp_p
     settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
                                    "LOCATION": "redis://127.0.0.1:9/0", "OPTIONS": {"socket_connect_timeout": 0.2}}}
     response = client.get(f"/t/{round1.tournament.slug}/round/1/pack.pdf")
-    assert response.status_code == 200 and response.content.startswith(b"%PDF")
+    assert response.status_code == 200 and b"".join(response.streaming_content).startswith(b"%PDF")
 
 
 def test_standings_pdf_columns_fit_the_page_with_every_tiebreak(round1, monkeypatch):

@@ -178,7 +178,7 @@ def test_twelve_teams_four_rounds_through_the_web(client):
         assert all(name in page for name in present)
         pack = client.get(reverse("scoring:round_pack_pdf", args=[t.slug, number]))
         assert pack.status_code == 200 and pack["Content-Type"] == "application/pdf"
-        text = pdf_text(pack.content)
+        text = pdf_text(b"".join(pack.streaming_content))  # streamed from the file storage
         assert all(m.team_ns.name in text and m.team_ew.name in text for m in matches if m.team_ew)
 
         # Referee 1 enters every hand; referee 2 confirms.

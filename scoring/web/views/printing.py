@@ -2,16 +2,13 @@
 with progress, :mod:`scoring.tasks`) and the standings. Draft rounds are organisers' only."""
 from __future__ import annotations
 
-from pathlib import Path
-
-from django.conf import settings
 from django.contrib import messages
 from django.http import FileResponse, Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _t
 from django.views.decorators.http import require_GET, require_POST, require_safe
 
-from scoring import policy, tasks
+from scoring import files, policy, tasks
 from scoring.kinds import kind_of
 from scoring.models import Round, TaskState
 from scoring.policy import Perm
@@ -26,6 +23,12 @@ def pdf_response(data: bytes, filename: str) -> HttpResponse:
     response = HttpResponse(data, content_type="application/pdf")
     response["Content-Disposition"] = f'inline; filename="{filename}"'
     return response
+
+
+def stored_pdf_response(stored, filename: str) -> FileResponse:
+    """A stored PDF (an open file of the storage, :mod:`scoring.files`) streamed inline as
+    ``filename``; the response closes the file."""
+    return FileResponse(stored, content_type="application/pdf", filename=filename)
 
 
 def _base_url(request) -> str:
@@ -51,15 +54,16 @@ def round_pack(request, number, *, tournament):
     confirmation an unconfirmed result's sheet is the empty one, whoever downloads it). Never built inside this request:
     the file the background job built for the round's current state is served; otherwise the job
     is started (or found running, or failed) and the visitor goes to its progress page, which links
-    to the PDF when it is ready. (Without a worker, ``REDIS_URL`` unset, Celery is eager and the
+    to the PDF when it is ready; a pack whose file was cleaned (:func:`scoring.tasks.clean_files`) is
+built again. (Without a worker, ``REDIS_URL`` unset, Celery is eager and the
     job runs in-process: the embedded default for small events.)"""
     rnd = visible_round(request, tournament, number)
     state = tasks.current_round_pack(rnd)
-    if state is None:
-        state = tasks.start_round_pack(rnd, base_url=_base_url(request))
-    path = Path(settings.MEDIA_ROOT) / state.result_path if state.result_path else None
-    if state.status == "done" and path is not None and path.is_file():
-        return pdf_response(path.read_bytes(), f"{tournament.slug}-round-{rnd.number}.pdf")
+    if state is None or (state.status == "done" and not files.exists(state.result_path)):
+        state = tasks.start_round_pack(rnd, base_url=_base_url(request))  # never built, or its file was cleaned
+    stored = tasks.pack_file(state)
+    if stored is not None:
+        return stored_pdf_response(stored, f"{tournament.slug}-round-{rnd.number}.pdf")
     return redirect("scoring:round_pack_status", tournament.slug, rnd.number, state.pk)
 
 
@@ -110,12 +114,10 @@ def round_pack_status(request, number, task_id, *, tournament):
 @require_GET
 @tournament_view()
 def round_pack_download(request, number, task_id, *, tournament):
-    """The PDF written by the background round pack."""
+    """The PDF written by the background round pack, streamed from the file storage (whichever
+    host built it); 404 while it is not done or when its file is gone."""
     rnd = visible_round(request, tournament, number)
-    state = _task_state(rnd, task_id)
-    if state.status != "done" or not state.result_path:
+    stored = tasks.pack_file(_task_state(rnd, task_id))
+    if stored is None:
         raise Http404
-    path = Path(settings.MEDIA_ROOT) / state.result_path
-    if not path.is_file():
-        raise Http404
-    return FileResponse(path.open("rb"), content_type="application/pdf", filename=f"{tournament.slug}-round-{rnd.number}.pdf")
+    return stored_pdf_response(stored, f"{tournament.slug}-round-{rnd.number}.pdf")
