@@ -71,7 +71,7 @@ PYEOF
   export PYTHONPATH=$WORK/guard
   if "$VENV/bin/python" -c "import pytest" 2>/dev/null; then echo "the import guard does not work"; exit 1; fi
 fi
-for tool in pytest playwright hypothesis ruff pypdf; do
+for tool in pytest playwright hypothesis ruff; do
   if "$VENV/bin/python" -c "import $tool" 2>/dev/null; then echo "$tool is importable by the stack"; exit 1; fi
 done
 
