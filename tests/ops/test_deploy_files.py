@@ -24,7 +24,7 @@ DEPLOY = ROOT / "deploy"
 VENV_BIN = Path(sys.executable).parent
 PROCESSES = ("web", "events", "worker", "beat", "caddy")
 TEST_TOOLS = {"pytest", "pytest-django", "hypothesis", "playwright", "axe-playwright-python", "ruff",
-              "import-linter", "pypdf", "pypdfium2", "zxing-cpp", "factory-boy", "openapi-spec-validator", "polib"}
+              "import-linter", "pypdfium2", "moto", "zxing-cpp", "factory-boy", "openapi-spec-validator", "polib"}
 
 
 def _clean_env(**extra: str) -> dict[str, str]:
