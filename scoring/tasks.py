@@ -317,7 +317,7 @@ def _build_round_pack(task, round_id: int, base_url: str) -> str:
     throttle = Throttle()
 
     def progress(done: int, count: int) -> None:
-        if throttle.ready():
+        if done >= count or throttle.ready():  # the last step is always written
             update_state(state.pk, progress=done, total=count)
 
     try:
@@ -380,7 +380,7 @@ def import_entrants(self, state_id: int) -> str:
     throttle = Throttle()
 
     def progress(done: int, count: int) -> None:
-        if throttle.ready():
+        if done >= count or throttle.ready():  # the last step is always written
             update_state(state.pk, progress=min(done, 32767), total=min(count, 32767))
 
     def saved(report: entrants_csv.ImportReport) -> None:
