@@ -21,7 +21,8 @@ case "${1:-}" in
   web)
     cmd=("$VENV/bin/gunicorn" nskt.wsgi --bind "${NSKT_WEB_ADDR:-127.0.0.1:8000}"
          --workers "${WEB_CONCURRENCY:-4}" --timeout "${WEB_TIMEOUT:-60}"
-         --forwarded-allow-ips "$PROXIES" --access-logfile - --error-logfile -) ;;
+         --forwarded-allow-ips "$PROXIES" --access-logfile - --error-logfile -
+         --no-control-socket) ;;  # gunicorn 27's control socket is one per user: two stacks would share it
   events)
     addr=${NSKT_EVENTS_ADDR:-127.0.0.1:8001}
     # No proxy headers at uvicorn: Django reads them from TRUSTED_PROXIES, as behind gunicorn.

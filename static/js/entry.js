@@ -19,7 +19,8 @@
  *   based on the same version and naming the earlier outbox hands of this table (``chain``), so
  *   the server can tell them from someone else's change. While hands of this table wait, the next
  *   save goes after them into the outbox too. When the outbox has stored them all, the page
- *   reloads (unless something is being typed) to show them. Without IndexedDB the page keeps the
+ *   reloads (unless something is being typed) to show them; a refused hand reloads it at once (the
+ *   form then stands on the table as it is; the input is kept as the draft). Without IndexedDB the page keeps the
  *   referee on the page with a banner (#offline-note) instead, the draft stays in localStorage and
  *   the next tap tries again with the same submission token. A save that arrived (the server
  *   answers with a redirect) opens the entry page at the stored record; any other answer (a form
@@ -107,7 +108,8 @@
   var key = form.getAttribute("data-draft-key");
   var store = null;
   try { store = window.localStorage; store.getItem("nskt-probe"); } catch (err) { store = null; }
-  var SKIP = { csrfmiddlewaretoken: 1, version: 1 };
+  // Never restored from a draft: what the server renders for the table as it is now.
+  var SKIP = { csrfmiddlewaretoken: 1, version: 1, record_number: 1, chain: 1 };
 
   function values() {
     var out = {};
@@ -214,11 +216,21 @@
     return Array.prototype.map.call(bytes, function (b) { return (b < 16 ? "0" : "") + b.toString(16); }).join("");
   }
 
+  /* A label's text with its parts apart: "N" and its side "NS" as "N (NS)", not "NNS". */
+  function textOf(node) {
+    var parts = [];
+    Array.prototype.forEach.call(node.childNodes, function (c) {
+      var t = c.textContent.trim();
+      if (t) { parts.push(t); }
+    });
+    return parts.length > 1 ? parts[0] + " (" + parts.slice(1).join(", ") + ")" : (parts[0] || "");
+  }
+
   function labelOf(el) {
     var label = el.id ? form.querySelector("label[for='" + el.id + "']") : null;
     var holder = el.closest("fieldset, .field");
     var legend = holder ? holder.querySelector("legend, label") : null;
-    var own = label ? label.textContent.trim() : "";
+    var own = label ? textOf(label) : "";
     var group = legend && legend !== label ? legend.textContent.trim() : "";
     return [group || own, group ? own : el.value];
   }
@@ -294,7 +306,10 @@
     document.addEventListener("nskt-outbox", function (e) {
       var d = e.detail;
       if (d.item.url !== path) { return; }
-      if (d.kind === "refused") { waitingHere = 0; return; }
+      // A refused hand (someone else changed the table): open the page afresh, so that the form is
+      // based on the table as it is now (the refused hand stays listed for review; what is being
+      // typed is kept as the draft and restored).
+      if (d.kind === "refused") { waitingHere = 0; window.location.replace(path); return; }
       waitingHere = Math.max(0, waitingHere - 1);
       outbox.pending(path).then(function (items) {
         if (items.length) { return; }

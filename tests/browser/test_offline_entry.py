@@ -7,6 +7,8 @@ offline from the service worker's cache.
 
 Values from the NSKT rules (docs/engines/taipan.md): card points add up to 100 and count as
 scored: N out first with NS 75 gives 75 : 25, S out first with NS 60 gives 60 : 40."""
+import re
+
 import pytest
 
 from scoring.models import Hand
@@ -98,11 +100,20 @@ def test_a_conflicting_offline_hand_is_shown_for_review(new_page):
     sheet.add_record(match, {"calls": {}, "first_out": "E", "double_victory": None, "card_points": {"NS": 10, "EW": 90}},
                      people["referee2"], expected_version=match.version)
     page.context.set_offline(False)
+    # the refusal opens the page afresh: its form stands on the table as it is now (hand 2, the
+    # colleague's version, no chain), so the next hand typed is not refused in turn
+    assert page.input_value("input[name=chain]") != ""  # hand 2's form names the waiting hand 1
+    page.wait_for_function("() => { const c = document.querySelector('input[name=chain]');"
+                           " return c && c.value === ''; }", timeout=20_000)
     page.wait_for_selector("#outbox-refused", state="visible", timeout=20_000)
+    match.refresh_from_db()
+    assert page.input_value("input[name=version]") == str(match.version)
+    assert page.input_value("input[name=chain]") == ""
     assert hands(match) == [(1, 10, 90)]  # the offline hand is not stored
     refused = page.inner_text("#outbox-refused")
     assert "iemand anders" in refused or "someone else" in refused  # the server's message
     assert "75" in refused  # the input, for review
+    assert not re.search(r"\b[NESW](NS|EW)\b", refused)  # a seat and its side apart: "N (NS)", not "NNS"
     assert page.locator("#outbox-waiting").is_hidden()
     shot(page, "offline-hand-refused")
     # it stays after a reload (not dropped), with "open the table" and "discard"
