@@ -22,7 +22,9 @@ from scoring.live import push
 from scoring.live.events import TournamentEvents
 from tests.factories import TournamentFactory
 
-pytestmark = pytest.mark.django_db
+# transaction=True: the consumer reads the tournament through channels.db.database_sync_to_async, which
+# closes old connections around the call (on PostgreSQL that would close the test's open transaction).
+pytestmark = pytest.mark.django_db(transaction=True)
 
 APP = URLRouter([path("events/<slug:slug>/", TournamentEvents.as_asgi())])
 IN_MEMORY = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
