@@ -229,6 +229,8 @@ def _print_measured(args) -> None:
             print("  " + line)
         if phones.get("mode") == "push":
             print(f"  pushed events received: {phones.get('events', 0)}, stream or request errors: {phones.get('errors', 0)}")
+        for kind, count in sorted((phones.get("error_kinds") or {}).items(), key=lambda kv: -kv[1]):
+            print(f"  {count} x {kind}")
         if phones.get("ready", 0) < sum((phones.get("phones") or {}).values()):
             print(f"  only {phones.get('ready', 0)} phones had their page and stream or first poll")
     if polls.get("confirm"):

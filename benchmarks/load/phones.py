@@ -85,6 +85,7 @@ class Hall:
         self.latency: dict[str, Counter] = defaultdict(Counter)
         self.counts: dict[str, Counter] = defaultdict(Counter)
         self.events = self.errors = 0
+        self.error_kinds: Counter = Counter()  # "<request name>: <exception type>" -> count
         self.ready: set[int] = set()
         self.done = asyncio.Event()
         self._gzip_sizes: dict[tuple, int] = {}
@@ -95,6 +96,7 @@ class Hall:
         self.gz.reset()
         self.latency.clear()
         self.counts.clear()
+        self.error_kinds.clear()
         self.events = self.errors = 0
 
     def mark_ready(self, index: int) -> None:
@@ -132,7 +134,8 @@ class Hall:
         started = time.perf_counter()
         try:
             resp = await self.client.get(self.cfg.base + page.url, headers=headers)
-        except httpx.HTTPError:
+        except httpx.HTTPError as exc:
+            self.error_kinds[f"{name}: {type(exc).__name__}"] += 1
             self.account(index, kind, name, None, b"", started)
             return ""
         body = resp.content
@@ -184,8 +187,10 @@ async def follow(hall: Hall, index: int, kind: str, page: loadkit.LivePage, topi
                         due = coalescer.event(loop.time())
                         if due is not None:
                             asyncio.ensure_future(refresh_at(due))
-        except (httpx.HTTPError, SSEError):
+        except (httpx.HTTPError, SSEError) as exc:
             hall.errors += 1
+            status = f" {exc.response.status_code}" if isinstance(exc, httpx.HTTPStatusError) else ""
+            hall.error_kinds[f"phone events: {type(exc).__name__}{status}"] += 1
         if not hall.done.is_set():
             await asyncio.sleep(random.uniform(1, 3))
 
@@ -243,7 +248,7 @@ async def measure(hall: Hall, assigned: list) -> None:
                   | {"received_gzip": hall.gz.per_minute(k, seconds)[0]} for k in kinds},
         "latency": {n: dict(h) for n, h in hall.latency.items()},
         "counts": {n: dict(c) for n, c in hall.counts.items()},
-        "events": hall.events, "errors": hall.errors, "cpu": round(cpu_seconds() - cpu0, 2),
+        "events": hall.events, "errors": hall.errors, "error_kinds": dict(hall.error_kinds), "cpu": round(cpu_seconds() - cpu0, 2),
     }
     Path(cfg.out).write_text(json.dumps(data), encoding="utf-8")
     hall.done.set()

@@ -21,6 +21,7 @@ from scoring.models.idempotency import IdempotentAnswer
 from scoring.models.links import EntrantLink
 from scoring.models.live import LiveRound, LiveState
 from scoring.models.participants import Player, Team
+from scoring.models.persons import DistinctPersons, Person, PublicNames
 from scoring.models.results import (
     AuditEntry,
     Confirmation,
@@ -40,7 +41,7 @@ from scoring.models.tournaments import FirstRoundMethod, Membership, RoundFormat
 
 __all__ = [
     "ANNOUNCEMENT_MAX_LENGTH", "Announcement", "ApiToken", "RoundClock",
-    "AuditEntry", "CheckIn", "Confirmation", "Deal", "Dispute", "EntrantLink", "Hand", "IdempotentAnswer", "Invitation", "LiveRound", "LiveState", "Match", "MatchQuerySet", "Membership",
+    "AuditEntry", "CheckIn", "DistinctPersons", "Person", "PublicNames", "Confirmation", "Deal", "Dispute", "EntrantLink", "Hand", "IdempotentAnswer", "Invitation", "LiveRound", "LiveState", "Match", "MatchQuerySet", "Membership",
     "FirstRoundMethod", "RefereeAssignment", "RefereeCall", "ResultContainer", "ResultRecord", "Player", "Round",
     "RoundFormat", "Table", "TableSeat", "TaskState", "Team", "TimesUp", "Tournament", "Withdrawal",
 ]

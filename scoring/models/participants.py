@@ -4,6 +4,7 @@ from __future__ import annotations
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from scoring.models.persons import Person, PublicNames
 from scoring.models.tournaments import Tournament
 
 
@@ -12,7 +13,10 @@ class Player(models.Model):
 
     ``joined_round``: first round the player may be seated (late entry; individual games).
     ``withdrawn_after_round``: never seated after this round; results kept. ``rating``: optional
-    strength (whole number, higher is stronger).
+    strength (whole number, higher is stronger). ``person``: the same human across tournaments
+    (:class:`~scoring.models.persons.Person`; set on registration). ``federation_number``: as
+    entered (matches the person). ``public_name``: how the name is shown publicly (empty: the
+    tournament's :attr:`~scoring.models.Tournament.public_names`).
     """
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="players")
@@ -24,6 +28,11 @@ class Player(models.Model):
     joined_round = models.PositiveSmallIntegerField(_("joined in round"), default=1)
     withdrawn_after_round = models.PositiveSmallIntegerField(_("withdrawn after round"), null=True, blank=True)
     is_substitute = models.BooleanField(_("substitute"), default=False)
+    person = models.ForeignKey(Person, on_delete=models.PROTECT, null=True, blank=True, related_name="entries",
+                               verbose_name=_("person"))
+    federation_number = models.CharField(_("federation number"), max_length=40, blank=True)
+    public_name = models.CharField(_("public name"), max_length=10, blank=True, choices=PublicNames.choices,
+                                   help_text=_("Empty: the tournament's setting."))
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:

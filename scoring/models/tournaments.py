@@ -8,6 +8,7 @@ from django.utils.translation import gettext_lazy as _
 
 from scoring.games import base, registry
 from scoring.games.base import EntrantKind, GameAdapter
+from scoring.models.persons import PublicNames
 from scoring.models.states import FSMField, StatefulModel, transition
 
 
@@ -143,6 +144,10 @@ class Tournament(StatefulModel):
     clock_warning_minutes = models.PositiveSmallIntegerField(
         _("clock warning (minutes before the end)"), default=10,
         help_text=_("The clock turns orange this many minutes before time is up; 0 for no warning."),
+    )
+    public_names = models.CharField(
+        _("names on public pages"), max_length=10, choices=PublicNames.choices, default=PublicNames.FULL,
+        help_text=_("How players' names are shown on public pages, exports and the API, unless a player chose otherwise."),
     )
     venue = models.CharField(_("venue"), max_length=200, blank=True)
     starts_on = models.DateField(_("date"), null=True, blank=True)
