@@ -34,3 +34,13 @@ def public_name(player, tournament=None) -> str:
     if name_setting(player.public_name, tournament.public_names) == PublicNames.SHORT:
         return short_name(player.name)
     return player.name
+
+
+def person_public_name(name: str, settings: list[tuple[str, str]]) -> str:
+    """A person's name on cross-tournament public pages (profile, season ranking): ``name`` (the
+    person's full name) shortened unless every entry shows the full name; privacy wins.
+    ``settings``: ``[(player.public_name, tournament.public_names)]`` of the person's entries
+    (empty list: the full name)."""
+    if any(name_setting(own, default) == PublicNames.SHORT for own, default in settings):
+        return short_name(name)
+    return name
