@@ -42,6 +42,7 @@ import sys
 import time
 from collections import Counter, defaultdict
 from pathlib import Path
+from urllib.parse import quote
 
 import httpx
 from httpx_sse import SSEError, aconnect_sse
@@ -161,6 +162,8 @@ async def follow(hall: Hall, index: int, kind: str, page: loadkit.LivePage, topi
     most one every ``delay`` seconds."""
     loop = asyncio.get_running_loop()
     coalescer = hallkit.Coalescer(delay)
+    # As static/js/live.js asks: only the events naming the page's topics are sent.
+    url = f"{hall.cfg.events_url}?topics={quote(' '.join(sorted(topics)))}"
 
     async def refresh_at(due: float) -> None:
         await asyncio.sleep(max(0.0, due - loop.time()))
@@ -170,7 +173,7 @@ async def follow(hall: Hall, index: int, kind: str, page: loadkit.LivePage, topi
     while not hall.done.is_set():
         started = time.perf_counter()
         try:
-            async with aconnect_sse(hall.client, "GET", hall.cfg.events_url, headers=hall.headers,
+            async with aconnect_sse(hall.client, "GET", url, headers=hall.headers,
                                     timeout=httpx.Timeout(10.0, read=None)) as source:
                 resp = source.response
                 hall.account(index, kind, "phone events (connect)", resp, b"", started)
