@@ -166,7 +166,7 @@ async def follow(hall: Hall, index: int, kind: str, page: loadkit.LivePage, topi
     """The pushed phone: one event stream, a refresh on each event naming one of ``topics``, at
     most one every ``delay`` seconds."""
     loop = asyncio.get_running_loop()
-    coalescer = hallkit.Coalescer(delay)
+    coalescer = hallkit.Coalescer(delay, jitter=delay / 2, rng=random.Random(index))
     # As static/js/live.js asks: only the events naming the page's topics are sent.
     url = f"{hall.cfg.events_url}?topics={quote(' '.join(sorted(topics)))}"
 

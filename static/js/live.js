@@ -7,7 +7,8 @@
      EventSource per URL, normally one per page, asking with ?topics= for the topics of the
      regions that follow it, so other events are not sent); an event whose topics match the region's
      refreshes it, at most once every data-live-delay seconds (many results confirmed in a busy
-     minute make one refresh of the standings, not one each);
+     minute make one refresh of the standings, not one each), after a random wait of up to half
+     that delay (so that a hall of phones does not ask in the same instant);
    - polled: while there is no open event stream (no data-live-events, no EventSource in the
      browser, the stream failing or reconnecting), every data-live-poll seconds, as before;
    - never while the page is hidden (document.visibilityState): every region is refreshed once
@@ -70,7 +71,10 @@
   function refreshSoon(el) {
     var k = key(el);
     if (pending[k]) return;
-    var wait = Math.max(0, (last[k] || 0) + seconds(el, "data-live-delay") - Date.now());
+    var delay = seconds(el, "data-live-delay");
+    // Up to half the delay more, at random: a hall of phones woken by one event does not ask the
+    // server in the same instant (a result page, delay 0, refreshes at once).
+    var wait = Math.max(0, (last[k] || 0) + delay - Date.now()) + Math.random() * delay / 2;
     if (wait === 0) { refresh(el); return; }
     pending[k] = setTimeout(function () {
       delete pending[k];
