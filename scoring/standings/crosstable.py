@@ -80,22 +80,30 @@ class Cell:
     forfeit: str = ""
 
     def text(self) -> str:
-        """The cell in one short line, the same on the page, the PDF and the exports:
-        ``"12 NS W 850-400"``, ``"bye W"``, ``"12 NS W forfeit"``, ``"12 NS"`` (pending);
-        four-player ``"T3 E 2nd 12"`` (table, seat, place, total; pending ``"T3 E"``)."""
+        """The cell in one short line, the same on the page and the PDF: ``"12 NS W 850-400"``,
+        ``"bye W"``, ``"12 NS W forfeit"``, ``"12 NS"`` (pending); four-player ``"T3 E 2nd 12"``
+        (table, seat, place, total; pending ``"T3 E"``)."""
         if self.state == BYE:
-            return _("bye") + (f" {self.outcome}" if self.outcome else "")
+            return self.result_text()
         if self.seat is not None:
             head = _("T%(table)s %(seat)s") % {"table": self.table, "seat": self.side}
-            if self.state != PLAYED:
-                return head
-            return f"{head} {ordinal(self.place)} {self.scored}"
-        head = f"{self.opponents[0] if self.opponents else '?'} {self.side}"
+        else:
+            head = f"{self.opponents[0] if self.opponents else '?'} {self.side}"
+        result = self.result_text()
+        return f"{head} {result}" if result else head
+
+    def result_text(self) -> str:
+        """The result alone (exports): ``"W 850-400"``, ``"W forfeit"``, ``"bye W"``, four-player
+        ``"2nd 12"``; empty while pending."""
+        if self.state == BYE:
+            return _("bye") + (f" {self.outcome}" if self.outcome else "")
         if self.state != PLAYED:
-            return head
+            return ""
+        if self.seat is not None:
+            return f"{ordinal(self.place)} {self.scored}"
         if self.forfeit:
-            return f"{head} {self.outcome} {_('forfeit')}"
-        return f"{head} {self.outcome} {self.scored}-{self.conceded}"
+            return f"{self.outcome} {_('forfeit')}"
+        return f"{self.outcome} {self.scored}-{self.conceded}"
 
 
 def ordinal(place: int | None) -> str:
@@ -111,7 +119,7 @@ class Row:
     (team or player id), ``name`` (a team's name, or the player's name through ``name_of``),
     ``players`` (Tai Pan: both players through ``name_of``; four-player: empty), ``affiliation``,
     ``withdrawn``, ``cells`` (one per round of :attr:`CrossTable.rounds`, ``None`` where the
-    entrant did not play) and ``totals`` (by the keys of :attr:`CrossTable.columns`)."""
+    entrant did not play), ``totals`` (by the keys of :attr:`CrossTable.columns`) and ``people``."""
 
     number: int
     rank: int | None
@@ -122,6 +130,9 @@ class Row:
     withdrawn: bool
     cells: list[Cell | None]
     totals: dict[str, Any]
+    #: The entrant's players as model objects (Tai Pan: both, four-player: the player), for
+    #: callers that need more than the name (the federation export's numbers).
+    people: list[Player] = field(default_factory=list)
 
 
 @dataclass
@@ -191,7 +202,8 @@ def _team_table(tournament: Tournament, name_of: NameOf) -> CrossTable:
                   for key, _label in columns}
         rows.append(Row(number=number, rank=s.rank, entrant_id=s.team_id, name=team.name,
                         players=[name_of(team.first_player), name_of(team.second_player)],
-                        affiliation=team.affiliation, withdrawn=s.withdrawn, cells=[None] * len(rounds), totals=totals))
+                        affiliation=team.affiliation, withdrawn=s.withdrawn, cells=[None] * len(rounds), totals=totals,
+                        people=[team.first_player, team.second_player]))
     by_id = {row.entrant_id: row for row in rows}
     index = {number: i for i, number in enumerate(rounds)}
     matches = (Match.objects.filter(round__tournament=tournament).exclude(round__status=Round.Status.DRAFT)
@@ -253,7 +265,7 @@ def _player_table(tournament: Tournament, name_of: NameOf) -> CrossTable:
                   for key, _label in columns}
         rows.append(Row(number=number, rank=s.rank, entrant_id=s.player_id, name=name_of(players[s.player_id]),
                         players=[], affiliation=s.affiliation, withdrawn=s.withdrawn, cells=[None] * len(rounds),
-                        totals=totals))
+                        totals=totals, people=[players[s.player_id]]))
     by_id = {row.entrant_id: row for row in rows}
     index = {number: i for i, number in enumerate(rounds)}
     seats = (TableSeat.objects.filter(table__round__tournament=tournament)
