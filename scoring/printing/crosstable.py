@@ -19,8 +19,8 @@ from reportlab.platypus import KeepTogether, Paragraph, Spacer, Table, TableStyl
 
 from scoring.models import Tournament
 from scoring.participants.names import public_name
-from scoring.printing.common import FONT, FONT_BOLD, MARGIN, build, para, styles
-from scoring.standings.crosstable import PLAYED, CrossTable, Row, cross_table
+from scoring.printing.common import FONT, FONT_BOLD, MARGIN, build, column_width, para, styles
+from scoring.standings.crosstable import CrossTable, Row, cross_table
 from scoring.standings.placement import render as render_points
 
 #: Widths (points): the number, the name, a round at least, a total.
@@ -38,7 +38,7 @@ def crosstable_pdf(tournament: Tournament) -> bytes:
     st["tiny_bold"] = ParagraphStyle("tiny-bold", parent=st["tiny"], fontName=FONT_BOLD)
     head = [para(tournament.name, st["title"]), para(_heading(table), st["h2"]), para(legend(table), st["small"])]
     flow: list = [KeepTogether(head + [Spacer(1, 2 * mm)])]
-    for i, block in enumerate(round_blocks(table)):
+    for i, block in enumerate(round_blocks(table, st)):
         if i:
             flow.append(Spacer(1, 5 * mm))
         flow.append(_block_table(table, block, last=block[-1] == len(table.rounds) - 1 if block else True, st=st))
@@ -46,7 +46,7 @@ def crosstable_pdf(tournament: Tournament) -> bytes:
 
 
 def _heading(table: CrossTable) -> str:
-    played = table.rounds[-1] if table.rounds else None
+    played = table.played_through
     after = _("after round %(number)s") % {"number": played} if played else ""
     return _("Cross table") + (f" · {after}" if after else "")
 
@@ -63,11 +63,17 @@ def _frame_width() -> float:
     return landscape(A4)[0] - 2 * MARGIN - 12
 
 
-def round_blocks(table: CrossTable) -> list[list[int]]:
+def total_widths(table: CrossTable, st) -> list[float]:
+    """The width of each totals column: :data:`TOTAL_WIDTH`, or wider where a word of its
+    heading needs it (headings wrap at spaces only)."""
+    return [column_width([str(label)], st["tiny_bold"], TOTAL_WIDTH, 3) for _key, label in table.columns]
+
+
+def round_blocks(table: CrossTable, st) -> list[list[int]]:
     """The indexes of :attr:`CrossTable.rounds` per table printed: as many rounds as fit next to
     the number and name columns (with the totals beside the last block); at least one block."""
     width = _frame_width() - NUMBER_WIDTH - NAME_WIDTH
-    totals = TOTAL_WIDTH * len(table.columns)
+    totals = sum(total_widths(table, st))
     n = len(table.rounds)
     if n * ROUND_MIN + totals <= width:
         return [list(range(n))]
@@ -79,15 +85,11 @@ def round_blocks(table: CrossTable) -> list[list[int]]:
 
 
 def _cell(cell, st) -> Paragraph | str:
+    """A round's cell: who and where on the first line, the result on the second."""
     if cell is None:
         return ""
-    text = cell.text()
-    result = cell.result_text()
-    if result and text.endswith(result) and cell.state == PLAYED and text != result:
-        text = f"{escape(text[: -len(result)].strip())}<br/>{escape(result)}"
-    else:
-        text = escape(text)
-    return Paragraph(text, st["tiny"])
+    lines = [escape(text) for text in (cell.head_text(), cell.result_text()) if text]
+    return Paragraph("<br/>".join(lines), st["tiny"])
 
 
 def _name(row: Row, st) -> Paragraph:
@@ -115,9 +117,10 @@ def _block_table(table: CrossTable, block: list[int], *, last: bool, st) -> Tabl
         rank = str(row.number) if row.rank == row.number or row.rank is None else f"{row.number} ({row.rank})"
         rows.append([rank, _name(row, st)] + [_cell(row.cells[i], st) for i in block]
                     + [_total(row.totals.get(key)) for key, _label in columns])
-    rest = _frame_width() - NUMBER_WIDTH - NAME_WIDTH - TOTAL_WIDTH * len(columns)
+    totals = total_widths(table, st) if last else []
+    rest = _frame_width() - NUMBER_WIDTH - NAME_WIDTH - sum(totals)
     round_width = max(ROUND_MIN, rest / len(block)) if block else 0
-    widths = [NUMBER_WIDTH, NAME_WIDTH] + [round_width] * len(block) + [TOTAL_WIDTH] * len(columns)
+    widths = [NUMBER_WIDTH, NAME_WIDTH] + [round_width] * len(block) + totals
     out = Table(rows, colWidths=widths, repeatRows=1)
     out.setStyle(TableStyle([
         ("FONT", (0, 0), (-1, -1), FONT, 7.5),

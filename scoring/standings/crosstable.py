@@ -83,14 +83,16 @@ class Cell:
         """The cell in one short line, the same on the page and the PDF: ``"12 NS W 850-400"``,
         ``"bye W"``, ``"12 NS W forfeit"``, ``"12 NS"`` (pending); four-player ``"T3 E 2nd 12"``
         (table, seat, place, total; pending ``"T3 E"``)."""
+        head, result = self.head_text(), self.result_text()
+        return f"{head} {result}" if head and result else head or result
+
+    def head_text(self) -> str:
+        """Who and where, without the result: ``"12 NS"``, four-player ``"T3 E"``; empty for a bye."""
         if self.state == BYE:
-            return self.result_text()
+            return ""
         if self.seat is not None:
-            head = _("T%(table)s %(seat)s") % {"table": self.table, "seat": self.side}
-        else:
-            head = f"{self.opponents[0] if self.opponents else '?'} {self.side}"
-        result = self.result_text()
-        return f"{head} {result}" if result else head
+            return _("T%(table)s %(seat)s") % {"table": self.table, "seat": self.side}
+        return f"{self.opponents[0] if self.opponents else '?'} {self.side}"
 
     def result_text(self) -> str:
         """The result alone (exports): ``"W 850-400"``, ``"W forfeit"``, ``"bye W"``, four-player
@@ -145,6 +147,13 @@ class CrossTable:
     rounds: list[int]
     columns: list[tuple[str, str]]
     rows: list[Row]
+
+    @property
+    def played_through(self) -> int | None:
+        """The last round with a counted result in the table (the "after round N" of the page and
+        the PDF), or ``None``."""
+        return max((c.round for row in self.rows for c in row.cells if c is not None and c.state != PENDING),
+                   default=None)
 
     def row_of(self, entrant_id: int) -> Row:
         """The row of a team or player id; ``KeyError`` when it is not in the table."""

@@ -37,7 +37,7 @@ def crosstable(request, *, tournament):
     column kept in view. A fixed number of queries whatever the field's size."""
     table = _public_table(tournament)
     context = tournament_context(request, tournament, crosstable=table, legend=legend(table),
-                                 after=table.rounds[-1] if table.rounds else None)
+                                 after=table.played_through)
     return render(request, "standings/crosstable.html", context)
 
 
