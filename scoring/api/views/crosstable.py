@@ -27,8 +27,9 @@ class ColumnSerializer(serializers.Serializer):
 
 class CellSerializer(serializers.Serializer):
     round = serializers.IntegerField()
-    state = serializers.ChoiceField(choices=["played", "pending", "bye"],
-                                    help_text="`pending`: paired or seated, the result does not count yet.")
+    state = serializers.ChoiceField(choices=["played", "pending", "bye", "none"],
+                                    help_text="`pending`: paired or seated, the result does not count yet; `none`: "
+                                              "not in this round (the other fields empty).")
     table = serializers.IntegerField(allow_null=True)
     result_id = serializers.IntegerField(allow_null=True, help_text="The match's or table's id.")
     opponents = serializers.ListField(child=serializers.IntegerField(), help_text="The opponents' row numbers.")
@@ -41,7 +42,7 @@ class CellSerializer(serializers.Serializer):
     conceded = serializers.IntegerField(allow_null=True)
     place = serializers.IntegerField(allow_null=True, help_text="Four-player: the place at the table (ties share).")
     forfeit = serializers.CharField(allow_blank=True, help_text="Tai Pan: `won`, `lost` or empty.")
-    text = serializers.CharField(help_text='The cell as the page shows it ("12 NS W 850-400").')
+    text = serializers.CharField(allow_blank=True, help_text='The cell as the page shows it ("12 NS W 850-400").')
 
 
 class CrossTableRowSerializer(serializers.Serializer):
@@ -52,7 +53,8 @@ class CrossTableRowSerializer(serializers.Serializer):
     players = serializers.ListField(child=serializers.CharField(), help_text="Tai Pan: both players' public names.")
     affiliation = serializers.CharField(allow_blank=True)
     withdrawn = serializers.BooleanField()
-    cells = CellSerializer(many=True, allow_null=True, help_text="One per round of `rounds`; null: not played.")
+    cells = CellSerializer(many=True, help_text="One per round of `rounds` (state `none`: the entrant did not play "
+                                                "that round).")
     totals = serializers.DictField(child=serializers.FloatField(allow_null=True), help_text="By the keys of `columns`.")
 
 
@@ -64,9 +66,15 @@ class CrossTableSerializer(serializers.Serializer):
     rows = CrossTableRowSerializer(many=True)
 
 
-def _cell(cell) -> dict | None:
+#: The API's cell of a round the entrant did not play.
+NO_CELL = {"state": "none", "table": None, "result_id": None, "opponents": [], "opponent_ids": [], "side": "",
+           "seat": None, "outcome": "", "points": None, "scored": None, "conceded": None, "place": None,
+           "forfeit": "", "text": ""}
+
+
+def _cell(cell, number: int) -> dict:
     if cell is None:
-        return None
+        return {"round": number, **NO_CELL}
     data = {k: getattr(cell, k) for k in ("round", "state", "table", "result_id", "opponents", "opponent_ids", "side",
                                           "seat", "outcome", "scored", "conceded", "place", "forfeit")}
     return {**data, "points": as_number(cell.points), "text": cell.text()}
@@ -83,7 +91,7 @@ class CrossTableView(ApiView):
         t = tournament_or_404(slug)
         table = cross_table(t, name_of=lambda p: public_name(p, t))
         rows = [{"number": r.number, "rank": r.rank, "entrant_id": r.entrant_id, "name": r.name, "players": r.players,
-                 "affiliation": r.affiliation, "withdrawn": r.withdrawn, "cells": [_cell(c) for c in r.cells],
+                 "affiliation": r.affiliation, "withdrawn": r.withdrawn, "cells": [_cell(c, n) for c, n in zip(r.cells, table.rounds, strict=True)],
                  "totals": {k: as_number(v) for k, v in r.totals.items()}} for r in table.rows]
         data = {"tournament": t.slug, "entrants": table.entrants, "rounds": table.rounds,
                 "columns": [{"key": k, "label": str(label)} for k, label in table.columns], "rows": rows}
