@@ -98,14 +98,20 @@ class Cell:
         """The result alone (exports): ``"W 850-400"``, ``"W forfeit"``, ``"bye W"``, four-player
         ``"2nd 12"``; empty while pending."""
         if self.state == BYE:
-            return _("bye") + (f" {self.outcome}" if self.outcome else "")
+            return _("bye") + (f" {outcome_label(self.outcome)}" if self.outcome else "")
         if self.state != PLAYED:
             return ""
         if self.seat is not None:
             return f"{ordinal(self.place)} {self.scored}"
         if self.forfeit:
-            return f"{self.outcome} {_('forfeit')}"
-        return f"{self.outcome} {self.scored}-{self.conceded}"
+            return f"{outcome_label(self.outcome)} {_('forfeit')}"
+        return f"{outcome_label(self.outcome)} {self.scored}-{self.conceded}"
+
+
+def outcome_label(outcome: str) -> str:
+    """``W``/``D``/``L`` as the reader's language writes it (Dutch ``W``/``G``/``V``)."""
+    labels = {WIN: _("W"), DRAW: _("D"), LOSS: _("L")}
+    return str(labels.get(outcome, outcome))
 
 
 def ordinal(place: int | None) -> str:
