@@ -240,3 +240,19 @@ def test_four_player_queries_do_not_grow():
         return len(ctx.captured_queries)
 
     assert count(build(1, 1)) == count(build(3, 3))
+
+
+def test_four_player_with_placement_points():
+    """EMA table points (docs/tournaments.md "Placement points": 4, 2, 1, 0, equal totals share):
+    East +6 is first with 4; the three players on -2 share places 2 to 4, (2 + 1 + 0) / 3 = 1 each."""
+    t = TournamentFactory(slug="sc-ema", game="sichuan", placement={"preset": "ema"})
+    people = staff(t)
+    table_ = TableFactory(round=RoundFactory(tournament=t, number=1), number=1)
+    play(table_, [DEALS["sichuan"][0]], people["referees"][0], end_reason="time", confirmer=people["referees"][1])
+    ct = cross_table(t, name_of=public(t))
+    assert [k for k, _l in ct.columns][:2] == ["placement_points", "total"]
+    seats = {s.seat: s.player_id for s in table_.seats.all()}
+    east = ct.row_of(seats[0])
+    assert (east.cells[0].points, east.totals["placement_points"], east.totals["total"]) == (4, 4, 6)
+    south = ct.row_of(seats[1])
+    assert (south.cells[0].place, south.cells[0].points, south.totals["placement_points"]) == (2, 1, 1)
