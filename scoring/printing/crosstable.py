@@ -85,10 +85,13 @@ def round_blocks(table: CrossTable, st) -> list[list[int]]:
 
 
 def _cell(cell, st) -> Paragraph | str:
-    """A round's cell: who and where on the first line, the result on the second."""
+    """A round's cell: who and where on the first line, the result on the second; four-player
+    tables the other players' numbers on a third."""
     if cell is None:
         return ""
     lines = [escape(text) for text in (cell.head_text(), cell.result_text()) if text]
+    if cell.seat is not None and cell.opponents:
+        lines.append(escape(f"{_('vs')} {', '.join(str(n) for n in cell.opponents)}"))
     return Paragraph("<br/>".join(lines), st["tiny"])
 
 
