@@ -10,7 +10,18 @@ API's JSON 404 (:class:`scoring.api.views.base.NoSuchEndpoint`, last), never Dja
 from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularSwaggerSplitView
 
-from scoring.api.views import checkins, engines, hall_board, hall_clock, hall_print, members, reads, results, rounds
+from scoring.api.views import (
+    checkins,
+    crosstable,
+    engines,
+    hall_board,
+    hall_clock,
+    hall_print,
+    members,
+    reads,
+    results,
+    rounds,
+)
 from scoring.api.views.base import NoSuchEndpoint, SchemaView
 from scoring.kinds import KINDS, ResultKind
 
@@ -53,6 +64,8 @@ v1 = [
     path("tournaments/<slug:slug>/rounds/<int:number>/close", rounds.CloseView.as_view(), name="round-close"),
     path("tournaments/<slug:slug>/rounds/<int:number>/names", hall_print.RoundNamesView.as_view(), name="round-names"),
     path("tournaments/<slug:slug>/standings", reads.StandingsView.as_view(), name="standings"),
+    path("tournaments/<slug:slug>/crosstable", crosstable.CrossTableView.as_view(), name="crosstable"),
+    path("tournaments/<slug:slug>/federation-export", crosstable.FederationExportView.as_view(), name="federation-export"),
     path("tournaments/<slug:slug>/rounds/<int:number>/times-up", hall_board.TimesUpView.as_view(), name="times-up"),
     path("tournaments/<slug:slug>/rounds/<int:number>/times-up/apply", hall_board.TimesUpApplyView.as_view(),
          name="times-up-apply"),

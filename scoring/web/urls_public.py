@@ -3,7 +3,7 @@ the player side (find my table, team and player pages), the web app's manifest a
 from django.urls import path
 
 from scoring.kinds import KINDS
-from scoring.web.views import hall, hall_print, outbox, players, printing, public, results, rules_check
+from scoring.web.views import crosstable, hall, hall_print, outbox, players, printing, public, results, rules_check
 
 urlpatterns = [
     path("", public.tournament_list, name="tournament_list"),
@@ -28,6 +28,8 @@ urlpatterns = [
     path("t/<slug:slug>/players/standings/", public.standings, name="player_standings"),
     path("t/<slug:slug>/standings/export/", public.standings_export, name="standings_export"),
     path("t/<slug:slug>/standings.pdf", printing.standings_pdf, name="standings_pdf"),
+    path("t/<slug:slug>/crosstable/", crosstable.crosstable, name="crosstable"),
+    path("t/<slug:slug>/crosstable.pdf", crosstable.crosstable_pdf, name="crosstable_pdf"),
     path("t/<slug:slug>/clock.json", hall.clock_json, name="hall_clock"),
     path("t/<slug:slug>/hall/", hall.hall_news, name="hall_news"),
     path("t/<slug:slug>/find/", players.find_table, name="find_table"),
