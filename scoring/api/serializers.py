@@ -406,3 +406,10 @@ class PersonSerializer(serializers.Serializer):
     page = serializers.URLField()
     tournaments = ProfileEntrySerializer(many=True)
     statistics = GameStatisticsSerializer(many=True)
+
+    def to_representation(self, instance):
+        """Without the federation number unless the data carries it (organisers only)."""
+        out = super().to_representation(instance)
+        if "federation_number" not in instance:
+            out.pop("federation_number", None)
+        return out
