@@ -32,6 +32,9 @@ def test_the_api_gives_the_profile_numbers_and_validates():
     assert result["url"].endswith(api_url("match-detail", t.slug, match.pk))
     (game,) = data["statistics"]
     assert {i["key"]: i["value"] for i in game["items"]} == profile(anna).games[0].statistics.as_dict()
+    # A conditional read like every other: the same answer again is 304 without a body.
+    again = APIClient().get(api_url("person-detail", anna.pk), HTTP_IF_NONE_MATCH=r["ETag"])
+    assert again.status_code == 304 and again.content == b""
     spec = APIClient().get("/api/schema/", {"format": "json"}).json()
     assert "/api/v1/people/{id}" in spec["paths"]
     OAS30Validator({"$ref": "#/components/schemas/Person", "components": spec["components"]}).validate(data)
