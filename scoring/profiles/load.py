@@ -12,7 +12,7 @@ for the organisers of one of the person's tournaments (:func:`may_see_federation
 """
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -21,7 +21,6 @@ from django.urls import reverse
 from django.utils.translation import gettext as _t
 
 from scoring import policy
-from scoring.games.base import EntrantKind
 from scoring.games.statistics import PlayedResult, Statistics
 from scoring.kinds import MATCHES, TABLES
 from scoring.models import Deal, Hand, Match, Person, Player, ResultContainer, Round, Table, TableSeat, Team, Tournament
@@ -160,7 +159,7 @@ def _entries(person: Person) -> list[Entry]:
 
 
 def _attach_teams(entries: list[Entry]) -> None:
-    ids = [e.player.pk for e in entries if e.tournament.adapter.entrants == EntrantKind.TEAMS]
+    ids = [e.player.pk for e in entries]  # only Tai Pan players are in teams
     if not ids:
         return
     teams = Team.objects.filter(Q(first_player__in=ids) | Q(second_player__in=ids)).select_related("first_player", "second_player")
@@ -212,13 +211,10 @@ def profile(person: Person) -> Profile:
 def _games(entries: list[Entry], stats: dict[str, list[PlayedResult]]) -> list[GameStatistics]:
     """The statistics per game: each adapter's :meth:`player_statistics` over the person's results
     in that game, oldest first."""
-    out, seen = [], {}
-    for e in entries:
-        seen[e.tournament.game] = seen.get(e.tournament.game, 0) + 1
-    for game, count in seen.items():
-        adapter = next(e.tournament.adapter for e in entries if e.tournament.game == game)
-        out.append(GameStatistics(game, adapter.label, adapter.player_statistics(stats.get(game, [])), count))
-    return out
+    counts = Counter(e.tournament.game for e in entries)
+    adapters = {e.tournament.game: e.tournament.adapter for e in entries}
+    return [GameStatistics(game, adapters[game].label, adapters[game].player_statistics(stats.get(game, [])), count)
+            for game, count in counts.items()]
 
 
 def may_see_federation_number(actor, person: Person, entries: list[Entry]) -> bool:
