@@ -15,12 +15,15 @@ def bar_chart(series: Series, *, width: int = WIDTH, height: int = HEIGHT) -> di
     ``<title>``), ``description`` (every label and value in words: its ``<desc>``), ``width``,
     ``height``, ``zero_y`` (the base line) and ``bars`` (``x``, ``y``, ``w``, ``h``, ``cx`` (the
     bar's centre), ``label``, ``value``, ``label_y``, ``value_y``, ``negative``), and ``rows``
-    (``(label, value)`` for the table). Values may be negative (bars hang below the base line);
+    (``(label, value)`` for the table); ``show_labels`` / ``show_values``: whether the bars are
+    wide enough to carry their labels (8 bars at most) and values (12). Values may be negative (bars hang below the base line);
     all zero still gives a base line."""
     values = list(series.values)
     n = max(len(values), 1)
     high, low = max([*values, 0]), min([*values, 0])
-    span = (high - low) or 1
+    if high == low:  # nothing but zeros: the base line at the bottom
+        high = low + 1
+    span = high - low
     inner = height - TOP - BOTTOM
 
     def y(v: float) -> float:
@@ -38,4 +41,4 @@ def bar_chart(series: Series, *, width: int = WIDTH, height: int = HEIGHT) -> di
     rows = list(zip(series.labels, values, strict=True))
     description = "; ".join(f"{label}: {value}" for label, value in rows)
     return {"key": series.key, "title": str(series.title), "description": description, "width": width, "height": height,
-            "zero_y": y(0), "bars": bars, "rows": rows, "show_labels": n <= 8}
+            "zero_y": y(0), "bars": bars, "rows": rows, "show_labels": n <= 8, "show_values": n <= 12}
