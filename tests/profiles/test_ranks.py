@@ -10,7 +10,7 @@ from django.test.utils import CaptureQueriesContext
 from scoring.models import Tournament
 from scoring.standings import players, teams
 from scoring.standings.ranks import entry_ranks
-from tests.factories import DEALS, RoundFactory, TableFactory, TournamentFactory, played_taipan_tournament, play, staff
+from tests.factories import DEALS, RoundFactory, TableFactory, TournamentFactory, play, played_taipan_tournament, staff
 
 pytestmark = pytest.mark.django_db
 
