@@ -18,6 +18,7 @@ from scoring.api.views import (
     hall_clock,
     hall_print,
     members,
+    profiles,
     reads,
     results,
     rounds,
@@ -95,6 +96,7 @@ v1 = [
     path("tournaments/<slug:slug>/rounds/<int:number>/no-show", checkins.NoShowView.as_view(), name="no-show"),
     path("tournaments/<slug:slug>/entrants/<int:pk>/withdraw", checkins.WithdrawView.as_view(), name="entrant-withdraw"),
     path("tournaments/<slug:slug>/entrants/<int:pk>/return", checkins.ReturnView.as_view(), name="entrant-return"),
+    path("people/<int:pk>", profiles.PersonView.as_view(), name="person-detail"),
     path("engines", engines.EngineListView.as_view(), name="engine-list"),
     path("engines/<slug:game>/<slug:command>", engines.EngineCommandView.as_view(), name="engine-command"),
 ]
