@@ -228,7 +228,8 @@ def _print_measured(args) -> None:
         for line in hallkit.bytes_lines(phones):
             print("  " + line)
         if phones.get("mode") == "push":
-            print(f"  pushed events received: {phones.get('events', 0)}, stream or request errors: {phones.get('errors', 0)}")
+            print(f"  pushed events received: {phones.get('events', 0)}, stream or request errors: {phones.get('errors', 0)}, "
+                  f"refreshes dropped while one was in flight (htmx's default): {phones.get('dropped', 0)}")
         for kind, count in sorted((phones.get("error_kinds") or {}).items(), key=lambda kv: -kv[1]):
             print(f"  {count} x {kind}")
         if phones.get("ready", 0) < sum((phones.get("phones") or {}).values()):

@@ -88,7 +88,7 @@ class Hall:
         self.meter, self.gz = hallkit.ByteMeter(), hallkit.ByteMeter()
         self.latency: dict[str, Counter] = defaultdict(Counter)
         self.counts: dict[str, Counter] = defaultdict(Counter)
-        self.events = self.errors = 0
+        self.events = self.errors = self.dropped = 0
         self.error_kinds: Counter = Counter()  # "<request name>: <exception type>" -> count
         self.ready: set[int] = set()
         self.done = asyncio.Event()
@@ -101,7 +101,7 @@ class Hall:
         self.latency.clear()
         self.counts.clear()
         self.error_kinds.clear()
-        self.events = self.errors = 0
+        self.events = self.errors = self.dropped = 0
 
     def mark_ready(self, index: int) -> None:
         self.ready.add(index)
@@ -170,10 +170,20 @@ async def follow(hall: Hall, index: int, kind: str, page: loadkit.LivePage, topi
     # As static/js/live.js asks: only the events naming the page's topics are sent.
     url = f"{hall.cfg.events_url}?topics={quote(' '.join(sorted(topics)))}"
 
+    in_flight = False
+
     async def refresh_at(due: float) -> None:
+        nonlocal in_flight
         await asyncio.sleep(max(0.0, due - loop.time()))
         coalescer.fired(loop.time())
-        await hall.get(index, kind, page, f"phone refresh {kind}", client=client)
+        if in_flight:  # htmx's default (hx-sync "drop"): no second request while one is in flight
+            hall.dropped += 1
+            return
+        in_flight = True
+        try:
+            await hall.get(index, kind, page, f"phone refresh {kind}", client=client)
+        finally:
+            in_flight = False
 
     while not hall.done.is_set():
         started = time.perf_counter()
@@ -267,7 +277,7 @@ async def measure(hall: Hall, assigned: list) -> None:
                   | {"received_gzip": hall.gz.per_minute(k, seconds)[0]} for k in kinds},
         "latency": {n: dict(h) for n, h in hall.latency.items()},
         "counts": {n: dict(c) for n, c in hall.counts.items()},
-        "events": hall.events, "errors": hall.errors, "error_kinds": dict(hall.error_kinds), "cpu": round(cpu_seconds() - cpu0, 2),
+        "events": hall.events, "errors": hall.errors, "error_kinds": dict(hall.error_kinds), "dropped": hall.dropped, "cpu": round(cpu_seconds() - cpu0, 2),
     }
     Path(cfg.out).write_text(json.dumps(data), encoding="utf-8")
     hall.done.set()

@@ -248,6 +248,7 @@ def test_cpu_cost_measurement_runs_every_endpoint():
         "GET match/<pk>/ (anonymous)",
         "GET poll round/<n>/ (200, region rendered for another phone)",
         "GET poll standings/ (304)",
+        "GET poll standings/?team= (200, the phone's own region)",
         "GET poll round/<n>/ (304)",
         "GET poll match/<pk>/ (304)",
         "GET match/<pk>/enter/ (entry page)",
