@@ -10,7 +10,7 @@ API's JSON 404 (:class:`scoring.api.views.base.NoSuchEndpoint`, last), never Dja
 from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularSwaggerSplitView
 
-from scoring.api.views import checkins, engines, hall_board, hall_clock, hall_print, members, reads, results, rounds
+from scoring.api.views import checkins, engines, hall_board, hall_clock, hall_print, members, reads, results, rounds, seasons
 from scoring.api.views.base import NoSuchEndpoint, SchemaView
 from scoring.kinds import KINDS, ResultKind
 
@@ -82,6 +82,9 @@ v1 = [
     path("tournaments/<slug:slug>/rounds/<int:number>/no-show", checkins.NoShowView.as_view(), name="no-show"),
     path("tournaments/<slug:slug>/entrants/<int:pk>/withdraw", checkins.WithdrawView.as_view(), name="entrant-withdraw"),
     path("tournaments/<slug:slug>/entrants/<int:pk>/return", checkins.ReturnView.as_view(), name="entrant-return"),
+    path("seasons", seasons.SeasonListView.as_view(), name="season-list"),
+    path("seasons/<slug:slug>", seasons.SeasonDetailView.as_view(), name="season-detail"),
+    path("seasons/<slug:slug>/ranking", seasons.SeasonRankingView.as_view(), name="season-ranking"),
     path("engines", engines.EngineListView.as_view(), name="engine-list"),
     path("engines/<slug:game>/<slug:command>", engines.EngineCommandView.as_view(), name="engine-command"),
 ]
