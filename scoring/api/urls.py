@@ -10,7 +10,18 @@ API's JSON 404 (:class:`scoring.api.views.base.NoSuchEndpoint`, last), never Dja
 from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularSwaggerSplitView
 
-from scoring.api.views import checkins, engines, hall_board, hall_clock, hall_print, members, reads, results, rounds, seasons
+from scoring.api.views import (
+    checkins,
+    engines,
+    hall_board,
+    hall_clock,
+    hall_print,
+    members,
+    reads,
+    results,
+    rounds,
+    seasons,
+)
 from scoring.api.views.base import NoSuchEndpoint, SchemaView
 from scoring.kinds import KINDS, ResultKind
 
