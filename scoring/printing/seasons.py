@@ -50,4 +50,5 @@ def season_pdf(ranking: Ranking) -> bytes:
     flow = [para(season.name, st["title"]), para(_("Season ranking") + f" · {season.get_preset_display()} · {best}", st["h2"]),
             Spacer(1, 2 * mm), table, Spacer(1, 2 * mm),
             para(_("(x): not counted (outside the best results). *: provisional, the tournament is still running."), st["small"])]
-    return build(flow, f"{season.name} - {_('season ranking')}", landscape(A4))
+    label = _("season ranking")
+    return build(flow, f"{season.name} - {label}", landscape(A4))
