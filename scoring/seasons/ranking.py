@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
+from datetime import date
 from fractions import Fraction
 
 from scoring.models import FinalPlace, Player, PointsPreset, Season, Tournament
@@ -178,10 +179,15 @@ def _names(rows: list[Row]) -> None:
         row.name = person_public_name(row.full_name, settings[row.person_id])
 
 
+def by_date(t: Tournament) -> tuple:
+    """Sort key of a season's tournaments: by date (undated last), then creation."""
+    return (t.starts_on is None, t.starts_on or date.min, t.created_at, t.pk)
+
+
 def ranking(season: Season) -> Ranking:
     """The season's ranking (module docstring). Queries: the tournaments, the final places, the
     names' settings, plus a few per running tournament: never per finished tournament."""
-    tournaments = list(season.tournaments.order_by("starts_on", "created_at", "pk"))
+    tournaments = sorted(season.tournaments.all(), key=by_date)
     order = {t.pk: i for i, t in enumerate(tournaments)}
     people, provisional = _collect(season, tournaments)
     rows = list(people.values())

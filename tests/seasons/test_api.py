@@ -73,3 +73,18 @@ def test_create_and_patch_through_the_service():
     assert s.best_n == 2 and s.points_table == [10, 5] and list(s.tournaments.all()) == [mine]
     bad = me.patch("/api/v1/seasons/season-26", {"preset": "custom", "points_table": []}, format="json")
     assert bad.status_code == 400
+
+
+def test_season_list_query_count_does_not_grow():
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    season([finished_with_places({person("A"): 1})], slug="a")
+    c = APIClient()
+    with CaptureQueriesContext(connection) as one:
+        assert c.get("/api/v1/seasons").status_code == 200
+    for k in range(3):
+        season([finished_with_places({person(f"P{k}"): 1}) for _ in range(2)], slug=f"s{k}", name=f"S{k}")
+    with CaptureQueriesContext(connection) as four:
+        assert len(c.get("/api/v1/seasons").json()) == 4
+    assert len(four.captured_queries) == len(one.captured_queries)

@@ -169,3 +169,23 @@ def test_player_without_person_is_not_ranked(client, english):
     Player.objects.filter(tournament=t1).update(person=None)
     season([t1])
     assert "Anna" not in client.get("/seasons/s1/").content.decode().split("<tbody>")[1]
+
+
+def test_names_link_to_the_profile_when_it_exists(client, english, settings):
+    anna = person("Anna de Vries")
+    season([finished_with_places({anna: 1})])
+    assert f"/people/{anna.pk}/" not in client.get("/seasons/s1/").content.decode()
+    settings.ROOT_URLCONF = "tests.seasons.urls_profile"
+    assert f'<a href="/people/{anna.pk}/">Anna de Vries</a>' in client.get("/seasons/s1/").content.decode()
+
+
+def test_a_renamed_person_changes_the_etag(client, english):
+    _season_of(1)
+    etag = client.get("/seasons/s1/")["ETag"]
+    from scoring.models import Person
+
+    anna = Person.objects.get(name="Anna de Vries")
+    anna.name = "Anna van Dam"
+    anna.save()
+    response = client.get("/seasons/s1/", HTTP_IF_NONE_MATCH=etag)
+    assert response.status_code == 200 and "Anna van Dam" in response.content.decode()

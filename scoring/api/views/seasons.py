@@ -20,7 +20,7 @@ from scoring.api.views.base import ApiView
 from scoring.api.views.reads import read_schema
 from scoring.models import PointsPreset, Season
 from scoring.seasons.manage import save_season
-from scoring.seasons.ranking import PRESET_TABLES, ranking
+from scoring.seasons.ranking import PRESET_TABLES, by_date, ranking
 from scoring.standings.placement import as_number
 
 WRITE_ERRORS = {
@@ -92,12 +92,13 @@ class SeasonRankingSerializer(serializers.Serializer):
 
 
 def season_data(season: Season) -> dict:
-    """A season's settings and tournaments for :class:`SeasonSerializer`."""
+    """A season's settings and tournaments (by date, as the ranking; prefetch ``tournaments`` for
+    a list) for :class:`SeasonSerializer`."""
     table = None if season.preset == PointsPreset.FIELD else (
         list(season.points_table) if season.preset == PointsPreset.CUSTOM else PRESET_TABLES[season.preset])
+    ordered = sorted(season.tournaments.all(), key=by_date)
     tournaments = [{"slug": t.slug, "name": t.name, "starts_on": t.starts_on, "status": t.status,
-                    "provisional": t.status == t.Status.RUNNING}
-                   for t in season.tournaments.order_by("starts_on", "created_at", "pk")]
+                    "provisional": t.status == t.Status.RUNNING} for t in ordered]
     return {"slug": season.slug, "name": season.name, "description": season.description, "preset": season.preset,
             "points_table": table, "participation": season.participation, "best_n": season.best_n,
             "tournaments": tournaments}
@@ -133,7 +134,8 @@ class SeasonWriteMixin:
 class SeasonListView(SeasonWriteMixin, ApiView):
     @read_schema(SeasonSerializer(many=True), tags=["seasons"], summary="Every season, newest first")
     def get(self, request):
-        return Response(SeasonSerializer([season_data(s) for s in Season.objects.all()], many=True).data)
+        seasons = Season.objects.prefetch_related("tournaments")
+        return Response(SeasonSerializer([season_data(s) for s in seasons], many=True).data)
 
     @extend_schema(request=SeasonWriteSerializer, responses={201: SeasonSerializer, **WRITE_ERRORS}, tags=["seasons"],
                    summary="Create a season (organisers of a tournament)")
