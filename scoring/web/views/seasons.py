@@ -101,9 +101,10 @@ def season_detail(request, slug):
     """A season's ranking (:func:`scoring.seasons.ranking.ranking`). ``?projector=1``: big type,
     every row paged through screen by screen. Conditional GET and live polls: module docstring."""
     season = _season(slug)
-    etag = None
+    state = None
     if eligible(request):
-        etag = _etag(request, season, season_state(season))
+        state = season_state(season)
+        etag = _etag(request, season, state)
         response = get_conditional_response(request, etag=etag)
         if response is not None:
             response["ETag"] = etag
@@ -117,8 +118,8 @@ def season_detail(request, slug):
     context = {"season": season, "ranking": result, "rows": rows, "projector": projector, "live_seconds": live_seconds(),
                "can_manage": policy.can_manage_season(request.user, season), "live_poll": live_poll(request)}
     response = render_live(request, "seasons/detail.html", "seasons/_live.html", context)
-    if etag is not None:
-        response["ETag"] = _etag(request, season, season_state(season))
+    if state is not None:
+        response["ETag"] = _etag(request, season, state)  # a first visit's new CSRF cookie
         patch_cache_control(response, private=True, no_cache=True)
         patch_vary_headers(response, ("Cookie",))
     patch_vary_headers(response, ("HX-Request", "HX-Target"))
