@@ -63,6 +63,9 @@ def test_rebuild_command_and_first_reading_fill_missing_places():
     FinalPlace.objects.all().delete()
     call_command("rebuild_final_places", t.slug, stdout=__import__("io").StringIO())
     assert FinalPlace.objects.filter(tournament=t).count() == 8
+    out = __import__("io").StringIO()
+    call_command("rebuild_final_places", stdout=out)
+    assert "Recorded the final places of 1 finished tournaments." in out.getvalue()
     FinalPlace.objects.all().delete()
     r = ranking(season([t]))
     assert len(r.rows) == 8 and FinalPlace.objects.filter(tournament=t).count() == 8
