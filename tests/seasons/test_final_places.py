@@ -69,3 +69,24 @@ def test_rebuild_command_and_first_reading_fill_missing_places():
     FinalPlace.objects.all().delete()
     r = ranking(season([t]))
     assert len(r.rows) == 8 and FinalPlace.objects.filter(tournament=t).count() == 8
+
+
+def test_four_player_places_from_the_standings():
+    """A Sichuan table: East self-draws (+6), the three others pay 2 each (-2): East 1st, the
+    others share 2nd (three places 2, 3, 4). Formula 1: East 25; the others (18 + 15 + 12) / 3 = 15."""
+    from tests.factories import confirm_round, table_round
+
+    rnd, (table,) = table_round("sichuan", names=["East", "South", "West", "North"])
+    t = rnd.tournament
+    people = staff(t)
+    for seat in table.seats.select_related("player"):
+        seat.player.person = Person.objects.create(name=seat.player.name)
+        seat.player.save()
+    confirm_round(rnd, people["referees"][0], people["referees"][1])
+    rounds.close_round(rnd, people["organiser"])
+    t.refresh_from_db()
+    rounds.finish_tournament(t, people["organiser"])
+    r = ranking(season([t]))
+    assert [(row.rank, row.full_name, row.total) for row in r.rows] == [
+        (1, "East", 25), (2, "North", 15), (2, "South", 15), (2, "West", 15)]
+    assert {fp.tied for fp in FinalPlace.objects.filter(tournament=t, place=2)} == {3}
