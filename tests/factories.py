@@ -12,7 +12,7 @@ from django.contrib.auth import get_user_model
 
 from scoring.draw import rounds
 from scoring.draw.lifecycle import containers
-from scoring.models import Match, Membership, Player, Round, Table, TableSeat, Team, Tournament
+from scoring.models import Match, Membership, Person, Player, Round, Table, TableSeat, Team, Tournament
 from scoring.results import sheet
 
 PASSWORD = "pw-Secret-123"
@@ -76,14 +76,25 @@ class MembershipFactory(factory.django.DjangoModelFactory):
     role = Membership.Role.REFEREE
 
 
+class PersonFactory(factory.django.DjangoModelFactory):
+    """A person across tournaments (issue 26)."""
+
+    class Meta:
+        model = Person
+
+    name = factory.Sequence(lambda n: f"Person {n}")
+
+
 class PlayerFactory(factory.django.DjangoModelFactory):
-    """A player of a tournament."""
+    """A player of a tournament, with a person of its own (as every registration gives one;
+    ``person=someone`` enters that person)."""
 
     class Meta:
         model = Player
 
     tournament = factory.SubFactory(TournamentFactory)
     name = factory.Sequence(lambda n: f"Player {n}")
+    person = factory.SubFactory(PersonFactory, name=factory.SelfAttribute("..name"))
 
 
 class TeamFactory(factory.django.DjangoModelFactory):

@@ -118,18 +118,20 @@ def sse_frame(payload: Mapping, event_id: int | None = None) -> bytes:
 
 
 class Coalescer:
-    """When a live page refreshes on pushed events, as the pages' script does: at once on a
-    matching event if the last refresh is at least ``interval`` seconds old, otherwise once at
-    the end of that interval, however many events came meanwhile (they fold into one refresh).
+    """When a live page refreshes on pushed events, as the pages' script does: on a matching
+    event once the last refresh is at least ``interval`` seconds old, otherwise once at the end of
+    that interval, however many events came meanwhile (they fold into one refresh); either way a
+    random wait of up to ``jitter`` seconds more (``static/js/live.js`` waits up to half the
+    region's delay, so that a hall of phones woken by one event does not ask in the same instant).
 
     :meth:`event` returns when the refresh for an event is due (``now`` or later), or ``None`` if
     one is already due for an earlier event; :meth:`fired` records a refresh done at ``now``.
     """
 
-    def __init__(self, interval: float) -> None:
-        if interval < 0:
-            raise ValueError("interval must not be negative")
-        self.interval = interval
+    def __init__(self, interval: float, jitter: float = 0.0, rng: random.Random | None = None) -> None:
+        if interval < 0 or jitter < 0:
+            raise ValueError("interval and jitter must not be negative")
+        self.interval, self.jitter, self.rng = interval, jitter, rng or random.Random(0)
         self.last: float | None = None
         self.due: float | None = None
 
@@ -137,6 +139,8 @@ class Coalescer:
         if self.due is not None:
             return None
         self.due = now if self.last is None else max(now, self.last + self.interval)
+        if self.jitter:
+            self.due += self.rng.uniform(0, self.jitter)
         return self.due
 
     def fired(self, now: float) -> None:

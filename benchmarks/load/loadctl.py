@@ -336,6 +336,16 @@ def measure_cpu(plan: dict, repeats: int = 10) -> list[tuple[str, float]]:
 
     cpu("GET poll round/<n>/ (200, region rendered for another phone)", poll_shared(f"/t/{slug}/round/{plan.get('round', 1)}/"))
     cpu("GET poll standings/ (304)", poll_304(f"/t/{slug}/standings/"))
+    teams = iter(plan["teams"] * 2)
+
+    def own_team_region():
+        """A standings phone's refresh of its own team's view (``?team=``) after a change: each
+        team's region is its own, so none is found rendered for another phone."""
+        url = f"/t/{slug}/standings/?team={next(teams)}"
+        resp = reader.get(url, headers=loadkit.LivePage(url).poll_headers("http://testserver"))
+        assert resp.status_code == 200, resp.status_code
+
+    cpu("GET poll standings/?team= (200, the phone's own region)", own_team_region)
     cpu("GET poll round/<n>/ (304)", poll_304(f"/t/{slug}/round/{plan.get('round', 1)}/"))
     cpu("GET poll match/<pk>/ (304)", poll_304(f"/t/{slug}/match/{match}/"))
     enter = f"/t/{slug}/match/{match}/enter/"

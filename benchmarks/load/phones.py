@@ -38,10 +38,12 @@ import json
 import os
 import random
 import resource
+import ssl
 import sys
 import time
 from collections import Counter, defaultdict
 from pathlib import Path
+from urllib.parse import quote
 
 import httpx
 from httpx_sse import SSEError, aconnect_sse
@@ -81,6 +83,8 @@ class Hall:
 
     def __init__(self, cfg: Config, client: httpx.AsyncClient) -> None:
         self.cfg, self.client = cfg, client
+        self.ssl = ssl.create_default_context()  # one context for every phone's client (https runs)
+        self.ssl.check_hostname, self.ssl.verify_mode = False, ssl.CERT_NONE
         self.meter, self.gz = hallkit.ByteMeter(), hallkit.ByteMeter()
         self.latency: dict[str, Counter] = defaultdict(Counter)
         self.counts: dict[str, Counter] = defaultdict(Counter)
@@ -127,13 +131,14 @@ class Hall:
             resp.status_code, [*headers, ("Content-Encoding", "gzip")], self._gzip(resp, body))
         self.gz.add(kind, index, sent, gz)
 
-    async def get(self, index: int, kind: str, page: loadkit.LivePage, name: str, *, full: bool = False) -> str:
-        """The whole page (``full``) or one conditional GET of its live region; returns the body
-        of a 200 (else "")."""
+    async def get(self, index: int, kind: str, page: loadkit.LivePage, name: str, *, full: bool = False,
+                  client: httpx.AsyncClient | None = None) -> str:
+        """The whole page (``full``) or one conditional GET of its live region through ``client``
+        (the phone's own; default the hall's); returns the body of a 200 (else "")."""
         headers = {**self.headers, **({} if full else page.poll_headers(self.cfg.base))}
         started = time.perf_counter()
         try:
-            resp = await self.client.get(self.cfg.base + page.url, headers=headers)
+            resp = await (client or self.client).get(self.cfg.base + page.url, headers=headers)
         except httpx.HTTPError as exc:
             self.error_kinds[f"{name}: {type(exc).__name__}"] += 1
             self.account(index, kind, name, None, b"", started)
@@ -145,32 +150,35 @@ class Hall:
         return text
 
 
-async def poll(hall: Hall, index: int, kind: str, page: loadkit.LivePage) -> None:
+async def poll(hall: Hall, index: int, kind: str, page: loadkit.LivePage, client: httpx.AsyncClient | None = None) -> None:
     """Today's phone: a conditional GET every ``LOAD_PHONE_WAIT`` seconds."""
     loop = asyncio.get_running_loop()
     timer = loadkit.PollTimer(hall.cfg.wait)
     timer.start(loop.time())
     while not hall.done.is_set():
         await asyncio.sleep(timer.wait(loop.time()))
-        await hall.get(index, kind, page, f"phone poll {kind}")
+        await hall.get(index, kind, page, f"phone poll {kind}", client=client)
         hall.mark_ready(index)
 
 
-async def follow(hall: Hall, index: int, kind: str, page: loadkit.LivePage, topics: frozenset[str], delay: float) -> None:
+async def follow(hall: Hall, index: int, kind: str, page: loadkit.LivePage, topics: frozenset[str], delay: float,
+                 client: httpx.AsyncClient | None = None) -> None:
     """The pushed phone: one event stream, a refresh on each event naming one of ``topics``, at
     most one every ``delay`` seconds."""
     loop = asyncio.get_running_loop()
-    coalescer = hallkit.Coalescer(delay)
+    coalescer = hallkit.Coalescer(delay, jitter=delay / 2, rng=random.Random(index))
+    # As static/js/live.js asks: only the events naming the page's topics are sent.
+    url = f"{hall.cfg.events_url}?topics={quote(' '.join(sorted(topics)))}"
 
     async def refresh_at(due: float) -> None:
         await asyncio.sleep(max(0.0, due - loop.time()))
         coalescer.fired(loop.time())
-        await hall.get(index, kind, page, f"phone refresh {kind}")
+        await hall.get(index, kind, page, f"phone refresh {kind}", client=client)
 
     while not hall.done.is_set():
         started = time.perf_counter()
         try:
-            async with aconnect_sse(hall.client, "GET", hall.cfg.events_url, headers=hall.headers,
+            async with aconnect_sse(client or hall.client, "GET", url, headers=hall.headers,
                                     timeout=httpx.Timeout(10.0, read=None)) as source:
                 resp = source.response
                 hall.account(index, kind, "phone events (connect)", resp, b"", started)
@@ -196,19 +204,30 @@ async def follow(hall: Hall, index: int, kind: str, page: loadkit.LivePage, topi
 
 
 async def phone(hall: Hall, index: int, kind: str, url: str, topics: frozenset[str]) -> None:
+    """One phone: it arrives, loads its page, then polls it or follows its events, with its own
+    connections as a real phone has (one client each: httpx's shared pool scans all its
+    connections on every request, which at 2,000 phones made the load generator, not the server,
+    the bottleneck)."""
     await asyncio.sleep(random.uniform(0, hall.cfg.arrival))
+    async with httpx.AsyncClient(limits=httpx.Limits(max_connections=4, max_keepalive_connections=2),
+                                 timeout=httpx.Timeout(30.0), verify=hall.ssl) as client:
+        await _phone(hall, index, kind, url, topics, client)
+
+
+async def _phone(hall: Hall, index: int, kind: str, url: str, topics: frozenset[str], client: httpx.AsyncClient) -> None:
     page = loadkit.LivePage(url)
     hall.meter.register(kind, index)
     hall.gz.register(kind, index)
-    text = await hall.get(index, kind, page, f"phone load {kind}", full=True)
+    text = await hall.get(index, kind, page, f"phone load {kind}", full=True, client=client)
     if hall.cfg.mode == "poll":
-        await poll(hall, index, kind, page)
+        await poll(hall, index, kind, page, client)
         return
     # The topics and delay the page's live region declares (data-live-topics, data-live-delay).
     declared, delay = hallkit.live_region(text)
     if hall.cfg.coalesce is not None:
         delay = hall.cfg.coalesce
-    await follow(hall, index, kind, page, declared or topics, hallkit.DEFAULT_DELAYS[kind] if delay is None else delay)
+    await follow(hall, index, kind, page, declared or topics, hallkit.DEFAULT_DELAYS[kind] if delay is None else delay,
+                 client)
 
 
 def assign(cfg: Config, plan: dict, rng: random.Random) -> list[tuple[str, str, frozenset[str]]]:
@@ -270,4 +289,9 @@ async def main() -> None:
 
 
 if __name__ == "__main__":
-    asyncio.run(main())
+    try:  # uvloop (a requirement of the events process) when there: a cheaper event loop for 2,000 phones
+        import uvloop
+    except ImportError:
+        asyncio.run(main())
+    else:
+        uvloop.run(main())

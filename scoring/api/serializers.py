@@ -340,3 +340,76 @@ class IndexSerializer(serializers.Serializer):
     engines = serializers.URLField()
     schema = serializers.URLField()
     docs = serializers.URLField()
+
+
+# --------------------------------------------------------------------------- people (profiles)
+
+
+class ProfileResultSerializer(serializers.Serializer):
+    kind = serializers.ChoiceField(choices=KINDS, help_text="`match` (Tai Pan) or `table` (four-player).")
+    id = serializers.IntegerField(help_text="The match's or table's id.")
+    round = serializers.IntegerField()
+    table = serializers.IntegerField()
+    url = serializers.URLField(help_text="The result in the API.")
+    page = serializers.URLField(help_text="The result's public page.")
+    seat = serializers.CharField(help_text="The person's seat (Tai Pan N/E/S/W; four-player the seat's label); empty for a bye.")
+    opponents = serializers.ListField(child=serializers.CharField(), help_text="Public names of the opponents.")
+    score = serializers.ListField(child=serializers.IntegerField(), help_text="Tai Pan `[ours, theirs]`; four-player "
+                                  "the four totals in seat order (`mine` is the person's index); empty when hidden.")
+    mine = serializers.IntegerField()
+    outcome = serializers.CharField(help_text="`win`, `draw`, `loss`, a place `1`..`4`, or empty (unfinished or hidden).")
+    status = serializers.CharField(help_text="The result's status in words.")
+    hidden = serializers.BooleanField(help_text="Blind confirmation: not confirmed yet, so no score.")
+    bye = serializers.BooleanField()
+
+
+class ProfileEntrySerializer(serializers.Serializer):
+    tournament = serializers.SlugField()
+    name = serializers.CharField()
+    game = serializers.CharField()
+    starts_on = serializers.DateField(allow_null=True)
+    entrant_id = serializers.IntegerField(help_text="The team's id (Tai Pan) or the player's id (four-player).")
+    team = serializers.CharField(help_text="The team's name (Tai Pan), else empty.")
+    partner = serializers.CharField(help_text="The partner's public name (Tai Pan), else empty.")
+    rank = serializers.IntegerField(allow_null=True, help_text="Current (or final) rank; null: not ranked yet.")
+    points = serializers.IntegerField(help_text="Tai Pan match points; four-player total points.")
+    results = ProfileResultSerializer(many=True)
+
+
+class StatisticSerializer(serializers.Serializer):
+    key = serializers.CharField()
+    label = serializers.CharField()
+    value = NumberField(allow_null=True, help_text="An integer, a number with one decimal (averages), or null.")
+
+
+class SeriesSerializer(serializers.Serializer):
+    key = serializers.CharField()
+    title = serializers.CharField()
+    kind = serializers.CharField(help_text="`bars` or `line`.")
+    labels = serializers.ListField(child=serializers.CharField())
+    values = serializers.ListField(child=NumberField())
+
+
+class GameStatisticsSerializer(serializers.Serializer):
+    game = serializers.CharField()
+    label = serializers.CharField()
+    tournaments = serializers.IntegerField()
+    items = StatisticSerializer(many=True)
+    charts = SeriesSerializer(many=True)
+
+
+class PersonSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField(help_text="The public name (first name and initial when any entry asks for it).")
+    federation_number = serializers.CharField(required=False, allow_null=True,
+                                              help_text="Only for organisers of one of the person's tournaments.")
+    page = serializers.URLField()
+    tournaments = ProfileEntrySerializer(many=True)
+    statistics = GameStatisticsSerializer(many=True)
+
+    def to_representation(self, instance):
+        """Without the federation number unless the data carries it (organisers only)."""
+        out = super().to_representation(instance)
+        if "federation_number" not in instance:
+            out.pop("federation_number", None)
+        return out

@@ -34,6 +34,7 @@ from django.utils.translation import gettext_noop
 
 import engines
 from engines.errors import Collector, RuleViolation, Violation
+from scoring.games.statistics import PlayedResult, Statistic, Statistics
 
 __all__ = [
     "FIXED_HANDS",
@@ -409,6 +410,13 @@ class GameAdapter:
     def payments(self, outcome: RecordOutcome, names: dict[str, str]) -> list[dict[str, Any]]:
         """Payments of one record as ``[{"from", "to", "amount", "reason"}]`` with names."""
         return []
+
+    def player_statistics(self, results: Sequence[PlayedResult]) -> Statistics:
+        """A player's statistics over ``results`` (:class:`~scoring.games.statistics.PlayedResult`,
+        chronological), pure Python over the stored records: the one place each game's numbers are
+        computed for the profile page and the API (docs/players.md "Player profiles"). Default:
+        the records played."""
+        return Statistics([Statistic("records", self.record_noun[1], sum(len(r.records) for r in results))])
 
     def audit_sentence(self, action: str, number: Any) -> str:
         """The audit line of a change to record ``number`` (``action``: create, update, delete,

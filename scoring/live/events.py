@@ -8,11 +8,18 @@ line (``: beat``) every ``settings.LIVE_HEARTBEAT_SECONDS`` so that proxies and 
 connection. An unknown slug is answered 404 (the browser then stops trying and the page polls).
 The stream ends when the client goes away. Nothing in it is private: it says only which parts of
 the public pages changed.
+
+``?topics=standings+round:1+result:*`` (space- or comma-separated; a topic ending in ``*``
+matches every topic it begins) makes the stream carry only the events naming one of those topics:
+``static/js/live.js`` asks for the topics of the page's live regions, so a phone following the
+standings is not woken by every hand entered in the hall. Without ``topics`` every event of the
+tournament is sent.
 """
 from __future__ import annotations
 
 import asyncio
 import json
+from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
 from channels.exceptions import StopConsumer
@@ -35,6 +42,26 @@ def tournament_id(slug: str) -> int | None:
     return Tournament.objects.filter(slug=slug).values_list("pk", flat=True).first()
 
 
+def requested_topics(query_string: bytes) -> tuple[frozenset[str], tuple[str, ...]] | None:
+    """The ``topics`` of the stream's query string as (exact topics, prefixes of ``*`` topics), or
+    ``None`` when it names none (every event is sent). At most 50 topics of 80 characters are read."""
+    values = parse_qs(query_string.decode("latin-1")).get("topics", [])
+    words = [w for v in values for w in v.replace(",", " ").split() if len(w) <= 80][:50]
+    if not words:
+        return None
+    exact = frozenset(w for w in words if not w.endswith("*"))
+    return exact, tuple(w[:-1] for w in words if w.endswith("*"))
+
+
+def wanted(topics: list[str], wanted_topics: tuple[frozenset[str], tuple[str, ...]] | None) -> bool:
+    """Whether an event naming ``topics`` goes to a stream that asked for ``wanted_topics``
+    (:func:`requested_topics`; ``None``: every event)."""
+    if wanted_topics is None:
+        return True
+    exact, prefixes = wanted_topics
+    return any(t in exact or t.startswith(prefixes) for t in topics) if prefixes else not exact.isdisjoint(topics)
+
+
 def event_bytes(message: dict) -> bytes:
     """One server-sent event for a channel-layer ``message`` (``topics``, ``versions``)."""
     data = json.dumps({"topics": message.get("topics", []), "versions": message.get("versions", {})},
@@ -48,6 +75,7 @@ class TournamentEvents(AsyncHttpConsumer):
 
     group: str | None = None
     beat: asyncio.Task | None = None
+    topics: tuple[frozenset[str], tuple[str, ...]] | None = None
 
     async def http_request(self, message):
         """Answer the request and stay open (Channels' default ends the response when
@@ -66,6 +94,7 @@ class TournamentEvents(AsyncHttpConsumer):
             await self.send_response(404, b"", headers=[(b"Content-Type", b"text/plain")])
             return
         self.group = group_name(pk)
+        self.topics = requested_topics(self.scope.get("query_string", b""))
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.send_headers(headers=HEADERS)
         await self.send_body(f"retry: {int(settings.LIVE_RETRY_MS)}\n\n".encode(), more_body=True)
@@ -86,8 +115,9 @@ class TournamentEvents(AsyncHttpConsumer):
             await super().dispatch(message)
 
     async def live_event(self, message):
-        """A :func:`~scoring.live.push.publish` of this tournament: sent on as one event."""
-        if self.group is not None:
+        """A :func:`~scoring.live.push.publish` of this tournament: sent on as one event when it
+        names a topic the stream asked for."""
+        if self.group is not None and wanted(message.get("topics", []), self.topics):
             await self.send_body(event_bytes(message), more_body=True)
 
     async def disconnect(self):

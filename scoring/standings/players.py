@@ -106,6 +106,12 @@ def tables_of(tournament: Tournament, rule: Placement, through_round: int | None
     counted = ExpressionWrapper(seat_filter(tournament, through_round), output_field=BooleanField())
     rows = (Player.objects.filter(tournament=tournament).annotate(counted=counted)
             .order_by("pk", "seats__table__round__number").values_list(*PLAYER_COLUMNS, *SEAT_COLUMNS, "counted"))
+    return tables_from_rows(rows, rule)
+
+
+def tables_from_rows(rows, rule: Placement) -> tuple[dict, dict[int, PlayerTables]]:
+    """:func:`tables_of` from its query's rows (``PLAYER_COLUMNS``, ``SEAT_COLUMNS``, counted),
+    of one tournament; pure (also the profiles' bulk ranks, :mod:`scoring.standings.ranks`)."""
     people: dict[int, tuple] = {}
     tables: dict[int, list] = {}
     for pk, name, affiliation, substitute, gone, table_id, rnd, number, seat, total, is_counted in rows:
@@ -128,7 +134,12 @@ def ranked_with_placement(tournament: Tournament, rule: Placement, through_round
     tournament's player tie-breaks in order (:func:`scoring.standings.player_tiebreaks.keys_of`);
     players equal on all share a rank (listed by name); unplayed players last, unranked."""
     people, results = tables_of(tournament, rule, through_round)
-    keys = keys_of(tournament.tiebreaks)
+    return rank_tables(people, results, keys_of(tournament.tiebreaks))
+
+
+def rank_tables(people: dict, results: dict[int, PlayerTables], keys: list[str]) -> list[StandingRow]:
+    """:func:`ranked_with_placement` from :func:`tables_from_rows`' answer and the tie-break
+    ``keys``; pure."""
     breaks = [PLAYER_REGISTRY[k]() for k in keys]
     entries = []
     for player in results.values():

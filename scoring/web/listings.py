@@ -18,6 +18,7 @@ The organiser listings (teams, players) stay django-tables2 tables (sortable whe
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from functools import partial
 from numbers import Number
 from typing import Any
 
@@ -134,13 +135,25 @@ class GridColumn:
 class GridRow:
     """A row of a :class:`Grid`: its ``record`` (the standings row), ``cells``, one ``(css,
     label, html)`` per column (``html`` escaped already), and ``html``: the row's ``<td>``
-    elements, joined once here so that the template writes one string per row."""
+    elements, joined once here so that the template writes one string per row.
+
+    ``cells_of``: the cells, or a function of no arguments that makes them when they are first
+    read: a phone's compact standings write some 20 rows of a field of hundreds, and only those
+    rows' cells are made (formatting, escaping and a URL per row was most of a standings
+    refresh's time under load, ``benchmarks/load``)."""
 
     record: Any
-    cells: list[tuple[str, str, str]]
+    cells_of: Any
     css: str = ""
     off: bool = False
     mine: bool = False
+
+    @property
+    def cells(self) -> list[tuple[str, str, str]]:
+        """The row's cells, made on first use."""
+        if callable(self.cells_of):
+            self.cells_of = self.cells_of()
+        return self.cells_of
 
     @property
     def html(self) -> str:
@@ -188,18 +201,24 @@ class Grid:
         """The same grid without the columns ``keys``."""
         keep = [i for i, c in enumerate(self.columns) if c.key not in keys]
         return Grid([self.columns[i] for i in keep],
-                     [GridRow(r.record, [r.cells[i] for i in keep], r.css) for r in self.rows],
+                     [GridRow(r.record, partial(_kept, r, keep), r.css) for r in self.rows],
                      self.empty_text, self.zero_columns - keys)
 
 
+def _kept(row: GridRow, keep: list[int]) -> list[tuple[str, str, str]]:
+    return [row.cells[i] for i in keep]
+
+
+def _cells(meta: list[tuple[str, str]], values, record) -> list[tuple[str, str, str]]:
+    return [(css, label, conditional_escape(value)) for (css, label), value in zip(meta, values(record), strict=True)]
+
+
 def _build(columns: list[GridColumn], records, values) -> list[GridRow]:
-    """Rows of ``records``: ``values(record)`` gives one html string per column."""
+    """Rows of ``records``: ``values(record)`` gives one html string per column, called when the
+    row's cells are first read (:class:`GridRow`)."""
     meta = [(conditional_escape(c.css), conditional_escape(c.short)) for c in columns]
-    rows = []
-    for record in records:
-        cells = [(css, label, conditional_escape(value)) for (css, label), value in zip(meta, values(record), strict=True)]
-        rows.append(GridRow(record, cells, "withdrawn" if getattr(record, "withdrawn", False) else ""))
-    return rows
+    return [GridRow(record, partial(_cells, meta, values, record), "withdrawn" if getattr(record, "withdrawn", False) else "")
+            for record in records]
 
 
 def _zero_columns(columns: list[GridColumn], records, getters: dict) -> set[str]:

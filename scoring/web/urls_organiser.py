@@ -1,13 +1,14 @@
 """Organiser URLs: tournament settings, members, entrants, drawing and running rounds."""
 from django.urls import path
 
-from scoring.web.views import checkins, hall, hall_board, links, members, organiser
+from scoring.web.views import checkins, crosstable, hall, hall_board, links, members, organiser
 
 urlpatterns = [
     path("new/", organiser.tournament_create, name="tournament_create"),
     path("t/<slug:slug>/edit/", organiser.tournament_edit, name="tournament_edit"),
     path("t/<slug:slug>/state/", organiser.tournament_state, name="tournament_state"),
     path("t/<slug:slug>/export.json", organiser.tournament_export, name="tournament_export"),
+    path("t/<slug:slug>/federation-export/", crosstable.federation_export, name="federation_export"),
     path("t/<slug:slug>/members/", members.members, name="members"),
     path("t/<slug:slug>/members/invite/", members.member_invite, name="member_invite"),
     path("t/<slug:slug>/members/<int:pk>/link/", members.member_link, name="member_link"),

@@ -3,7 +3,18 @@ the player side (find my table, team and player pages), the web app's manifest a
 from django.urls import path
 
 from scoring.kinds import KINDS
-from scoring.web.views import hall, hall_print, outbox, players, printing, public, results, rules_check
+from scoring.web.views import (
+    crosstable,
+    hall,
+    hall_print,
+    outbox,
+    players,
+    printing,
+    profiles,
+    public,
+    results,
+    rules_check,
+)
 
 urlpatterns = [
     path("", public.tournament_list, name="tournament_list"),
@@ -12,6 +23,8 @@ urlpatterns = [
     path("sw.js", outbox.service_worker, name="service_worker"),
     path("manifest.webmanifest", outbox.manifest, name="web_manifest"),
     path("offline/csrf/", outbox.csrf_token, name="outbox_csrf"),
+    # A person's profile across tournaments (docs/players.md "Player profiles").
+    path("people/<int:pk>/", profiles.person_profile, name="person_profile"),
     path("t/<slug:slug>/", public.tournament_detail, name="tournament_detail"),
     path("t/<slug:slug>/round/<int:number>/", public.round_page, name="round_pairings"),
     path("t/<slug:slug>/round/<int:number>/tables/", public.round_page, name="round_tables"),
@@ -28,6 +41,8 @@ urlpatterns = [
     path("t/<slug:slug>/players/standings/", public.standings, name="player_standings"),
     path("t/<slug:slug>/standings/export/", public.standings_export, name="standings_export"),
     path("t/<slug:slug>/standings.pdf", printing.standings_pdf, name="standings_pdf"),
+    path("t/<slug:slug>/crosstable/", crosstable.crosstable, name="crosstable"),
+    path("t/<slug:slug>/crosstable.pdf", crosstable.crosstable_pdf, name="crosstable_pdf"),
     path("t/<slug:slug>/clock.json", hall.clock_json, name="hall_clock"),
     path("t/<slug:slug>/hall/", hall.hall_news, name="hall_news"),
     path("t/<slug:slug>/find/", players.find_table, name="find_table"),

@@ -4,9 +4,11 @@
    hx-get that re-reads it and hx-trigger="live-refresh". This script fires live-refresh on it:
 
    - pushed: the page follows its tournament's server-sent events (data-live-events, one
-     EventSource per URL, normally one per page); an event whose topics match the region's
+     EventSource per URL, normally one per page, asking with ?topics= for the topics of the
+     regions that follow it, so other events are not sent); an event whose topics match the region's
      refreshes it, at most once every data-live-delay seconds (many results confirmed in a busy
-     minute make one refresh of the standings, not one each);
+     minute make one refresh of the standings, not one each), after a random wait of up to half
+     that delay (so that a hall of phones does not ask in the same instant);
    - polled: while there is no open event stream (no data-live-events, no EventSource in the
      browser, the stream failing or reconnecting), every data-live-poll seconds, as before;
    - never while the page is hidden (document.visibilityState): every region is refreshed once
@@ -69,7 +71,10 @@
   function refreshSoon(el) {
     var k = key(el);
     if (pending[k]) return;
-    var wait = Math.max(0, (last[k] || 0) + seconds(el, "data-live-delay") - Date.now());
+    var delay = seconds(el, "data-live-delay");
+    // Up to half the delay more, at random: a hall of phones woken by one event does not ask the
+    // server in the same instant (a result page, delay 0, refreshes at once).
+    var wait = Math.max(0, (last[k] || 0) + delay - Date.now()) + Math.random() * delay / 2;
     if (wait === 0) { refresh(el); return; }
     pending[k] = setTimeout(function () {
       delete pending[k];
@@ -88,9 +93,21 @@
     });
   }
 
+  function wantedTopics(url) {
+    // The topics of every region following this stream, sorted: the stream carries only events
+    // naming one of them (?topics=, scoring/live/events.py).
+    var all = {};
+    regions().forEach(function (el) {
+      if (el.getAttribute("data-live-events") !== url) return;
+      (el.getAttribute("data-live-topics") || "").split(/\s+/).forEach(function (t) { if (t) all[t] = true; });
+    });
+    return Object.keys(all).sort().join(" ");
+  }
+
   function open(url) {
     var s = sources[url] = sources[url] || {opened: false};
-    var es = s.es = new window.EventSource(url);
+    s.topics = wantedTopics(url);
+    var es = s.es = new window.EventSource(s.topics ? url + "?topics=" + encodeURIComponent(s.topics) : url);
     es.onmessage = function (event) { received(url, event); };
     es.onopen = function () {
       if (s.opened) {  // reconnected: what changed meanwhile was not sent
@@ -111,7 +128,13 @@
     if (!window.EventSource) return;
     regions().forEach(function (el) {
       var url = el.getAttribute("data-live-events");
-      if (url && !sources[url]) open(url);
+      if (!url) return;
+      var s = sources[url];
+      if (!s) { open(url); return; }
+      if (s.es && s.es.readyState !== 2 && wantedTopics(url) !== s.topics) {
+        s.es.close();  // a region with other topics appeared (htmx): one stream with them all
+        open(url);
+      }
     });
   }
 

@@ -108,12 +108,16 @@ def test_standings_follow_a_confirmation_by_its_event_without_polling(asgi, sett
     path = reverse("scoring:standings", args=["push"])
     page = asgi.page()
     polls = live_requests(page, path)
+    streams = []
+    page.on("request", lambda r: streams.append(r.url) if "/events/" in r.url else None)
     page.goto(asgi.url + path)
     assert page.locator("#live").get_attribute("data-live-events") == "/events/push/"
     page.wait_for_function("() => document.querySelector('#live') !== null")
     page.evaluate("() => { window.__notReloaded = true }")
     page.wait_for_timeout(1500)  # the stream opens; nothing is polled meanwhile
     assert polls == []
+    # One stream, asking only for the live regions' topics (the standings region: standings, tournament).
+    assert streams == [asgi.url + "/events/push/?topics=standings%20tournament"]
 
     referee, confirmer = tp["people"]["referees"]
     play(tp["matches"][0], [DOUBLE_VICTORY_NS] * 3, referee, confirmer=confirmer)

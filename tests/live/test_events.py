@@ -37,15 +37,15 @@ def _in_memory_layer(settings):
     settings.LIVE_HEARTBEAT_SECONDS = 20
 
 
-def stream(slug: str) -> ApplicationCommunicator:
+def stream(slug: str, query: bytes = b"") -> ApplicationCommunicator:
     scope = {"type": "http", "http_version": "1.1", "method": "GET", "path": f"/events/{slug}/",
-             "raw_path": f"/events/{slug}/".encode(), "query_string": b"", "headers": [(b"accept", b"text/event-stream")]}
+             "raw_path": f"/events/{slug}/".encode(), "query_string": query, "headers": [(b"accept", b"text/event-stream")]}
     return ApplicationCommunicator(APP, scope)
 
 
-async def opened(slug: str):
+async def opened(slug: str, query: bytes = b""):
     """A stream of ``slug`` opened: (communicator, response start, first body)."""
-    comm = stream(slug)
+    comm = stream(slug, query)
     await comm.send_input({"type": "http.request", "body": b"", "more_body": False})
     start = await comm.receive_output(2)
     first = await comm.receive_output(2)
@@ -77,6 +77,38 @@ def test_a_page_receives_its_tournaments_events_and_not_another_ones():
         await comm.wait(2)
 
     async_to_sync(scenario)()
+
+
+def test_a_stream_asking_for_topics_gets_only_the_events_naming_one():
+    t = TournamentFactory(slug="topics")
+
+    async def scenario():
+        comm, _start, _first = await opened("topics", b"topics=standings+result%3A*")
+        await sync_to_async(push.publish)(t.pk, ["round:1", "board:3"], {})
+        assert await comm.receive_nothing(0.2)  # neither the standings nor a result
+        await sync_to_async(push.publish)(t.pk, ["result:12", "round:1"], {})
+        assert data_of(await comm.receive_output(2))["topics"] == ["result:12", "round:1"]  # result:* matches
+        await sync_to_async(push.publish)(t.pk, ["standings"], {"standings": 4})
+        assert data_of(await comm.receive_output(2)) == {"topics": ["standings"], "versions": {"standings": 4}}
+        await comm.send_input({"type": "http.disconnect"})
+        await comm.wait(2)
+
+    async_to_sync(scenario)()
+
+
+@pytest.mark.parametrize(("query", "topics", "sent"), [
+    (b"", ["round:1"], True),                                  # no topics asked: every event
+    (b"topics=", ["round:1"], True),
+    (b"topics=standings,tournament", ["tournament"], True),    # commas work as spaces
+    (b"topics=standings%20tournament", ["round:1"], False),
+    (b"topics=round%3A1", ["round:10"], False),                # exact, not a prefix
+    (b"topics=round%3A*", ["round:10"], True),
+    (b"topics=result%3A*&topics=hall", ["hall"], True),        # repeated parameter
+])
+def test_requested_topics_decide_what_a_stream_is_sent(query, topics, sent):
+    from scoring.live.events import requested_topics, wanted
+
+    assert wanted(topics, requested_topics(query)) is sent
 
 
 def test_the_stream_beats_and_says_when_to_retry(settings):

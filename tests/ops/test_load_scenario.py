@@ -418,6 +418,13 @@ def test_pushed_refreshes_are_coalesced_like_the_pages_script():
     assert c.event(101.0) == 105.0 and c.event(104.0) is None
     with pytest.raises(ValueError):
         hallkit.Coalescer(-1)
+    # With jitter (as live.js: up to half the delay more), each due time lies in its window.
+    j = hallkit.Coalescer(8, jitter=4, rng=__import__("random").Random(3))
+    first = j.event(0.0)
+    assert 0.0 <= first <= 4.0
+    j.fired(first)
+    second = j.event(first + 1)
+    assert first + 8 <= second <= first + 12
 
 
 def test_topics_of_pages_and_events():

@@ -11,7 +11,7 @@ from django.utils.translation import gettext_lazy as _
 import engines
 from engines.errors import RuleViolation, Violation
 from scoring.games.base import FIXED_HANDS, RecordOutcome, SheetColumn
-from scoring.games.fourplayer import FourPlayerGame, as_int, self_drawn_mark
+from scoring.games.fourplayer import FourPlayerGame, as_int, mahjong_statistics, self_drawn_mark
 from scoring.games.labels import item_label
 from scoring.games.mahjong_forms import SEAT_NAMES, SEATS, seat_short, with_tile_faces
 from scoring.games.quick import quick_win_text, refuse_quick
@@ -105,6 +105,13 @@ class Sichuan(FourPlayerGame):
         if record.get("exhaustion") is not None:
             parts.append(_t("wall exhausted"))
         return "; ".join(parts)
+
+    def player_statistics(self, results):
+        """Deals, wins (self-drawn, on a discard), deal-ins and placements
+        (:func:`scoring.games.fourplayer.mahjong_statistics`); every win of a bloody-battle deal
+        counts (a deal may have up to three)."""
+        return mahjong_statistics(results, lambda record: [(str(ev.get("player") or ""), win_how(ev), win_source(ev))
+                                                           for ev in win_events(record)])
 
     # ------------------------------------------------------------------ printing
 

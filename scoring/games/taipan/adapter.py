@@ -27,6 +27,7 @@ from django.utils.translation import gettext_noop
 import engines
 from engines.errors import Collector, RuleViolation, Violation
 from scoring.games.base import FIXED_HANDS, TARGET, EntrantKind, Evaluation, GameAdapter, RecordOutcome, SheetColumn
+from scoring.games.statistics import PlayedResult, Series, Statistic, Statistics, average
 from scoring.games.taipan import rules_check
 from scoring.games.taipan.forms import SEATS, TaiPanEntry
 
@@ -264,6 +265,52 @@ class TaiPan(GameAdapter):
         for key, label in (("card_points", _("Card points")), ("double_victory", _("Double victory")), ("calls", _("Calls"))):
             rows.append((str(label), " / ".join(str((out.get(t) or {}).get(key) or 0) for t in TEAMS)))
         return rows
+
+    def player_statistics(self, results: Sequence[PlayedResult]) -> Statistics:
+        """A player's Tai Pan numbers (``result.seat``: N, E, S or W; ``result.side``: the team,
+        NS 0 / EW 1): hands played; the player's own Tai Pan and Grand Tai Pan calls, made when
+        the caller went out first (rules: a call succeeds when the caller is first out); the
+        team's double victories; the team's average card points per hand without a double
+        victory (either team's: none are counted then); the team's match points per finished
+        match, chronologically (summed: ``match_points``)."""
+        hands = made_dv = card_sum = card_hands = 0
+        calls = {"tai_pan": [0, 0], "grand_tai_pan": [0, 0]}
+        labels, points = [], []
+        for result in results:
+            team = TEAMS[result.side]
+            for record in result.records:
+                hands += 1
+                call = (record.get("calls") or {}).get(result.seat)
+                if call in calls:
+                    calls[call][0] += 1
+                    calls[call][1] += record.get("first_out") == result.seat
+                dv = record.get("double_victory")
+                made_dv += dv == team
+                cp = record.get("card_points") or {}
+                if not dv and isinstance(cp.get(team), int):
+                    card_sum, card_hands = card_sum + cp[team], card_hands + 1
+            if result.finished and result.points is not None:
+                labels.append(result.label)
+                points.append(result.points)
+        items = [
+            Statistic("hands", _("Hands played"), hands),
+            Statistic("tai_pan_calls", _("Tai Pan calls"), calls["tai_pan"][0]),
+            Statistic("tai_pan_made", _("Tai Pan calls made"), calls["tai_pan"][1]),
+            Statistic("grand_tai_pan_calls", _("Grand Tai Pan calls"), calls["grand_tai_pan"][0]),
+            Statistic("grand_tai_pan_made", _("Grand Tai Pan calls made"), calls["grand_tai_pan"][1]),
+            Statistic("double_victories", _("Double victories (team)"), made_dv),
+            Statistic("average_card_points", _("Average card points per hand (team, without double victories)"),
+                      average(card_sum, card_hands)),
+            Statistic("matches", _("Finished matches"), len(points)),
+            Statistic("match_points", _("Match points"), sum(points)),
+        ]
+        charts = [
+            Series("match_points", _("Match points per match"), "bars", labels, points),
+            Series("calls", _("Calls made and succeeded"), "bars",
+                   [str(_("TP called")), str(_("TP made")), str(_("GTP called")), str(_("GTP made"))],
+                   [*calls["tai_pan"], *calls["grand_tai_pan"]]),
+        ]
+        return Statistics(items, charts)
 
     def audit_sentence(self, action, number) -> str:
         template = AUDIT_SENTENCES.get(action)

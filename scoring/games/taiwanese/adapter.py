@@ -13,7 +13,7 @@ import engines
 from engines.errors import RuleViolation, Violation
 from engines.taiwanese import initial_hand_state, next_hand_state
 from scoring.games.base import FIXED_HANDS, TIME_LIMIT, WIND_ROUNDS, RecordOutcome, SheetColumn
-from scoring.games.fourplayer import FourPlayerGame, as_int, self_drawn_mark
+from scoring.games.fourplayer import FourPlayerGame, as_int, mahjong_statistics, self_drawn_mark
 from scoring.games.labels import item_label
 from scoring.games.mahjong_forms import SEAT_NAMES, SEATS, seat_short, with_tile_faces
 from scoring.games.quick import quick_win_text, refuse_quick
@@ -44,6 +44,17 @@ def source_of(record: dict[str, Any]) -> str:
     """Who paid the winner alone: the discarder or the robbed player; ``""`` for a self-drawn win."""
     win = win_of(record)
     return str(win.get("discarder") or win.get("robbed") or record.get("discarder") or "")
+
+
+def how_of(record: dict[str, Any]) -> str:
+    """How a stored deal was won: the full record's ``win.how``, else read off a quick one (a
+    robbed player: robbing an added kong; a discarder: on a discard; neither: self-drawn)."""
+    win = win_of(record)
+    if win.get("how"):
+        return str(win["how"])
+    if win.get("robbed"):
+        return "rob_added_kong"
+    return "discard" if source_of(record) else "self"
 
 
 def tai_of(record: dict[str, Any]) -> int | None:
@@ -100,6 +111,12 @@ class Taiwanese(FourPlayerGame):
             net[SEATS.index(label)] -= int(amount)
             net[SEATS.index(winner)] += int(amount)
         return RecordOutcome(data, tuple(net), out, next_hand_state(state, winner, draw_keeps_dealer=keeps))
+
+    def player_statistics(self, results):
+        """Deals (draws included), wins (self-drawn, on a discard), deal-ins and placements
+        (:func:`scoring.games.fourplayer.mahjong_statistics`); one winner per deal."""
+        return mahjong_statistics(results, lambda record: [(winner_of(record), how_of(record), source_of(record))]
+                                  if winner_of(record) else [])
 
     def summary(self, record) -> str:
         """``"South self-draw 5p"`` (a quick deal: ``"South self-draw 6 tai"``) or ``"draw"``, in the

@@ -15,6 +15,7 @@ from engines.errors import RuleViolation, Violation
 from scoring.games.base import FIXED_HANDS, RecordOutcome, SheetColumn
 from scoring.games.fourplayer import FourPlayerGame, as_int
 from scoring.games.labels import item_label
+from scoring.games.statistics import Series, Statistic, Statistics, placements
 from scoring.games.tiengow.forms import TienGowEntry
 
 MODES = ("settle", "deal")
@@ -60,6 +61,24 @@ class TienGow(FourPlayerGame):
         out = engines.run("tiengow", mode, self.with_rules(data, settings.rules))
         net = tuple(int(x) for x in out.get("net", [0, 0, 0, 0]))
         return RecordOutcome({"mode": mode, **data}, net, out, {"banker": int(out["next_banker"])})
+
+    def player_statistics(self, results):
+        """Deals played; the deals the player was banker (the stored record's carried ``banker``
+        is the player's seat) and the player's net result over those deals (the deal's scores);
+        the placements at the finished tables (:func:`scoring.games.statistics.placements`)."""
+        deals = banker_deals = banker_net = 0
+        for result in results:
+            for record, scores in zip(result.records, result.scores, strict=False):
+                deals += 1
+                if as_int(record.get("banker", 0)) == result.side:
+                    banker_deals += 1
+                    banker_net += int(scores[result.side])
+        places, chart = placements(results)
+        items = [Statistic("deals", _("Deals played"), deals), Statistic("banker_deals", _("Deals as banker"), banker_deals),
+                 Statistic("banker_net", _("Net result as banker"), banker_net), *places]
+        banker = Series("banker", _("Deals as banker"), "bars", [str(_("as banker")), str(_("other deals"))],
+                        [banker_deals, deals - banker_deals])
+        return Statistics(items, [chart, banker])
 
     def summary(self, record) -> str:
         banker = int(record.get("banker", 0)) + 1

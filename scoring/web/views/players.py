@@ -24,6 +24,7 @@ from scoring.games.base import EntrantKind
 from scoring.kinds import MATCHES, TABLES
 from scoring.models import Deal, Hand, Match, Player, Round, Table, TableSeat, Team, Tournament
 from scoring.participants.entrants import fold
+from scoring.participants.names import public_name
 from scoring.results.presenter import record_rows
 from scoring.standings import standings_for
 from scoring.standings import teams as team_standings_service
@@ -210,6 +211,12 @@ def _target(tournament: Tournament) -> int | None:
         return None
 
 
+def profile_links(tournament: Tournament, players) -> list[tuple[str, str]]:
+    """``(public name, profile URL)`` of each of ``players`` linked to a person (the profile page,
+    ``scoring:person_profile``); players without a person are left out."""
+    return [(public_name(p, tournament), reverse("scoring:person_profile", args=[p.person_id])) for p in players if p.person_id]
+
+
 # --------------------------------------------------------------------------- team page
 
 
@@ -274,7 +281,7 @@ def team_page(request, pk, *, tournament):
     uncounted = [m["round"] for m in matches if not m["bye"] and m["finished"] and not m["counted"]]
     context = tournament_context(request, tournament, team=team, breakdown=breakdown, matches=matches,
                                  next_table=next_table, tiebreaks=tiebreak_descriptions(tournament),
-                                 uncounted=uncounted)
+                                 uncounted=uncounted, profiles=profile_links(tournament, [team.first_player, team.second_player]))
     return render(request, "standings/team.html", context)
 
 
@@ -336,7 +343,8 @@ def _single_player_page(request, tournament: Tournament, player: Player):
         for r in breakdown["rounds"]:
             r["seat_label"] = labels[r["seat"]]
     context = tournament_context(request, tournament, player=player, row=row, tables=tables, next_table=next_table,
-                                 breakdown=breakdown, placement=stored_placement(tournament.placement))
+                                 breakdown=breakdown, placement=stored_placement(tournament.placement),
+                                 profiles=profile_links(tournament, [player]))
     return render(request, "players/player.html", context)
 
 
