@@ -116,3 +116,26 @@ class AuditEntryAdmin(admin.ModelAdmin):
 @admin.register(models.TaskState)
 class TaskStateAdmin(admin.ModelAdmin):
     list_display = ("key", "kind", "status", "progress", "total", "updated_at")
+
+
+@admin.register(models.Season)
+class SeasonAdmin(admin.ModelAdmin):
+    list_display = ("name", "slug", "preset", "best_n", "created_by", "created_at")
+    search_fields = ("name", "slug")
+    prepopulated_fields = {"slug": ("name",)}
+    filter_horizontal = ("tournaments", "managers")
+
+
+@admin.register(models.FinalPlace)
+class FinalPlaceAdmin(admin.ModelAdmin):
+    """Derived rows (``manage.py rebuild_final_places``): read only."""
+
+    list_display = ("tournament", "player", "place", "tied", "field")
+    list_filter = ("tournament",)
+    list_select_related = ("tournament", "player")
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False

@@ -254,3 +254,37 @@ def perms_of(user, tournament: Tournament) -> frozenset[Perm]:
     if role is None or role in PER_RESULT_ROLES:
         return frozenset()
     return ROLE_PERMS.get(role, frozenset())
+
+
+# --------------------------------------------------------------------------- seasons
+
+
+def can_manage_season(user, season) -> bool:
+    """True for the season's creator, its co-managers and superusers (issue 26 item 3): they
+    edit the season and download the full export (full names, federation numbers)."""
+    if not getattr(user, "is_authenticated", False) or is_entrant(user):
+        return False
+    if user.is_superuser or season.created_by_id == user.pk:
+        return True
+    return season.managers.filter(pk=user.pk).exists()
+
+
+def require_season(user, season) -> None:
+    """Raise ``PermissionDenied`` unless ``user`` manages ``season`` (:func:`can_manage_season`)."""
+    if not can_manage_season(user, season):
+        raise PermissionDenied
+
+
+def organised_tournaments(user):
+    """The tournaments ``user`` organises (every tournament for a superuser): those a season
+    manager may add to a season."""
+    if not getattr(user, "is_authenticated", False) or is_entrant(user):
+        return Tournament.objects.none()
+    if user.is_superuser:
+        return Tournament.objects.all()
+    return Tournament.objects.filter(memberships__user=user, memberships__role=ORGANISER)
+
+
+def can_create_season(user) -> bool:
+    """True for a user who organises at least one tournament (or a superuser)."""
+    return organised_tournaments(user).exists()

@@ -22,6 +22,7 @@ from scoring.api.views import (
     reads,
     results,
     rounds,
+    seasons,
 )
 from scoring.api.views.base import NoSuchEndpoint, SchemaView
 from scoring.kinds import KINDS, ResultKind
@@ -97,6 +98,9 @@ v1 = [
     path("tournaments/<slug:slug>/entrants/<int:pk>/withdraw", checkins.WithdrawView.as_view(), name="entrant-withdraw"),
     path("tournaments/<slug:slug>/entrants/<int:pk>/return", checkins.ReturnView.as_view(), name="entrant-return"),
     path("people/<int:pk>", profiles.PersonView.as_view(), name="person-detail"),
+    path("seasons", seasons.SeasonListView.as_view(), name="season-list"),
+    path("seasons/<slug:slug>", seasons.SeasonDetailView.as_view(), name="season-detail"),
+    path("seasons/<slug:slug>/ranking", seasons.SeasonRankingView.as_view(), name="season-ranking"),
     path("engines", engines.EngineListView.as_view(), name="engine-list"),
     path("engines/<slug:game>/<slug:command>", engines.EngineCommandView.as_view(), name="engine-command"),
 ]

@@ -26,6 +26,7 @@ from scoring.games.base import EntrantKind
 from scoring.locking import lock
 from scoring.models import Round, Tournament
 from scoring.policy import Perm
+from scoring.standings import final_places
 
 
 class PublishRefused(NotAllowed):
@@ -166,7 +167,8 @@ def close_round(rnd: Round, actor) -> Round:
 
 
 def finish_tournament(tournament: Tournament, actor) -> Tournament:
-    """End a running tournament (every round closed). :class:`NotAllowed` otherwise."""
+    """End a running tournament (every round closed) and record its final places for the
+    seasons (:mod:`scoring.standings.final_places`). :class:`NotAllowed` otherwise."""
     with transaction.atomic():
         locked = lock(Tournament, tournament.pk)
         policy.require(actor, Perm.MANAGE, locked)
@@ -176,12 +178,14 @@ def finish_tournament(tournament: Tournament, actor) -> Tournament:
             raise NotAllowed(_("Close every round before finishing the tournament."))
         locked.finish()
         locked.save(update_fields=["status"])
+        final_places.record_final_places(locked)
     tournament.refresh_from_db()
     return tournament
 
 
 def resume_tournament(tournament: Tournament, actor) -> Tournament:
-    """Put a finished tournament back to running (to correct a result or play on)."""
+    """Put a finished tournament back to running (to correct a result or play on); its final
+    places are dropped (provisional again in the seasons)."""
     with transaction.atomic():
         locked = lock(Tournament, tournament.pk)
         policy.require(actor, Perm.MANAGE, locked)
@@ -189,6 +193,7 @@ def resume_tournament(tournament: Tournament, actor) -> Tournament:
             raise NotAllowed(_("Only a finished tournament can be resumed."))
         locked.resume()
         locked.save(update_fields=["status"])
+        final_places.clear_final_places(locked)
     tournament.refresh_from_db()
     return tournament
 

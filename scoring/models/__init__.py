@@ -36,12 +36,13 @@ from scoring.models.results import (
     TableSeat,
 )
 from scoring.models.rounds import Round
+from scoring.models.seasons import FinalPlace, PointsPreset, Season
 from scoring.models.tasks import TaskState
 from scoring.models.tournaments import FirstRoundMethod, Membership, RoundFormat, Tournament
 
 __all__ = [
     "ANNOUNCEMENT_MAX_LENGTH", "Announcement", "ApiToken", "RoundClock",
-    "AuditEntry", "CheckIn", "DistinctPersons", "Person", "PublicNames", "Confirmation", "Deal", "Dispute", "EntrantLink", "Hand", "IdempotentAnswer", "Invitation", "LiveRound", "LiveState", "Match", "MatchQuerySet", "Membership",
+    "AuditEntry", "CheckIn", "FinalPlace", "PointsPreset", "Season", "DistinctPersons", "Person", "PublicNames", "Confirmation", "Deal", "Dispute", "EntrantLink", "Hand", "IdempotentAnswer", "Invitation", "LiveRound", "LiveState", "Match", "MatchQuerySet", "Membership",
     "FirstRoundMethod", "RefereeAssignment", "RefereeCall", "ResultContainer", "ResultRecord", "Player", "Round",
     "RoundFormat", "Table", "TableSeat", "TaskState", "Team", "TimesUp", "Tournament", "Withdrawal",
 ]

@@ -3,7 +3,18 @@ the player side (find my table, team and player pages), the web app's manifest a
 from django.urls import path
 
 from scoring.kinds import KINDS
-from scoring.web.views import crosstable, hall, hall_print, outbox, players, printing, profiles, public, results, rules_check
+from scoring.web.views import (
+    crosstable,
+    hall,
+    hall_print,
+    outbox,
+    players,
+    printing,
+    profiles,
+    public,
+    results,
+    rules_check,
+)
 
 urlpatterns = [
     path("", public.tournament_list, name="tournament_list"),
