@@ -53,10 +53,7 @@ def _heading(table: CrossTable) -> str:
 
 def legend(table: CrossTable) -> str:
     """How to read a cell (the page says the same)."""
-    if table.entrants == "teams":
-        return _("Each round: the opponent's number, the side played (NS/EW), the result (W win, D draw, L loss) "
-                 "and the score.")
-    return _("Each round: the table, the seat, the place at the table and the table's points.")
+    return table.legend
 
 
 def _frame_width() -> float:
@@ -113,7 +110,7 @@ def _total(value) -> str:
 def _block_table(table: CrossTable, block: list[int], *, last: bool, st) -> Table:
     """One table: number, name and the rounds of ``block`` (and with ``last`` the totals)."""
     columns = table.columns if last else []
-    head = [_("No."), _("Team") if table.entrants == "teams" else _("Player")]
+    head = [_("No."), table.entrant_heading]
     head += [_("R%(number)s") % {"number": table.rounds[i]} for i in block] + [str(label) for _key, label in columns]
     rows = [[Paragraph(escape(str(text)), st["tiny_bold"]) for text in head]]
     for row in table.rows:

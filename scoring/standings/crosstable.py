@@ -147,12 +147,15 @@ class Row:
 class CrossTable:
     """The cross table: ``entrants`` (``"teams"`` or ``"players"``), ``rounds`` (the numbers of
     the rounds shown, ascending), ``columns`` (the totals' ``(key, label)``, as the standings
-    show them) and ``rows`` in standings order."""
+    show them) and ``rows`` in standings order; ``entrant_heading`` ("Team" or "Player") and
+    ``legend`` (how to read a cell), in the active language, for the page and the PDF."""
 
     entrants: str
     rounds: list[int]
     columns: list[tuple[str, str]]
     rows: list[Row]
+    entrant_heading: str = ""
+    legend: str = ""
 
     @property
     def played_through(self) -> int | None:
@@ -173,9 +176,7 @@ def cross_table(tournament: Tournament, *, name_of: NameOf) -> CrossTable:
     """The cross table of ``tournament`` (Tai Pan or four-player, by its game); ``name_of(player)``
     says how a player is named (required: the caller decides between public and full names).
     A fixed number of queries (module docstring)."""
-    if tournament.adapter.entrants == EntrantKind.TEAMS:
-        return _team_table(tournament, name_of)
-    return _player_table(tournament, name_of)
+    return BUILDERS[tournament.adapter.entrants](tournament, name_of)
 
 
 def _round_numbers(tournament: Tournament) -> list[int]:
@@ -227,7 +228,9 @@ def _team_table(tournament: Tournament, name_of: NameOf) -> CrossTable:
         for team_id, cell in _match_cells(match, numbers):
             if team_id in by_id and match[1] in index:
                 by_id[team_id].cells[index[match[1]]] = cell
-    return CrossTable(entrants="teams", rounds=rounds, columns=columns, rows=rows)
+    return CrossTable(entrants="teams", rounds=rounds, columns=columns, rows=rows, entrant_heading=_("Team"),
+                      legend=_("Each round: the opponent's number, the side played (NS/EW), the result (W win, D draw, "
+                               "L loss) and the score."))
 
 
 def _match_cells(match: tuple, numbers: dict[int, int]) -> list[tuple[int, Cell]]:
@@ -295,7 +298,8 @@ def _player_table(tournament: Tournament, name_of: NameOf) -> CrossTable:
         for player_id, cell in _table_cells(table_seats, numbers, labels, placement):
             if player_id in by_id and cell.round in index:
                 by_id[player_id].cells[index[cell.round]] = cell
-    return CrossTable(entrants="players", rounds=rounds, columns=columns, rows=rows)
+    return CrossTable(entrants="players", rounds=rounds, columns=columns, rows=rows, entrant_heading=_("Player"),
+                      legend=_("Each round: the table, the seat, the place at the table and the table's points."))
 
 
 def _table_cells(seats: list[tuple], numbers: dict[int, int], labels: list[str], placement) -> list[tuple[int, Cell]]:
@@ -314,3 +318,8 @@ def _table_cells(seats: list[tuple], numbers: dict[int, int], labels: list[str],
             cell.points = results[i].points if placement.enabled else None
         out.append((player_id, cell))
     return out
+
+
+#: The cross table's builder for each kind of entrant (:func:`cross_table`).
+BUILDERS: dict[EntrantKind, Callable[[Tournament, NameOf], CrossTable]] = {
+    EntrantKind.TEAMS: _team_table, EntrantKind.PLAYERS: _player_table}

@@ -10,6 +10,7 @@ from collections import Counter
 
 from django.db import transaction
 
+from scoring.games.base import EntrantKind
 from scoring.models import FinalPlace, Team, Tournament
 from scoring.standings import standings_for
 
@@ -20,11 +21,24 @@ def current_places(tournament: Tournament) -> list[tuple[int, int, int, int]]:
     rows = [row for row in standings_for(tournament) if row.rank is not None]
     tied = Counter(row.rank for row in rows)
     size = len(rows)
-    if tournament.has_teams:
-        members = {pk: (a, b) for pk, a, b in Team.objects.filter(tournament=tournament)
-                   .values_list("pk", "first_player_id", "second_player_id")}
-        return [(player, row.rank, tied[row.rank], size) for row in rows for player in members.get(row.team_id, ())]
-    return [(row.player_id, row.rank, tied[row.rank], size) for row in rows]
+    players = PLAYERS_OF[tournament.adapter.entrants](tournament)
+    return [(player, row.rank, tied[row.rank], size) for row in rows for player in players(row)]
+
+
+def _team_players(tournament: Tournament):
+    """A standings row's players, for a Tai Pan tournament: both of the team (one query)."""
+    members = {pk: (a, b) for pk, a, b in Team.objects.filter(tournament=tournament)
+               .values_list("pk", "first_player_id", "second_player_id")}
+    return lambda row: members.get(row.team_id, ())
+
+
+def _own_player(tournament: Tournament):
+    """A standings row's players, for a four-player tournament: the player itself."""
+    return lambda row: (row.player_id,)
+
+
+#: A standings row's players, by the tournament's kind of entrant (:func:`current_places`).
+PLAYERS_OF = {EntrantKind.TEAMS: _team_players, EntrantKind.PLAYERS: _own_player}
 
 
 def record_final_places(tournament: Tournament) -> int:
