@@ -10,7 +10,18 @@ API's JSON 404 (:class:`scoring.api.views.base.NoSuchEndpoint`, last), never Dja
 from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularSwaggerSplitView
 
-from scoring.api.views import checkins, engines, hall_board, hall_clock, hall_print, members, reads, results, rounds
+from scoring.api.views import (
+    checkins,
+    engines,
+    hall_board,
+    hall_clock,
+    hall_print,
+    members,
+    persons,
+    reads,
+    results,
+    rounds,
+)
 from scoring.api.views.base import NoSuchEndpoint, SchemaView
 from scoring.kinds import KINDS, ResultKind
 
@@ -82,6 +93,13 @@ v1 = [
     path("tournaments/<slug:slug>/rounds/<int:number>/no-show", checkins.NoShowView.as_view(), name="no-show"),
     path("tournaments/<slug:slug>/entrants/<int:pk>/withdraw", checkins.WithdrawView.as_view(), name="entrant-withdraw"),
     path("tournaments/<slug:slug>/entrants/<int:pk>/return", checkins.ReturnView.as_view(), name="entrant-return"),
+    path("tournaments/<slug:slug>/entries", persons.EntryListView.as_view(), name="entry-list"),
+    path("tournaments/<slug:slug>/entries/<int:pk>", persons.EntryView.as_view(), name="entry-detail"),
+    path("tournaments/<slug:slug>/entries/<int:pk>/split", persons.EntrySplitView.as_view(), name="entry-split"),
+    path("tournaments/<slug:slug>/public-names", persons.PublicNamesView.as_view(), name="public-names"),
+    path("tournaments/<slug:slug>/people/review", persons.ReviewView.as_view(), name="people-review"),
+    path("tournaments/<slug:slug>/people/same", persons.SamePersonView.as_view(), name="people-same"),
+    path("tournaments/<slug:slug>/people/different", persons.DifferentPeopleView.as_view(), name="people-different"),
     path("engines", engines.EngineListView.as_view(), name="engine-list"),
     path("engines/<slug:game>/<slug:command>", engines.EngineCommandView.as_view(), name="engine-command"),
 ]

@@ -30,7 +30,7 @@ from django.utils.translation import gettext as _
 
 from scoring import policy
 from scoring.errors import NotAllowed, ServiceError
-from scoring.models import AuditEntry, DistinctPersons, Person, Player, Tournament
+from scoring.models import AuditEntry, DistinctPersons, Person, Player, PublicNames, Tournament
 from scoring.participants.entrants import clean_number, name_key
 from scoring.policy import Perm
 
@@ -116,13 +116,21 @@ def attach(players: list[Player]) -> list[Player]:
 def link(player: Player) -> Player:
     """Link a saved or new entry to its person after a create or an edit, and save that link.
 
-    With a number: the person with that number (created if none). Without: the entry's own
-    person kept when it has no number (its name follows the entry's), else a new person. A
-    person left without entries is deleted."""
+    With a number: the person with that number; when nobody has it, the entry's own person if
+    that has no number yet (with all its entries: joins the organiser made are kept), else a new
+    person. Without: the entry's own person kept when it has no number (its name follows the
+    entry's), else a new person. A person left without entries is deleted."""
     player.federation_number = clean_number(player.federation_number)
     old = player.person if player.person_id else None
     number = player.federation_number
-    if number:
+    if number and old is not None and not old.federation_number and not Person.objects.filter(federation_number=number).exists():
+        # A new number for a person without one: the person (with entries joined by the organiser
+        # in other tournaments) takes it, and so do all its entries.
+        Person.objects.filter(pk=old.pk).update(federation_number=number)
+        Player.objects.filter(person=old).update(federation_number=number)
+        old.federation_number = number
+        person = old
+    elif number:
         person = old if old is not None and old.federation_number == number else _person_with_number(number, player.name)
     elif old is not None and not old.federation_number:
         person = old
@@ -239,6 +247,42 @@ def split(tournament: Tournament, actor, player_id: int) -> Person:
                                           defaults={"decided_by": policy.user_of(actor)})
     _audit(tournament, actor, new.pk, {"person": old.pk, "entry": player.pk}, {"person": new.pk})
     return new
+
+
+@transaction.atomic
+def update_entry(tournament: Tournament, actor, player_id: int, *, federation_number: str | None = None,
+                 public_name: str | None = None) -> Player:
+    """Set an entry's federation number and/or own public-name setting (``None``: unchanged) and
+    re-link it (:func:`link`). Refused: a number another entry of ``tournament`` has
+    (:class:`ServiceError` on ``federation_number``), an unknown public-name setting."""
+    _require(actor, tournament)
+    player = Player.objects.select_for_update().select_related("person").get(tournament=tournament, pk=player_id)
+    if public_name is not None:
+        if public_name not in ("", *PublicNames.values):
+            raise ServiceError(_("Choose full, short or empty."), field="public_name")
+        player.public_name = public_name
+    if federation_number is not None:
+        number = clean_number(federation_number)
+        if len(number) > 40:
+            raise ServiceError(_("At most 40 characters."), field="federation_number")
+        clash = number_clash(tournament, number, exclude_pk=player.pk)
+        if clash is not None:
+            raise ServiceError(_("%(name)s already has this federation number in this tournament.") % {"name": clash.name},
+                               field="federation_number")
+        player.federation_number = number
+    player.save(update_fields=["public_name", "federation_number", "updated_at"])
+    return link(player)
+
+
+@transaction.atomic
+def set_public_names(tournament: Tournament, actor, value: str) -> Tournament:
+    """The organiser's default for players' names on public pages (``"full"`` or ``"short"``)."""
+    _require(actor, tournament)
+    if value not in PublicNames.values:
+        raise ServiceError(_("Choose full or short."), field="public_names")
+    tournament.public_names = value
+    tournament.save(update_fields=["public_names"])  # the live counters move (pages' ETags)
+    return tournament
 
 
 # --- the review list -------------------------------------------------------------------------
