@@ -17,6 +17,7 @@ from django.urls import URLPattern, reverse
 from scoring.kinds import KINDS
 from scoring.models import Player
 from scoring.participants import persons
+from scoring.policy import SYSTEM
 from scoring.results import sheet
 from scoring.web import urls_public
 from tests.factories import (
@@ -27,7 +28,6 @@ from tests.factories import (
     TableFactory,
     TeamFactory,
     TournamentFactory,
-    UserFactory,
 )
 
 pytestmark = pytest.mark.django_db
@@ -42,17 +42,16 @@ SURNAMES = ["Zonneveld", "Quakkelaar", "Wijnbergen", "Xylofoon", "Yzerman", "Ubb
 def build(public_names: str = "short"):
     """A Tai Pan tournament (two teams, a match with a hand) and a Sichuan one (a table with a
     deal), both in round 1, players named as :data:`TAIPAN` / :data:`SICHUAN`."""
-    referee = UserFactory()
     taipan = TournamentFactory(slug="priv-taipan", public_names=public_names)
     players = [persons.create_player(taipan, name) for name, _short in TAIPAN]
     teams = [TeamFactory(tournament=taipan, name=n, first_player=players[2 * i], second_player=players[2 * i + 1])
              for i, n in enumerate(("De Draken", "Jade"))]
     match = MatchFactory(round=RoundFactory(tournament=taipan, number=1), table=1, team_ns=teams[0], team_ew=teams[1])
-    sheet.add_record(match, PLAIN_HAND, referee)
+    sheet.add_record(match, PLAIN_HAND, SYSTEM)
     sichuan = TournamentFactory(slug="priv-sichuan", game="sichuan", public_names=public_names)
     seated = [persons.create_player(sichuan, name) for name, _short in SICHUAN]
     table = TableFactory(round=RoundFactory(tournament=sichuan, number=1), number=1, players=seated)
-    sheet.add_record(table, DEALS["sichuan"][0], referee)
+    sheet.add_record(table, DEALS["sichuan"][0], SYSTEM)
     return {"taipan": (taipan, match, teams[0], players[0]), "sichuan": (sichuan, table, None, seated[0])}
 
 
