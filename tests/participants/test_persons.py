@@ -276,3 +276,16 @@ def test_deleting_a_team_or_tournament_deletes_persons_left_without_entries(clie
     gone = other.second_player.person_id
     tournament_json.delete_tournament(other.tournament)
     assert Person.objects.filter(pk=keep.person_id).exists() and not Person.objects.filter(pk=gone).exists()
+
+
+def test_the_database_refuses_a_number_twice_in_a_tournament():
+    """The guard behind the forms and imports (a race between two registrations)."""
+    from django.db import IntegrityError, transaction
+
+    t = TournamentFactory()
+    persons.create_player(t, "Anna", federation_number="77")
+    other = persons.create_player(t, "Bea")
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Player.objects.filter(pk=other.pk).update(federation_number="77")
+    persons.create_player(t, "Cor")  # empty numbers are many
+    assert Player.objects.filter(tournament=t, federation_number="").count() == 2

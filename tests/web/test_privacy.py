@@ -131,6 +131,9 @@ def test_short_names_everywhere_in_public():
     answers = public_answers(world) + api_answers(world)
     fetched = {url.split("?")[0] for url, _text in answers}
     assert len(fetched) >= 25, sorted(fetched)
+    pdfs = {url for url in fetched if url.endswith(".pdf")}
+    assert {"standings.pdf", "names.pdf", "sheet.pdf", "table-cards.pdf", "pairings.pdf"} <= {u.rsplit("/", 1)[-1] for u in pdfs}
+    assert any(url.endswith("format=xlsx") for url, _text in answers)
     for url, text in answers:
         for surname in SURNAMES:
             assert surname not in text, (url, surname)
