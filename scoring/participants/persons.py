@@ -256,7 +256,7 @@ def update_entry(tournament: Tournament, actor, player_id: int, *, federation_nu
     re-link it (:func:`link`). Refused: a number another entry of ``tournament`` has
     (:class:`ServiceError` on ``federation_number``), an unknown public-name setting."""
     _require(actor, tournament)
-    player = Player.objects.select_for_update().select_related("person").get(tournament=tournament, pk=player_id)
+    player = Player.objects.select_for_update(of=("self",)).select_related("person").get(tournament=tournament, pk=player_id)
     if public_name is not None:
         if public_name not in ("", *PublicNames.values):
             raise ServiceError(_("Choose full, short or empty."), field="public_name")
