@@ -116,6 +116,7 @@ def build(teams: int, rounds: int):
 
     from scoring.live import state
     from scoring.models import Match, Player, Round, Team, Tournament
+    from scoring.participants import persons
     from tests.factories import circle_pairs
 
     slug = f"bench-304-{teams}"
@@ -124,7 +125,7 @@ def build(teams: int, rounds: int):
         return found
     with transaction.atomic():
         t = Tournament.objects.create(name=f"304 bench {teams}", slug=slug, game="taipan", status=Tournament.Status.RUNNING)
-        players = Player.objects.bulk_create([Player(tournament=t, name=f"Player {i:05d}") for i in range(2 * teams)], batch_size=500)
+        players = Player.objects.bulk_create(persons.attach([Player(tournament=t, name=f"Player {i:05d}") for i in range(2 * teams)]), batch_size=500)
         field = Team.objects.bulk_create([Team(tournament=t, name=f"Team {i:05d}", first_player=players[2 * i],
                                                second_player=players[2 * i + 1], seed=i + 1) for i in range(teams)], batch_size=500)
         made = Round.objects.bulk_create([Round(tournament=t, number=r + 1, status=Round.Status.CLOSED) for r in range(rounds)])

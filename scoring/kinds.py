@@ -30,11 +30,21 @@ from django.utils.translation import gettext_lazy
 
 from scoring.games.base import EntrantKind, Evaluation, GameAdapter
 from scoring.models import Deal, Hand, Match, ResultContainer, ResultRecord, Round, Table, TableSeat
+from scoring.models.persons import shown_name
 
 #: The actions of a result page, by name (the keys of :attr:`ResultKind.url_names`).
 PAGE_ACTIONS = ("detail", "enter", "preview", "end", "resume", "confirm", "dispute", "reopen", "sheet")
 #: The actions that take a record's number (or, for ``restore``, an audit entry's id).
 RECORD_ACTIONS = ("edit", "delete", "restore", "acknowledge", "disagree")
+
+
+def shown(player, container: ResultContainer) -> str:
+    """``player``'s name as the public sees it (issue 26: the player's own setting, else the
+    tournament's; :func:`scoring.participants.names.public_name`). The tournament is read from
+    ``container.round.tournament`` only when the player has no setting of their own."""
+    if player.public_name:
+        return shown_name(player.name, player.public_name, "")
+    return shown_name(player.name, "", container.round.tournament.public_names)
 
 
 class ResultKind:
@@ -278,15 +288,15 @@ class MatchKind(ResultKind):
                 continue
             seats = ("N", "S") if key == "NS" else ("E", "W")
             out.append({"key": key, "label": key, "name": team.name, "affiliation": team.affiliation, "team": team,
-                        "players": [(seats[0], team.first_player.name), (seats[1], team.second_player.name)]})
+                        "players": [(seats[0], shown(team.first_player, m)), (seats[1], shown(team.second_player, m))]})
         return out
 
     def names(self, container, adapter):
         m = container
         out = {"NS": m.team_ns.name, "EW": m.team_ew.name if m.team_ew_id else "",
-               "N": m.team_ns.first_player.name, "S": m.team_ns.second_player.name, "E": "", "W": ""}
+               "N": shown(m.team_ns.first_player, m), "S": shown(m.team_ns.second_player, m), "E": "", "W": ""}
         if m.team_ew_id:
-            out["E"], out["W"] = m.team_ew.first_player.name, m.team_ew.second_player.name
+            out["E"], out["W"] = shown(m.team_ew.first_player, m), shown(m.team_ew.second_player, m)
         return out
 
     def is_side(self, actor, container):
@@ -402,11 +412,11 @@ class TableKind(ResultKind):
 
     def sides(self, container, adapter):
         labels = adapter.side_labels()
-        return [{"key": adapter.sides[s.seat], "label": labels[s.seat], "name": s.player.name, "player": s.player,
+        return [{"key": adapter.sides[s.seat], "label": labels[s.seat], "name": shown(s.player, container), "player": s.player,
                  "affiliation": s.player.affiliation, "players": [], "total": s.total} for s in self._seats(container)]
 
     def names(self, container, adapter):
-        return {adapter.sides[s.seat]: s.player.name for s in self._seats(container)}
+        return {adapter.sides[s.seat]: shown(s.player, container) for s in self._seats(container)}
 
     def is_side(self, actor, container):
         player_id = getattr(actor, "player_id", None)

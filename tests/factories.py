@@ -13,6 +13,7 @@ from django.contrib.auth import get_user_model
 from scoring.draw import rounds
 from scoring.draw.lifecycle import containers
 from scoring.models import Match, Membership, Person, Player, Round, Table, TableSeat, Team, Tournament
+from scoring.participants import persons
 from scoring.results import sheet
 
 PASSWORD = "pw-Secret-123"
@@ -86,15 +87,23 @@ class PersonFactory(factory.django.DjangoModelFactory):
 
 
 class PlayerFactory(factory.django.DjangoModelFactory):
-    """A player of a tournament, with a person of its own (as every registration gives one;
-    ``person=someone`` enters that person)."""
+    """A player of a tournament, linked to its person as registration does
+    (:func:`scoring.participants.persons.attach`: by ``federation_number``, else a new person);
+    ``person=someone`` enters that person."""
 
     class Meta:
         model = Player
 
     tournament = factory.SubFactory(TournamentFactory)
     name = factory.Sequence(lambda n: f"Player {n}")
-    person = factory.SubFactory(PersonFactory, name=factory.SelfAttribute("..name"))
+
+    @classmethod
+    def _create(cls, model_class, *args, **kwargs):
+        player = model_class(*args, **kwargs)
+        if player.person_id is None:
+            persons.attach([player])
+        player.save()
+        return player
 
 
 class TeamFactory(factory.django.DjangoModelFactory):
@@ -366,7 +375,7 @@ def played_taipan_tournament(n_teams: int, n_rounds: int, *, status: str = Round
     if status != Round.Status.DRAFT and t.status == Tournament.Status.SETUP:
         Tournament.objects.filter(pk=t.pk).update(status=Tournament.Status.RUNNING)
         t.refresh_from_db()
-    players = Player.objects.bulk_create([Player(tournament=t, name=f"Player {i:03d}") for i in range(2 * n_teams)])
+    players = Player.objects.bulk_create(persons.attach([Player(tournament=t, name=f"Player {i:03d}") for i in range(2 * n_teams)]))
     teams = Team.objects.bulk_create([
         Team(tournament=t, name=f"Team {i:03d}", affiliation="SV", first_player=players[2 * i],
              second_player=players[2 * i + 1], seed=i + 1) for i in range(n_teams)])

@@ -67,6 +67,7 @@ def build_tournament(*, matches: int = 50, referees: int = 50, slug: str = SLUG,
     from django.db import transaction
 
     from scoring.models import Match, Membership, Player, Round, Team, Tournament
+    from scoring.participants import persons
 
     teams = 2 * matches if teams is None else teams
     if teams < 2 * matches:
@@ -78,8 +79,8 @@ def build_tournament(*, matches: int = 50, referees: int = 50, slug: str = SLUG,
         t = Tournament.objects.create(
             name="Load test Tai Pan", slug=slug, game="taipan", rules={}, status=Tournament.Status.RUNNING
         )
-        players = Player.objects.bulk_create(
-            [Player(tournament=t, name=f"Player {i:03d}", affiliation=f"Club {i % 10}") for i in range(2 * teams)]
+        players = Player.objects.bulk_create(persons.attach(
+            [Player(tournament=t, name=f"Player {i:03d}", affiliation=f"Club {i % 10}") for i in range(2 * teams)])
         )
         team_rows = Team.objects.bulk_create(
             [Team(tournament=t, name=f"Team {i:03d}", affiliation=f"Club {i % 10}", first_player=players[2 * i],

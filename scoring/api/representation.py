@@ -110,6 +110,7 @@ def tournament_detail(request, actor, t: Tournament) -> dict[str, Any]:
         "avoid_same_club": t.avoid_same_club,
         "round_minutes": t.round_minutes,
         "clock_warning_minutes": t.clock_warning_minutes,
+        "public_names": t.public_names,
         "clock": _url(request, "clock", t.slug),
         "announcements": _url(request, "announcement-list", t.slug),
         "checkin_required": t.checkin_required,

@@ -109,6 +109,8 @@ class TournamentSerializer(TournamentSummarySerializer):
     round_minutes = serializers.IntegerField(help_text="The round clock's time when it is started, in minutes.")
     clock_warning_minutes = serializers.IntegerField(
         help_text="The clock's warning shows this many minutes before time is up (0: none).")
+    public_names = serializers.ChoiceField(choices=["full", "short"], help_text="Players' names in public answers: "
+                                           "`full` or `short` (first name and initial), unless a player chose otherwise.")
     clock = serializers.URLField(help_text="The current round's clock.")
     announcements = serializers.URLField(help_text="The announcements shown now.")
     checkin_required = serializers.BooleanField(help_text="Entrants check in before each round is drawn; only those "

@@ -21,7 +21,8 @@ from django.db import transaction
 from scoring.draw import pairing, rounds
 from scoring.games import registry
 from scoring.io.tournament_json import delete_tournament
-from scoring.models import Match, Membership, Player, Team, Tournament
+from scoring.models import Match, Membership, Team, Tournament
+from scoring.participants import persons
 from scoring.policy import SYSTEM
 from scoring.results import sheet
 
@@ -104,8 +105,8 @@ def load_demo(*, if_empty: bool = False) -> DemoResult:
                                       tiebreaks=["point_difference", "buchholz", "points_scored", "head_to_head"],
                                       venue="Utrecht")
         for name, club, p1, p2 in TEAMS:
-            first = Player.objects.create(tournament=t, name=p1, affiliation=club)
-            second = Player.objects.create(tournament=t, name=p2, affiliation=club)
+            first = persons.create_player(t, p1, affiliation=club)
+            second = persons.create_player(t, p2, affiliation=club)
             Team.objects.create(tournament=t, name=name, affiliation=club, first_player=first, second_player=second)
         _memberships(t, users)
         hands = itertools.cycle(real_hand_records())

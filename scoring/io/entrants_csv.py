@@ -31,6 +31,7 @@ from scoring.draw.lifecycle import next_round_number
 from scoring.io.datasets import unescape_cell
 from scoring.live import state as live_state
 from scoring.models import Player, Team, Tournament
+from scoring.participants import persons
 from scoring.participants.entrants import PlayerEntry, TeamEntry, name_key
 
 #: Largest file accepted (bytes).
@@ -89,10 +90,14 @@ TEAM_COLUMNS = {
     "seed": ("seed",),
     "joined_round": ("joined_round", "joined round", "from round", "vanaf ronde"),
     "rating": ("rating", "elo", "sterkte"),
+    "number1": ("number1", "number 1", "federation number 1", "bondsnummer1", "bondsnummer 1", "studentnummer1"),
+    "number2": ("number2", "number 2", "federation number 2", "bondsnummer2", "bondsnummer 2", "studentnummer2"),
 }
 
 PLAYER_COLUMNS = {
     "name": ("name", "player", "player name", "naam", "speler"),
+    "federation_number": ("federation_number", "federation number", "number", "student number", "bondsnummer",
+                          "studentnummer"),
     "affiliation": ("affiliation", "association", "club", "vereniging"),
     "seed": ("seed",),
     "joined_round": ("joined_round", "joined round", "from round", "vanaf ronde"),
@@ -105,8 +110,8 @@ TEAMS = EntrantKind(
     existing=lambda t: list(Team.objects.filter(tournament=t).values_list("name", flat=True)),
     exists_message=gettext_noop("A team named {name!r} already exists in this tournament."),
     repeated_message=gettext_noop("The team name {name!r} is also used on line {line}."),
-    example=(("De Draken", "Anna de Vries", "Bram Jansen", "Asopos", "1", "", "1500"),
-             ("Jade", "Eva Smit", "Floris Bos", "Augustinus", "", "", "")),
+    example=(("De Draken", "Anna de Vries", "Bram Jansen", "Asopos", "1", "", "1500", "NL1001", ""),
+             ("Jade", "Eva Smit", "Floris Bos", "Augustinus", "", "", "", "", "")),
 )
 
 PLAYERS = EntrantKind(
@@ -114,8 +119,8 @@ PLAYERS = EntrantKind(
     existing=lambda t: list(Player.objects.filter(tournament=t).values_list("name", flat=True)),
     exists_message=gettext_noop("A player named {name!r} is already registered in this tournament."),
     repeated_message=gettext_noop("The player name {name!r} is also used on line {line}."),
-    example=(("Anna de Vries", "Asopos", "1", "", "no", "1500"), ("Bram Jansen", "Augustinus", "", "", "no", ""),
-             ("Carmen Bakker", "", "", "2", "yes", "")),
+    example=(("Anna de Vries", "NL1001", "Asopos", "1", "", "no", "1500"), ("Bram Jansen", "", "Augustinus", "", "", "no", ""),
+             ("Carmen Bakker", "", "", "", "2", "yes", "")),
 )
 
 KINDS = {TEAMS.key: TEAMS, PLAYERS.key: PLAYERS}
@@ -130,16 +135,18 @@ def example_dataset(kind: EntrantKind) -> tablib.Dataset:
 
 
 def entrants_dataset(tournament: Tournament, kind: EntrantKind) -> tablib.Dataset:
-    """The tournament's entrants in the import's columns (an export that imports again)."""
+    """The tournament's entrants in the import's columns (an export that imports again; for the
+    organiser only: it holds the federation numbers, which are personal data)."""
     ds = tablib.Dataset(headers=list(kind.columns), title=kind.key)
     if kind is TEAMS:
         for tm in tournament.teams.select_related("first_player", "second_player").order_by("name"):
             ds.append([tm.name, tm.first_player.name, tm.second_player.name, tm.affiliation, tm.seed or "", tm.joined_round,
-                       "" if tm.rating is None else tm.rating])
+                       "" if tm.rating is None else tm.rating, tm.first_player.federation_number,
+                       tm.second_player.federation_number])
     else:
         for p in tournament.players.order_by("name"):
-            ds.append([p.name, p.affiliation, p.seed or "", p.joined_round, "yes" if p.is_substitute else "no",
-                       "" if p.rating is None else p.rating])
+            ds.append([p.name, p.federation_number, p.affiliation, p.seed or "", p.joined_round,
+                       "yes" if p.is_substitute else "no", "" if p.rating is None else p.rating])
     return ds
 
 
@@ -217,6 +224,27 @@ def column_label(report: ImportReport, key: str) -> str:
     return report.headers.get(key, key)
 
 
+NUMBER_COLUMNS = ("federation_number", "number1", "number2")
+
+
+def _number_errors(form: forms.Form, taken: dict[str, int], line: int) -> list[tuple[str, str]]:
+    """Errors for federation numbers already in the tournament (``taken[number] == 0``) or on an
+    earlier line of the file; the row's numbers are added to ``taken``."""
+    errors = []
+    for key in NUMBER_COLUMNS:
+        number = form.cleaned_data.get(key) if hasattr(form, "cleaned_data") else None
+        if not number:
+            continue
+        if number in taken:
+            earlier = taken[number]
+            errors.append((key, _t("The federation number {number} is already used in this tournament.").format(number=number)
+                           if not earlier else
+                           _t("The federation number {number} is also used on line {line}.").format(number=number, line=earlier)))
+        else:
+            taken[number] = line
+    return errors
+
+
 def check(kind: EntrantKind, tournament: Tournament, file_bytes: bytes,
           progress: Callable[[int, int], None] | None = None) -> tuple[ImportReport, list[dict[str, Any]]]:
     """Validate every row: ``(report, cleaned rows)``; the rows are good only when ``report.ok``."""
@@ -236,6 +264,8 @@ def check(kind: EntrantKind, tournament: Tournament, file_bytes: bytes,
     existing = {name_key(n): n for n in kind.existing(tournament)}
     first_open = next_round_number(tournament)
     seen: dict[str, int] = {}
+    taken_numbers: dict[str, int] = dict.fromkeys(
+        Player.objects.filter(tournament=tournament).exclude(federation_number="").values_list("federation_number", flat=True), 0)
     cleaned: list[dict[str, Any]] = []
     width = len(headers)
     for done, (line, cells) in enumerate(raw_rows, start=1):
@@ -262,6 +292,7 @@ def check(kind: EntrantKind, tournament: Tournament, file_bytes: bytes,
                     row_errors.append(("name", _t(kind.repeated_message).format(name=name, line=seen[nkey])))
                 else:
                     seen[nkey] = line
+        row_errors.extend(_number_errors(form, taken_numbers, line))
         for message in form.non_field_errors():
             row_errors.append(("", message))
         report.errors.extend((line, column_label(report, key), message) for key, message in row_errors)
@@ -277,9 +308,11 @@ def check(kind: EntrantKind, tournament: Tournament, file_bytes: bytes,
 def _create_teams(tournament: Tournament, rows: list[dict[str, Any]]) -> None:
     players = []
     for row in rows:
-        players.append(Player(tournament=tournament, name=row["player1"], affiliation=row["affiliation"]))
-        players.append(Player(tournament=tournament, name=row["player2"], affiliation=row["affiliation"]))
-    players = Player.objects.bulk_create(players, batch_size=500)
+        players.append(Player(tournament=tournament, name=row["player1"], affiliation=row["affiliation"],
+                              federation_number=row.get("number1") or ""))
+        players.append(Player(tournament=tournament, name=row["player2"], affiliation=row["affiliation"],
+                              federation_number=row.get("number2") or ""))
+    players = Player.objects.bulk_create(persons.attach(players), batch_size=500)
     Team.objects.bulk_create([
         Team(tournament=tournament, name=row["name"], affiliation=row["affiliation"],
              first_player=players[2 * i], second_player=players[2 * i + 1], seed=row["seed"], joined_round=row["joined_round"],
@@ -288,10 +321,11 @@ def _create_teams(tournament: Tournament, rows: list[dict[str, Any]]) -> None:
 
 
 def _create_players(tournament: Tournament, rows: list[dict[str, Any]]) -> None:
-    Player.objects.bulk_create([
+    Player.objects.bulk_create(persons.attach([
         Player(tournament=tournament, name=row["name"], affiliation=row["affiliation"], seed=row["seed"],
-               joined_round=row["joined_round"], is_substitute=bool(row["substitute"]), rating=row.get("rating"))
-        for row in rows], batch_size=500)
+               joined_round=row["joined_round"], is_substitute=bool(row["substitute"]), rating=row.get("rating"),
+               federation_number=row.get("federation_number") or "")
+        for row in rows]), batch_size=500)
 
 
 def _created(create: Callable[[Tournament, list[dict[str, Any]]], None]) -> Callable[[Tournament, list[dict[str, Any]]], None]:
@@ -330,11 +364,13 @@ def import_entrants(kind: EntrantKind, tournament: Tournament, file_bytes: bytes
 
 def import_teams_csv(tournament: Tournament, file_bytes: bytes) -> ImportReport:
     """Import teams (columns :data:`TEAM_COLUMNS`: ``name``, ``player1``, ``player2`` required;
-    ``affiliation``, ``seed``, ``joined_round``, ``rating`` optional); see the module."""
+    ``affiliation``, ``seed``, ``joined_round``, ``rating``, ``number1``, ``number2`` (the players'
+    federation numbers) optional); see the module."""
     return import_entrants(TEAMS, tournament, file_bytes)
 
 
 def import_players_csv(tournament: Tournament, file_bytes: bytes) -> ImportReport:
     """Import players of a four-player tournament (columns :data:`PLAYER_COLUMNS`: ``name``
-    required; ``affiliation``, ``seed``, ``joined_round``, ``substitute``, ``rating`` optional)."""
+    required; ``federation_number``, ``affiliation``, ``seed``, ``joined_round``, ``substitute``,
+    ``rating`` optional)."""
     return import_entrants(PLAYERS, tournament, file_bytes)

@@ -124,9 +124,17 @@ class Member(Strict):
     role: Literal["organiser", "referee"]
 
 
+#: A federation or student number (issue 26; empty: none).
+FederationNumber = _text(40)
+#: A player's own public-name setting (empty: the tournament's).
+PublicName = Literal["", "full", "short"]
+
+
 class TeamIn(Strict):
     name: Name
     players: Annotated[list[Name], Field(min_length=2, max_length=2)]
+    federation_numbers: Annotated[list[FederationNumber], Field(min_length=2, max_length=2)] = ["", ""]
+    public_names: Annotated[list[PublicName], Field(min_length=2, max_length=2)] = ["", ""]
     affiliation: OptionalText = ""
     seed: Seed | None = None
     rating: Rating | None = None
@@ -136,6 +144,8 @@ class TeamIn(Strict):
 
 class PlayerIn(Strict):
     name: Name
+    federation_number: FederationNumber = ""
+    public_name: PublicName = ""
     affiliation: OptionalText = ""
     seed: Seed | None = None
     rating: Rating | None = None
@@ -199,6 +209,7 @@ class TournamentFile(Strict):
     starts_on: datetime.date | None = None
     round_minutes: Annotated[StrictInt, Field(ge=1, le=600)] = 90
     clock_warning_minutes: Annotated[StrictInt, Field(ge=0, le=600)] = 10
+    public_names: Literal["full", "short"] = "full"
     members: Annotated[list[Member], Field(max_length=500)] = []
     teams: Annotated[list[TeamIn], Field(max_length=MAX_ENTRANTS)] | None = None
     players: Annotated[list[PlayerIn], Field(max_length=MAX_ENTRANTS)] | None = None

@@ -18,7 +18,7 @@ from scoring.games import registry
 from scoring.games.base import TARGET, EntrantKind, GameAdapter, RuleViolation
 from scoring.games.entry import more_message, violation_message
 from scoring.io.schema import TournamentFile
-from scoring.participants.entrants import name_key
+from scoring.participants.entrants import clean_number, name_key
 from scoring.standings.placement import PlacementError
 from scoring.standings.placement import parse as parse_placement
 from scoring.standings.player_tiebreaks import REGISTRY as PLAYER_REGISTRY
@@ -208,6 +208,20 @@ class _FileCheck:
                 errors.add(f"$.teams[{i}].players[1]", "the two players of a team must be different people")
             if e.withdrawn_after_round and e.withdrawn_after_round < e.joined_round:
                 errors.add(f"$.{entrant_list}[{i}].withdrawn_after_round", "withdrawn before the round it joins")
+        self.federation_numbers(getattr(data, entrant_list) or [])
+
+    def federation_numbers(self, entries) -> None:
+        """A federation number at most once in the tournament (issue 26: it is one person)."""
+        seen: set[str] = set()
+        for i, e in enumerate(entries):
+            numbers = getattr(e, "federation_numbers", None) or [getattr(e, "federation_number", "")]
+            where = "federation_numbers[{k}]" if hasattr(e, "federation_numbers") else "federation_number"
+            for k, number in enumerate(numbers):
+                number = clean_number(number)
+                if number and number in seen:
+                    self.errors.add(f"$.{self.kind.entrants}[{i}].{where.format(k=k)}",
+                                    f"the federation number {number!r} is used twice in the tournament")
+                seen.add(number)
 
     def round(self, r_i: int, rnd) -> None:
         """Round ``$.rounds[r_i]``: a unique number, the list of results the game has (``matches``

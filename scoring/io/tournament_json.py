@@ -54,6 +54,7 @@ from scoring.models import (
     Tournament,
 )
 from scoring.participants import links as entrant_links
+from scoring.participants import persons
 from scoring.participants.entrants import name_key
 from scoring.results.sheet import recompute
 from scoring.standings.placement import parse as parse_placement
@@ -119,6 +120,11 @@ def _export_teams(t: Tournament) -> dict[str, Any]:
         "teams": [{
             "name": tm.name,
             "players": [tm.first_player.name, tm.second_player.name],
+            # Federation numbers and own public-name settings (issue 26): left out when none.
+            **({"federation_numbers": [tm.first_player.federation_number, tm.second_player.federation_number]}
+               if tm.first_player.federation_number or tm.second_player.federation_number else {}),
+            **({"public_names": [tm.first_player.public_name, tm.second_player.public_name]}
+               if tm.first_player.public_name or tm.second_player.public_name else {}),
             "affiliation": tm.affiliation,
             "seed": tm.seed,
             "joined_round": tm.joined_round,
@@ -148,6 +154,8 @@ def _export_players(t: Tournament) -> dict[str, Any]:
     return {
         "players": [{
             "name": p.name,
+            **({"federation_number": p.federation_number} if p.federation_number else {}),
+            **({"public_name": p.public_name} if p.public_name else {}),
             "affiliation": p.affiliation,
             "seed": p.seed,
             "joined_round": p.joined_round,
@@ -205,6 +213,8 @@ def export_tournament(t: Tournament) -> dict:
         # The round clock (docs/hall.md); left out at the defaults.
         **({"round_minutes": t.round_minutes} if t.round_minutes != 90 else {}),
         **({"clock_warning_minutes": t.clock_warning_minutes} if t.clock_warning_minutes != 10 else {}),
+        # Players' names on public pages (issue 26); left out at the default (full names).
+        **({"public_names": t.public_names} if t.public_names != "full" else {}),
         "members": [{"username": u, "role": r} for u, r in
                     t.memberships.order_by("user__username").values_list("user__username", "role")],
     }
@@ -214,12 +224,15 @@ def export_tournament(t: Tournament) -> dict:
 
 def delete_tournament(t: Tournament) -> None:
     """Delete a tournament with everything in it (matches, tables and teams first: their foreign
-    keys are protected so that nothing disappears by accident elsewhere)."""
+    keys are protected so that nothing disappears by accident elsewhere). Its players' persons
+    without entries elsewhere go too (issue 26)."""
     with transaction.atomic():
+        person_ids = list(Player.objects.filter(tournament=t).values_list("person_id", flat=True))
         Match.objects.filter(round__tournament=t).delete()
         Table.objects.filter(round__tournament=t).delete()
         Team.objects.filter(tournament=t).delete()
         t.delete()
+        persons.drop_empty(person_ids)
 
 
 def dumps(data: dict) -> str:
@@ -233,8 +246,8 @@ def dumps(data: dict) -> str:
 def _create_teams(t: Tournament, entries) -> dict[str, Any]:
     out = {}
     for e in entries or []:
-        first = Player.objects.create(tournament=t, name=e.players[0], affiliation=e.affiliation)
-        second = Player.objects.create(tournament=t, name=e.players[1], affiliation=e.affiliation)
+        first, second = (persons.create_player(t, name, affiliation=e.affiliation, federation_number=number, public_name=shown)
+                         for name, number, shown in zip(e.players, e.federation_numbers, e.public_names, strict=True))
         out[name_key(e.name)] = Team.objects.create(
             tournament=t, name=e.name, affiliation=e.affiliation, first_player=first, second_player=second,
             seed=e.seed, joined_round=e.joined_round, withdrawn_after_round=e.withdrawn_after_round, rating=e.rating)
@@ -242,9 +255,10 @@ def _create_teams(t: Tournament, entries) -> dict[str, Any]:
 
 
 def _create_players(t: Tournament, entries) -> dict[str, Any]:
-    return {name_key(e.name): Player.objects.create(
-        tournament=t, name=e.name, affiliation=e.affiliation, seed=e.seed, joined_round=e.joined_round,
-        withdrawn_after_round=e.withdrawn_after_round, is_substitute=e.substitute, rating=e.rating) for e in entries or []}
+    return {name_key(e.name): persons.create_player(
+        t, e.name, affiliation=e.affiliation, seed=e.seed, joined_round=e.joined_round, federation_number=e.federation_number,
+        public_name=e.public_name, withdrawn_after_round=e.withdrawn_after_round, is_substitute=e.substitute,
+        rating=e.rating) for e in entries or []}
 
 
 def _create_match(rnd: Round, c, records, entrants, adapter, ended) -> Match:
@@ -346,6 +360,7 @@ def _create(plan: Plan, slug: str, members: dict[str, tuple[Any, str]], warnings
         forfeit_score=data.forfeit_score, forfeit_points=data.forfeit_points, status=t_status,
         venue=data.venue, starts_on=data.starts_on,
         round_minutes=data.round_minutes, clock_warning_minutes=data.clock_warning_minutes,
+        public_names=data.public_names,
     )
     Membership.objects.bulk_create([Membership(tournament=t, user=user, role=role) for user, role in members.values()])
     kind = FILE_KINDS[adapter.entrants]

@@ -37,6 +37,12 @@ class Player(models.Model):
 
     class Meta:
         ordering = ["name"]
+        constraints = [
+            # One federation number is one person: at most once in a tournament (issue 26; the forms,
+            # imports and API refuse it next to the field first, this is the guard against races).
+            models.UniqueConstraint(fields=["tournament", "federation_number"], condition=~models.Q(federation_number=""),
+                                    name="unique_federation_number_per_tournament"),
+        ]
         verbose_name = _("player")
         verbose_name_plural = _("players")
 

@@ -19,6 +19,28 @@ class PublicNames(models.TextChoices):
     SHORT = "short", _("First name and initial")
 
 
+def short_name(name: str) -> str:
+    """First name and the initial of the last name: ``"Anna de Vries"`` -> ``"Anna V."``,
+    ``"Bart"`` -> ``"Bart"`` (one word stays whole). Whitespace is collapsed."""
+    words = name.split()
+    if len(words) < 2:
+        return " ".join(words)
+    return f"{words[0]} {words[-1][0].upper()}."
+
+
+def name_setting(player_setting: str, tournament_setting: str) -> str:
+    """The setting that applies: the player's own (``"full"``/``"short"``) or, when empty, the
+    tournament's."""
+    return player_setting or tournament_setting or PublicNames.FULL
+
+
+def shown_name(name: str, player_setting: str, tournament_setting: str) -> str:
+    """``name`` as the public sees it under the player's and the tournament's settings (the core of
+    :func:`scoring.participants.names.public_name`, here so that the lower layers, e.g. the
+    result kinds' sides, can apply it too)."""
+    return short_name(name) if name_setting(player_setting, tournament_setting) == PublicNames.SHORT else name
+
+
 class Person(models.Model):
     """A person across tournaments.
 

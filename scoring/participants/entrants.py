@@ -122,6 +122,25 @@ def round_field(low: int = 1, **kwargs) -> WholeNumberField:
     return WholeNumberField(min_value=low, max_value=MAX_ROUND, **kwargs)
 
 
+def clean_number(value: str | None) -> str:
+    """A federation (or student) number as stored: spaces removed, letters upper case
+    (``" nl 123 "`` -> ``"NL123"``); empty for none."""
+    return "".join((value or "").split()).upper()
+
+
+class FederationNumberField(TextField):
+    """An optional federation or student number (at most 40 characters; stored by
+    :func:`clean_number`). The same number is the same person in every tournament."""
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault("label", _("federation number"))
+        kwargs.setdefault("help_text", _("Optional. A federation or student number; the same number is the same person in every tournament."))
+        super().__init__(max_length=40, required=False, **kwargs)
+
+    def clean(self, value):
+        return clean_number(super().clean(value))
+
+
 def duplicate_of(name: str, names: Iterable[str]) -> str | None:
     """The first of ``names`` that is the same name as ``name`` (:func:`name_key`), or ``None``."""
     key = name_key(name)
@@ -130,12 +149,14 @@ def duplicate_of(name: str, names: Iterable[str]) -> str | None:
 
 class TeamEntry(forms.Form):
     """A team as one CSV row gives it (the same fields and rules as the organiser's team form):
-    ``name``, ``player1``, ``player2`` (required), ``affiliation``, ``seed``, ``joined_round``
+    ``name``, ``player1``, ``player2`` (required), ``number1``/``number2`` (their federation numbers), ``affiliation``, ``seed``, ``joined_round``
     (at least ``first_open``, the first round not drawn yet; empty: that round), ``rating``."""
 
     name = TextField(label=_("name"))
     player1 = TextField(label=_("First player"))
     player2 = TextField(label=_("Second player"))
+    number1 = FederationNumberField(label=_("federation number of the first player"))
+    number2 = FederationNumberField(label=_("federation number of the second player"))
     affiliation = TextField(label=_("affiliation"), required=False)
     seed = seed_field()
     joined_round = round_field(label=_("joined in round"), required=False)
@@ -160,6 +181,8 @@ class TeamEntry(forms.Form):
         first, second = data.get("player1"), data.get("player2")
         if first and second and name_key(first) == name_key(second):
             self.add_error("player2", _("The two players must be different people."))
+        if data.get("number1") and data.get("number1") == data.get("number2"):
+            self.add_error("number2", _("The two players have the same federation number."))
         return data
 
 
@@ -183,11 +206,12 @@ class YesNoField(forms.Field):
 
 class PlayerEntry(forms.Form):
     """A player of a four-player tournament as one CSV row gives it (the same fields and rules as
-    the organiser's player form): ``name`` (required), ``affiliation``, ``seed``, ``joined_round``
+    the organiser's player form): ``name`` (required), ``federation_number``, ``affiliation``, ``seed``, ``joined_round``
     (1..:data:`MAX_ROUND`; empty: ``first_open``, the first round not seated yet), ``substitute``,
     ``rating``."""
 
     name = TextField(label=_("name"))
+    federation_number = FederationNumberField()
     affiliation = TextField(label=_("affiliation"), required=False)
     seed = seed_field()
     joined_round = round_field(label=_("joined in round"), required=False)

@@ -9,31 +9,16 @@ public page, public export, public PDF and the API's anonymous answers go throug
 """
 from __future__ import annotations
 
-from scoring.models.persons import PublicNames
+from scoring.models.persons import PublicNames, name_setting, short_name, shown_name
 
-
-def short_name(name: str) -> str:
-    """First name and the initial of the last name: ``"Anna de Vries"`` -> ``"Anna V."``,
-    ``"Bart"`` -> ``"Bart"`` (one word stays whole). Whitespace is collapsed."""
-    words = name.split()
-    if len(words) < 2:
-        return " ".join(words)
-    return f"{words[0]} {words[-1][0].upper()}."
-
-
-def name_setting(player_setting: str, tournament_setting: str) -> str:
-    """The setting that applies: the player's own (``"full"``/``"short"``) or, when empty, the
-    tournament's."""
-    return player_setting or tournament_setting or PublicNames.FULL
+__all__ = ["name_setting", "person_public_name", "public_name", "short_name", "shown_name"]
 
 
 def public_name(player, tournament=None) -> str:
     """``player``'s name as shown publicly (``player``: a :class:`scoring.models.Player`;
     ``tournament``: its tournament when already loaded, else ``player.tournament`` is read)."""
     tournament = tournament if tournament is not None else player.tournament
-    if name_setting(player.public_name, tournament.public_names) == PublicNames.SHORT:
-        return short_name(player.name)
-    return player.name
+    return shown_name(player.name, player.public_name, tournament.public_names)
 
 
 def person_public_name(name: str, settings: list[tuple[str, str]]) -> str:

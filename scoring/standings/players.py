@@ -16,6 +16,7 @@ from django.db.models import BooleanField, Count, ExpressionWrapper, IntegerFiel
 from django.db.models.functions import Coalesce
 
 from scoring.models import Player, Round, Tournament
+from scoring.models.persons import shown_name
 from scoring.standings.counting import counted_q
 from scoring.standings.placement import Placement, stored, table_points
 from scoring.standings.player_tiebreaks import REGISTRY as PLAYER_REGISTRY
@@ -83,7 +84,7 @@ def standings(tournament: Tournament, *, through_round: int | None = None) -> li
             StandingRow(
                 rank=rank if p.played else None,
                 player_id=p.pk,
-                name=p.name,
+                name=shown_name(p.name, p.public_name, tournament.public_names),
                 affiliation=p.affiliation,
                 played=p.played,
                 total=p.points,
@@ -99,23 +100,25 @@ SEAT_COLUMNS = ("seats__table_id", "seats__table__round__number", "seats__table_
 
 
 def tables_of(tournament: Tournament, rule: Placement, through_round: int | None = None) -> tuple[dict, dict[int, PlayerTables]]:
-    """Every player's ``PLAYER_COLUMNS`` values by id and their counted tables with places and
+    """Every player's ``PLAYER_COLUMNS`` values by id (the name as the public sees it) and their counted tables with places and
     placement points (:class:`PlayerTables`), in one query: the players with their seats (a
     player without seats has one row of ``None``s), each seat marked whether its table counts;
     a counted table's four seats are all in the rows (every seated player is the tournament's)."""
     counted = ExpressionWrapper(seat_filter(tournament, through_round), output_field=BooleanField())
     rows = (Player.objects.filter(tournament=tournament).annotate(counted=counted)
-            .order_by("pk", "seats__table__round__number").values_list(*PLAYER_COLUMNS, *SEAT_COLUMNS, "counted"))
-    return tables_from_rows(rows, rule)
+            .order_by("pk", "seats__table__round__number").values_list(*PLAYER_COLUMNS, "public_name", *SEAT_COLUMNS, "counted"))
+    return tables_from_rows(rows, rule, tournament.public_names)
 
 
-def tables_from_rows(rows, rule: Placement) -> tuple[dict, dict[int, PlayerTables]]:
-    """:func:`tables_of` from its query's rows (``PLAYER_COLUMNS``, ``SEAT_COLUMNS``, counted),
-    of one tournament; pure (also the profiles' bulk ranks, :mod:`scoring.standings.ranks`)."""
+def tables_from_rows(rows, rule: Placement, public_names: str) -> tuple[dict, dict[int, PlayerTables]]:
+    """:func:`tables_of` from its query's rows (``PLAYER_COLUMNS``, ``public_name``,
+    ``SEAT_COLUMNS``, counted), of one tournament whose default for public names is
+    ``public_names``; pure (also the profiles' bulk ranks, :mod:`scoring.standings.ranks`)."""
     people: dict[int, tuple] = {}
     tables: dict[int, list] = {}
-    for pk, name, affiliation, substitute, gone, table_id, rnd, number, seat, total, is_counted in rows:
-        people.setdefault(pk, (pk, name, affiliation, substitute, gone))
+    for pk, name, affiliation, substitute, gone, own, table_id, rnd, number, seat, total, is_counted in rows:
+        if pk not in people:  # the name as the public sees it (issue 26)
+            people[pk] = (pk, shown_name(name, own, public_names), affiliation, substitute, gone)
         if table_id is not None and is_counted:
             tables.setdefault(table_id, [rnd, number, [None] * 4])[2][seat] = (pk, total or 0)
     out = {pk: PlayerTables(pk) for pk in people}

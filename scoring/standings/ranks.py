@@ -76,12 +76,12 @@ def _player_ranks(tournaments: list[Tournament]) -> dict[int, dict[int, Ranked]]
     rows: dict[int, list[tuple]] = defaultdict(list)
     for tid, *row in (Player.objects.filter(tournament__in=by_id).annotate(counted=counted)
                       .order_by("pk", "seats__table__round__number")
-                      .values_list("tournament_id", *players.PLAYER_COLUMNS, *players.SEAT_COLUMNS, "counted")):
+                      .values_list("tournament_id", *players.PLAYER_COLUMNS, "public_name", *players.SEAT_COLUMNS, "counted")):
         rows[tid].append(tuple(row))
     out = {}
     for tid, t in by_id.items():
         rule = stored(t.placement)
-        people, results = players.tables_from_rows(rows[tid], rule)
+        people, results = players.tables_from_rows(rows[tid], rule, t.public_names)
         if rule.enabled:
             out[tid] = {row.player_id: (row.rank, row.total) for row in players.rank_tables(people, results, keys_of(t.tiebreaks))}
         else:

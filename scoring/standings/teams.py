@@ -18,6 +18,7 @@ from django.db.models import IntegerField, OuterRef, Q, Subquery, Sum, Value
 from django.db.models.functions import Coalesce
 
 from scoring.models import Match, Round, Team, Tournament
+from scoring.models.persons import shown_name
 from scoring.standings.counting import counted_q
 from scoring.standings.tiebreaks import (
     DRAW,
@@ -58,6 +59,15 @@ class StandingRow:
 
 #: The team columns the standings show (one query, value lists: no model objects).
 TEAM_COLUMNS = ("pk", "name", "affiliation", "first_player__name", "second_player__name", "withdrawn_after_round")
+#: What the query reads besides: the players' and the tournament's public-name settings (issue 26).
+NAME_SETTINGS = ("first_player__public_name", "second_player__public_name", "tournament__public_names")
+
+
+def _shown(row: tuple) -> tuple:
+    """A :data:`TEAM_COLUMNS` + :data:`NAME_SETTINGS` value row -> the :data:`TEAM_COLUMNS` row with
+    the players' names as the public sees them (:func:`scoring.models.persons.shown_name`)."""
+    pk, name, affiliation, first, second, gone, own1, own2, default = row
+    return pk, name, affiliation, shown_name(first, own1, default), shown_name(second, own2, default), gone
 MATCH_COLUMNS = ("round__number", "team_ns_id", "team_ew_id", "total_ns", "total_ew", "points_ns", "points_ew", "winner_id")
 
 
@@ -67,7 +77,7 @@ def _team_rows(tournament: Tournament, pks=None) -> list[tuple]:
     qs = Team.objects.filter(tournament=tournament)
     if pks is not None:
         qs = qs.filter(pk__in=pks)
-    return list(qs.order_by("name", "pk").values_list(*TEAM_COLUMNS))
+    return [_shown(row) for row in qs.order_by("name", "pk").values_list(*TEAM_COLUMNS, *NAME_SETTINGS)]
 
 
 def _counted(tournament: Tournament, through_round: int | None = None):
@@ -187,7 +197,8 @@ def _points_and_names(tournament: Tournament) -> tuple[dict[int, int], dict[int,
         mp=Coalesce(Subquery(as_ns, output_field=IntegerField()), zero)
         + Coalesce(Subquery(as_ew, output_field=IntegerField()), zero))
     points, names = {}, {}
-    for pk, *rest, mp in qs.values_list(*TEAM_COLUMNS, "mp"):
+    for *row, mp in qs.values_list(*TEAM_COLUMNS, *NAME_SETTINGS, "mp"):
+        pk, *rest = _shown(tuple(row))
         points[pk] = mp
         names[pk] = tuple(rest)
     return points, names

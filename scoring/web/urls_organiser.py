@@ -1,7 +1,7 @@
 """Organiser URLs: tournament settings, members, entrants, drawing and running rounds."""
 from django.urls import path
 
-from scoring.web.views import checkins, crosstable, hall, hall_board, links, members, organiser
+from scoring.web.views import checkins, crosstable, hall, hall_board, links, members, organiser, persons
 
 urlpatterns = [
     path("new/", organiser.tournament_create, name="tournament_create"),
@@ -28,6 +28,9 @@ urlpatterns = [
     path("t/<slug:slug>/import/<int:task_id>/", organiser.import_status, name="import_status"),
     path("t/<slug:slug>/players/<int:pk>/edit/", organiser.player_edit, name="player_edit"),
     path("t/<slug:slug>/players/<int:pk>/withdraw/", organiser.player_withdraw, name="player_withdraw"),
+    path("t/<slug:slug>/people/", persons.review, name="persons_review"),
+    path("t/<slug:slug>/people/decide/", persons.decide, name="persons_decide"),
+    path("t/<slug:slug>/players/<int:pk>/split/", persons.split, name="person_split"),
     path("t/<slug:slug>/checkin/", checkins.checkin_list, name="checkin"),
     path("t/<slug:slug>/checkin/<int:pk>/", checkins.checkin_toggle, name="checkin_toggle"),
     path("t/<slug:slug>/round/<int:number>/no-show/", checkins.no_show, name="no_show"),

@@ -57,11 +57,13 @@ from scoring.models import (
     CheckIn,
     Deal,
     Dispute,
+    DistinctPersons,
     EntrantLink,
     Hand,
     Invitation,
     Match,
     Membership,
+    Person,
     Player,
     RefereeAssignment,
     RefereeCall,
@@ -73,7 +75,7 @@ from scoring.models import (
     TimesUp,
     Tournament,
 )
-from scoring.participants import invitations, links
+from scoring.participants import invitations, links, persons
 from scoring.policy import SYSTEM
 from scoring.results import sheet
 from scoring.web import urls_organiser, urls_public, urls_referee
@@ -393,6 +395,33 @@ def case_player_withdraw(w):
                  lambda: reload(player).withdrawn_after_round == 1)
 
 
+def case_persons_same(w):
+    """Issue 26: "Same person" on the review list (a look-alike entered elsewhere)."""
+    here = w.players[0]
+    other = persons.create_player(w.elsewhere, here.name)
+    return Write("persons_decide", u("persons_decide", "sc"), {"here": here.person_id, "other": other.person_id,
+                                                             "decision": "same"}, ORG,
+                 lambda: reload(here).person_id == other.person_id)
+
+
+def case_persons_different(w):
+    here = w.players[0]
+    other = persons.create_player(w.elsewhere, here.name)
+    return Write("persons_decide", u("persons_decide", "sc"), {"here": here.person_id, "other": other.person_id,
+                                                             "decision": "different"}, ORG,
+                 lambda: DistinctPersons.objects.exists())
+
+
+def case_person_split(w):
+    """Issue 26: "Not the same person" on an entry joined with an entry elsewhere."""
+    here = w.players[0]
+    other = persons.create_player(w.elsewhere, here.name)
+    Player.objects.filter(pk=other.pk).update(person_id=here.person_id)
+    Person.objects.filter(pk=other.person_id).delete()
+    return Write("person_split", u("person_split", "sc", here.pk), {}, ORG,
+                 lambda: reload(here).person_id != reload(other).person_id)
+
+
 def case_checkin_toggle(w):
     t = new_tournament(w, teams=2)
     t.checkin_required = True
@@ -626,6 +655,9 @@ ORGANISER_CASES = {
     "table_reopen closed round": case_table_reopen_closed,
     "link_action regenerate": case_link_regenerate,
     "link_action revoke": case_link_revoke,
+    "persons_decide same": case_persons_same,
+    "persons_decide different": case_persons_different,
+    "person_split": case_person_split,
 }
 ORGANISER_CASES.update({
     "round_board_close": case_round_board_close,
@@ -734,7 +766,7 @@ def test_a_referee_may_not_reopen_in_a_closed_round(client, world):
 # --------------------------------------------------------------------------- reads
 
 
-ORGANISER_READS = ["tournament_export", "team_list"]
+ORGANISER_READS = ["tournament_export", "team_list", "persons_review"]
 
 
 @pytest.mark.parametrize("name", ORGANISER_READS)

@@ -35,6 +35,8 @@ WRITE_VIEWS = {
     "team_edit", "players", "players_import", "player_edit", "player_withdraw", "round_pair", "round_seat",
     "round_edit", "round_publish", "round_tables_publish", "round_start", "round_close", "round_tables_close",
     "link_action", "member_invite", "member_link", "member_password", "invitation_revoke",
+    # people across tournaments (issue 26): the review list's decisions, "Not the same person"
+    "persons_decide", "person_split",
     # the hall (issue 23): the round clock's buttons, announcements
     "round_clock", "announcements", "announcement_withdraw",
     # the hall (issue 23): time's up, zones, closing from the board, claims and calls for a referee

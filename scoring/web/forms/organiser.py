@@ -16,9 +16,11 @@ from django.utils.translation import gettext_lazy as _
 
 from scoring.games.entry import capitalise_labels
 from scoring.io import entrants_csv
-from scoring.models import FirstRoundMethod, Match, Player, Team, Tournament
+from scoring.models import FirstRoundMethod, Match, Player, PublicNames, Team, Tournament
+from scoring.participants import persons
 from scoring.participants.entrants import (
     MAX_SEED,
+    FederationNumberField,
     TextField,
     WholeNumberField,
     duplicate_of,
@@ -28,6 +30,9 @@ from scoring.participants.entrants import (
     seed_field,
 )
 from scoring.web.forms.tournament import FIELD_GROUPS, TournamentForm  # noqa: F401 - re-exported (views, tests)
+
+#: A player's own public-name setting: empty (the tournament's), full, short.
+PUBLIC_NAME_CHOICES = [("", _("as the tournament shows names")), *PublicNames.choices]
 
 
 class TeamForm(forms.ModelForm):
@@ -40,7 +45,13 @@ class TeamForm(forms.ModelForm):
     name = TextField(label=capfirst(_("name")))
     affiliation = TextField(label=capfirst(_("affiliation")), required=False)
     first_player_name = TextField(label=_("First player"))
+    first_player_number = FederationNumberField(label=_("Federation number of the first player"))
+    first_player_public = forms.ChoiceField(label=_("Name of the first player on public pages"), required=False,
+                                            choices=PUBLIC_NAME_CHOICES)
     second_player_name = TextField(label=_("Second player"))
+    second_player_number = FederationNumberField(label=_("Federation number of the second player"))
+    second_player_public = forms.ChoiceField(label=_("Name of the second player on public pages"), required=False,
+                                             choices=PUBLIC_NAME_CHOICES)
     seed = seed_field(label=capfirst(_("seed")))
     rating = rating_field(label=capfirst(_("rating")), help_text=_("A whole number, higher is stronger (round 1 by rating)."))
     joined_round = round_field(label=capfirst(_("joined in round")), required=False,
@@ -50,15 +61,38 @@ class TeamForm(forms.ModelForm):
 
     class Meta:
         model = Team
-        fields = ["name", "affiliation", "first_player_name", "second_player_name", "seed", "rating", "joined_round",
+        fields = ["name", "affiliation", "first_player_name", "first_player_number", "first_player_public",
+                  "second_player_name", "second_player_number", "second_player_public", "seed", "rating", "joined_round",
                   "withdrawn_after_round"]
 
     def __init__(self, *args, tournament: Tournament, **kwargs):
         super().__init__(*args, **kwargs)
         self.tournament = tournament
         if self.instance.pk:
-            self.fields["first_player_name"].initial = self.instance.first_player.name
-            self.fields["second_player_name"].initial = self.instance.second_player.name
+            for prefix, player in (("first", self.instance.first_player), ("second", self.instance.second_player)):
+                self.fields[f"{prefix}_player_name"].initial = player.name
+                self.fields[f"{prefix}_player_number"].initial = player.federation_number
+                self.fields[f"{prefix}_player_public"].initial = player.public_name
+
+    def _players(self) -> tuple[Player | None, Player | None]:
+        if self.instance.pk:
+            return self.instance.first_player, self.instance.second_player
+        return None, None
+
+    def _clean_number(self, prefix: str) -> str:
+        number = self.cleaned_data.get(f"{prefix}_player_number") or ""
+        own = self._players()[0 if prefix == "first" else 1]
+        others = [p.pk for p in self._players() if p is not None]
+        clash = persons.number_clash(self.tournament, number, exclude_pk=own.pk if own else None)
+        if clash is not None and clash.pk not in others:
+            raise forms.ValidationError(_("%(name)s already has this federation number in this tournament.") % {"name": clash.name})
+        return number
+
+    def clean_first_player_number(self):
+        return self._clean_number("first")
+
+    def clean_second_player_number(self):
+        return self._clean_number("second")
 
     def clean_name(self):
         name = self.cleaned_data["name"]
@@ -98,6 +132,8 @@ class TeamForm(forms.ModelForm):
         second = data.get("second_player_name") or ""
         if first and second and name_key(first) == name_key(second):
             self.add_error("second_player_name", _("The two players must be different people."))
+        if data.get("first_player_number") and data.get("first_player_number") == data.get("second_player_number"):
+            self.add_error("second_player_number", _("The two players have the same federation number."))
         joined, withdrawn = data.get("joined_round"), data.get("withdrawn_after_round")
         if joined and withdrawn is not None and withdrawn and withdrawn < joined:
             self.add_error("withdrawn_after_round", _("A team cannot withdraw before the round it joins."))
@@ -107,17 +143,19 @@ class TeamForm(forms.ModelForm):
     def save(self, commit: bool = True) -> Team:
         team = super().save(commit=False)
         team.tournament = self.tournament
-        names = (self.cleaned_data["first_player_name"].strip(), self.cleaned_data["second_player_name"].strip())
-        if team.pk:
-            players = [team.first_player, team.second_player]
-            for player, name in zip(players, names, strict=True):
-                player.name = name
-                player.affiliation = team.affiliation
-                player.save(update_fields=["name", "affiliation", "updated_at"])
-        else:
-            team.first_player, team.second_player = (
-                Player.objects.create(tournament=self.tournament, name=name, affiliation=team.affiliation) for name in names
-            )
+        players = [team.first_player, team.second_player] if team.pk else [Player(tournament=self.tournament),
+                                                                            Player(tournament=self.tournament)]
+        for player, prefix in zip(players, ("first", "second"), strict=True):
+            player.name = self.cleaned_data[f"{prefix}_player_name"].strip()
+            player.affiliation = team.affiliation
+            player.public_name = self.cleaned_data.get(f"{prefix}_player_public") or ""
+            player.federation_number = self.cleaned_data.get(f"{prefix}_player_number") or ""
+        if team.pk:  # clear both numbers first: two players may swap them
+            Player.objects.filter(pk__in=[p.pk for p in players]).update(federation_number="")
+        for player in players:
+            player.save()
+            persons.link(player)
+        team.first_player, team.second_player = players
         team.save()
         return team
 
@@ -238,13 +276,32 @@ class PlayerForm(forms.ModelForm):
     rating = rating_field(label=capfirst(_("rating")), help_text=_("A whole number, higher is stronger."))
     joined_round = round_field(label=capfirst(_("joined in round")), initial=1)
 
+    federation_number = FederationNumberField()
+
     class Meta:
         model = Player
-        fields = ["name", "affiliation", "seed", "rating", "joined_round", "is_substitute"]
+        fields = ["name", "federation_number", "affiliation", "seed", "rating", "joined_round", "is_substitute",
+                  "public_name"]
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
+        self.fields["public_name"].choices = PUBLIC_NAME_CHOICES
+        self.fields["public_name"].label = _("Name on public pages")
         capitalise_labels(self)
+
+    def clean_federation_number(self):
+        number = self.cleaned_data.get("federation_number") or ""
+        tournament = self.instance.tournament if self.instance.tournament_id else None
+        clash = persons.number_clash(tournament, number, exclude_pk=self.instance.pk)
+        if clash is not None:
+            raise forms.ValidationError(_("%(name)s already has this federation number in this tournament.") % {"name": clash.name})
+        return number
+
+    @transaction.atomic
+    def save(self, commit: bool = True) -> Player:
+        """Save the entry and link it to its person (:func:`scoring.participants.persons.link`)."""
+        player = super().save(commit=True)
+        return persons.link(player)
 
     def clean_name(self):
         name = self.cleaned_data.get("name") or ""

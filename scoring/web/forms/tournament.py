@@ -21,7 +21,7 @@ from django.utils.translation import gettext_lazy as _
 from scoring.games import registry
 from scoring.games.base import COUNTED_FORMATS, EntrantKind, GameAdapter, RuleViolation
 from scoring.games.entry import more_message, violation_message
-from scoring.models import Tournament
+from scoring.models import PublicNames, Tournament
 from scoring.standings.player_tiebreaks import tiebreak_registry
 from scoring.web.forms.placement import FIELDS as PLACEMENT_FIELDS
 from scoring.web.forms.placement import PlacementFields
@@ -97,13 +97,22 @@ class TournamentForm(PlacementFields, forms.ModelForm):
         help_text=_("A JSON object of options that differ from the preset."),
     )
 
+    public_names = forms.ChoiceField(
+        label=_("names on public pages"), choices=PublicNames.choices, required=False,
+        help_text=_("How players' names are shown on public pages, exports and the API, unless a player chose otherwise."),
+    )
+
+    def clean_public_names(self):
+        """Not posted (an older page, a script): the tournament's setting stays."""
+        return self.cleaned_data.get("public_names") or self.instance.public_names or PublicNames.FULL
+
     FIXED_AFTER_START = ("game", "rules_preset", "rules_overrides", "round_format", "hands_per_round", "entry_mode")
 
     class Meta:
         model = Tournament
         fields = ["name", "slug", "game", "round_format", "hands_per_round", "seed", "first_round_method", "avoid_same_club",
                   "blind_confirmation", "player_entry", "verification", "entry_mode", "checkin_required", "forfeit_score", "forfeit_points",
-                  "venue", "starts_on", "round_minutes", "clock_warning_minutes"]
+                  "venue", "starts_on", "round_minutes", "clock_warning_minutes", "public_names"]
         widgets = {"starts_on": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"), "verification": forms.RadioSelect,
                    "entry_mode": forms.RadioSelect}
         labels = {"slug": _("Web address")}

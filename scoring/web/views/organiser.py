@@ -34,7 +34,7 @@ from scoring.games.base import EntrantKind
 from scoring.io import datasets, entrants_csv, tournament_json
 from scoring.live import state as live_state
 from scoring.models import Match, Membership, Player, Round, TaskState, Team
-from scoring.participants import checkins
+from scoring.participants import checkins, persons
 from scoring.policy import Perm
 from scoring.web.context import ENTRANT_PAGES, tournament_context
 from scoring.web.decorators import tournament_view
@@ -224,6 +224,7 @@ def team_edit(request, pk, *, tournament):
             team.delete()
             for player in players:
                 player.delete()
+            persons.drop_empty([p.person_id for p in players])
             live_state.bump(tournament.pk, live_state.ENTRANTS, live_state.STANDINGS)
         messages.success(request, _t("Team %(name)s deleted.") % {"name": team.name})
         return redirect("scoring:team_list", tournament.slug)
@@ -235,6 +236,7 @@ def team_edit(request, pk, *, tournament):
             messages.success(request, _t("Team %(name)s saved.") % {"name": team.name})
             return redirect("scoring:team_list", tournament.slug)
     return render(request, "participants/team_form.html", tournament_context(request, tournament, form=form, team=team,
+                                                                             split_entries=persons.shared_entries([team.first_player, team.second_player]),
                                                                              history=checkins.history(tournament, team)))
 
 
@@ -369,9 +371,7 @@ def players(request, *, tournament):
     form = PlayerForm(request.POST if request.method == "POST" else None, instance=Player(tournament=tournament),
                       initial={"joined_round": seating.seating_status(tournament)["round_number"]})
     if request.method == "POST" and form.is_valid():
-        player = form.save(commit=False)
-        player.tournament = tournament
-        player.save()
+        player = form.save()
         messages.success(request, _t("Player %(name)s registered.") % {"name": player.name})
         return redirect("scoring:players", tournament.slug)
     qs = list(tournament.players.order_by("name"))
@@ -393,7 +393,8 @@ def player_edit(request, pk, *, tournament):
         form.save()
         messages.success(request, _t("Player %(name)s saved.") % {"name": player.name})
         return redirect("scoring:players", tournament.slug)
-    ctx = tournament_context(request, tournament, form=form, withdraw=withdraw, player=player, history=checkins.history(tournament, player))
+    ctx = tournament_context(request, tournament, form=form, withdraw=withdraw, player=player, history=checkins.history(tournament, player),
+                             split_entries=persons.shared_entries([player]))
     return render(request, "participants/player_form.html", ctx, status=400 if request.method == "POST" else 200)
 
 

@@ -94,16 +94,16 @@ def team_table(tournament: Tournament, match: Match, team: Team, mine: set[int] 
     seats = []
     for side_team, labels in ((match.team_ns, ("N", "S")), (match.team_ew, ("E", "W"))):
         for label, player in zip(labels, (side_team.first_player, side_team.second_player), strict=True):
-            seats.append(Seat(label, player.name, player.pk in mine, side_team.name))
+            seats.append(Seat(label, public_name(player, tournament), player.pk in mine, side_team.name))
     seats = [seats[0], seats[2], seats[1], seats[3]]  # N, E, S, W around the table
-    return TableView(rnd, match.table, ours, seats, [f"{opp.name} ({opp.player_names})"],
+    return TableView(rnd, match.table, ours, seats, [f"{opp.name} ({public_name(opp.first_player, tournament)} & {public_name(opp.second_player, tournament)})"],
                      match.get_status_display(), urls_of(MATCHES, tournament, match)["detail"])
 
 
 def player_table(tournament: Tournament, table: Table, player_id: int) -> TableView:
     """A player's view of a four-player ``table``: their seat, the other three players."""
     labels = tournament.adapter.side_labels()
-    seats = [Seat(labels[s.seat], s.player.name, s.player_id == player_id) for s in sorted(table.seats.all(), key=lambda s: s.seat)]
+    seats = [Seat(labels[s.seat], public_name(s.player, tournament), s.player_id == player_id) for s in sorted(table.seats.all(), key=lambda s: s.seat)]
     side = next((s.label for s in seats if s.mine), "")
     return TableView(table.round.number, table.number, side, seats, [f"{s.name} ({s.label})" for s in seats if not s.mine],
                      table.get_status_display(), urls_of(TABLES, tournament, table)["detail"])
@@ -115,7 +115,7 @@ def player_table(tournament: Tournament, table: Table, player_id: int) -> TableV
 def _find_teams(tournament: Tournament, query: str, rnd: Round | None) -> list[dict]:
     hits = []
     for team in Team.objects.filter(tournament=tournament).select_related("first_player", "second_player"):
-        players = [p for p in (team.first_player, team.second_player) if query in normalise(p.name)]
+        players = [p for p in (team.first_player, team.second_player) if query in normalise(public_name(p, tournament))]
         if players or query in normalise(team.name):
             hits.append({"team": team, "players": players})
         if len(hits) >= MAX_HITS:
@@ -131,16 +131,16 @@ def _find_teams(tournament: Tournament, query: str, rnd: Round | None) -> list[d
     for h in hits:
         team, match = h["team"], matches.get(h["team"].pk)
         out.append({
-            "name": team.name, "detail": team.player_names,
+            "name": team.name, "detail": " & ".join(public_name(p, tournament) for p in (team.first_player, team.second_player)),
             "url": reverse("scoring:team_breakdown", args=[tournament.slug, team.pk]),
-            "found": [p.name for p in h["players"]],
+            "found": [public_name(p, tournament) for p in h["players"]],
             "table": team_table(tournament, match, team, {p.pk for p in h["players"]}) if match else None,
         })
     return out
 
 
 def _find_players(tournament: Tournament, query: str, rnd: Round | None) -> list[dict]:
-    hits = [p for p in Player.objects.filter(tournament=tournament) if query in normalise(p.name)][:MAX_HITS]
+    hits = [p for p in Player.objects.filter(tournament=tournament) if query in normalise(public_name(p, tournament))][:MAX_HITS]
     tables = {}
     if rnd is not None and hits:
         seats = TableSeat.objects.filter(table__round=rnd, player__in=hits).values_list("player_id", "table_id")
@@ -148,7 +148,7 @@ def _find_players(tournament: Tournament, query: str, rnd: Round | None) -> list
             Prefetch("seats", queryset=TableSeat.objects.select_related("player")))}
         tables = {p: by_table[t] for p, t in seats}
     return [{
-        "name": p.name, "detail": p.affiliation,
+        "name": public_name(p, tournament), "detail": p.affiliation,
         "url": reverse("scoring:player_page", args=[tournament.slug, p.pk]),
         "found": [],
         "table": player_table(tournament, tables[p.pk], p.pk) if p.pk in tables else None,
@@ -313,12 +313,12 @@ def player_tables(request, tournament: Tournament, player: Player) -> tuple[list
                     "cells": r.pairs} for r in record_rows(TABLES, adapter, t.deals.all())]
         chart = None
         if records and not hidden:
-            chart = running_chart([{"label": s.player.name, "values": [r["running"][i] for r in records], "mine": i == mine}
+            chart = running_chart([{"label": public_name(s.player, tournament), "values": [r["running"][i] for r in records], "mine": i == mine}
                                    for i, s in enumerate(table_seats)])
         out.append({
             "round": t.round.number, "table": t.number, "view": view, "status": t.get_status_display(), "hidden": hidden,
-            "labels": [labels[s.seat] for s in table_seats], "names": [s.player.name for s in table_seats], "mine": mine,
-            "seats": [(labels[s.seat], s.player.name, i == mine) for i, s in enumerate(table_seats)],
+            "labels": [labels[s.seat] for s in table_seats], "names": [public_name(s.player, tournament) for s in table_seats], "mine": mine,
+            "seats": [(labels[s.seat], public_name(s.player, tournament), i == mine) for i, s in enumerate(table_seats)],
             "totals": [s.total for s in table_seats], "records": [] if hidden else records, "chart": chart, "url": view.url,
         })
     if latest is not None and next_table is None:
