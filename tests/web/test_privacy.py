@@ -163,3 +163,50 @@ def test_federation_numbers_are_never_public():
     Player.objects.filter(name="Eva Yzerman").update(federation_number="SECRET456")
     for url, text in public_answers(world) + api_answers(world):
         assert "SECRET" not in text, url
+
+
+def cross_tournament_answers(world) -> list[tuple[str, str]]:
+    """``[(url, text)]`` of the pages across tournaments (issue 26 items 2-4), anonymously: every
+    player's profile page and API answer, a season of both tournaments (page, projector, PDF,
+    CSV and XLSX export, API ranking) and the cross table's API answer."""
+    from scoring.models import Season
+
+    client = Client()
+    season = Season.objects.create(name="Privacy season", slug="priv-season")
+    season.tournaments.set([t for t, *_rest in world.values()])
+    urls = [reverse("scoring:season_detail", args=[season.slug]),
+            reverse("scoring:season_detail", args=[season.slug]) + "?projector=1",
+            reverse("scoring:season_pdf", args=[season.slug]),
+            reverse("scoring:season_export", args=[season.slug]) + "?format=csv",
+            reverse("scoring:season_export", args=[season.slug]) + "?format=xlsx",
+            reverse("api:season-ranking", args=[season.slug])]
+    for tournament, *_rest in world.values():
+        urls.append(reverse("api:crosstable", args=[tournament.slug]))
+        for player in Player.objects.filter(tournament=tournament):
+            urls += [reverse("scoring:person_profile", args=[player.person_id]),
+                     reverse("api:person-detail", args=[player.person_id])]
+    out = []
+    for url in urls:
+        response = client.get(url)
+        assert response.status_code == 200, (url, response.status_code)
+        out.append((url, text_of(response)))
+    return out
+
+
+def test_short_names_on_the_pages_across_tournaments():
+    world = build("short")
+    answers = cross_tournament_answers(world)
+    for url, text in answers:
+        for surname in SURNAMES:
+            assert surname not in text, (url, surname)
+    joined = "\n".join(text for _url, text in answers)
+    for _full, short in TAIPAN + SICHUAN:
+        assert short in joined, short
+
+
+def test_full_names_on_the_pages_across_tournaments_when_nobody_asks_otherwise():
+    world = build("full")
+    Player.objects.filter(name="Anna Zonneveld").update(public_name="short")
+    joined = "\n".join(text for _url, text in cross_tournament_answers(world))
+    assert "Zonneveld" not in joined and "Anna Z." in joined
+    assert "Bram Quakkelaar" in joined and "Eva Yzerman" in joined
