@@ -11,6 +11,7 @@ from collections import Counter
 from django.db import transaction
 
 from scoring.games.base import EntrantKind
+from scoring.live.state import STANDINGS, bump
 from scoring.models import FinalPlace, Team, Tournament
 from scoring.standings import standings_for
 
@@ -59,7 +60,9 @@ def clear_final_places(tournament: Tournament) -> None:
 
 def rebuild_final_places(tournaments=None) -> int:
     """Rebuild the final places of ``tournaments`` (default: every tournament) from the entered
-    results: finished ones recorded, the others cleared. Returns how many tournaments were recorded."""
+    results: finished ones recorded, the others cleared; each tournament's standings counter is
+    bumped, so the season pages reading it answer anew instead of 304. Returns how many
+    tournaments were recorded."""
     done = 0
     for t in tournaments if tournaments is not None else Tournament.objects.all():
         if t.status == Tournament.Status.FINISHED:
@@ -67,4 +70,5 @@ def rebuild_final_places(tournaments=None) -> int:
             done += 1
         else:
             clear_final_places(t)
+        bump(t.pk, STANDINGS)
     return done

@@ -9,7 +9,7 @@ import pytest
 from django.core.management import call_command
 
 from scoring.draw import rounds
-from scoring.models import FinalPlace, Person
+from scoring.models import FinalPlace, LiveState, Person
 from scoring.seasons.ranking import ranking
 from tests.factories import closed_round, named_teams, staff
 from tests.seasons.helpers import season
@@ -61,8 +61,10 @@ def test_rebuild_command_and_first_reading_fill_missing_places():
     t, people, _ = _played("Cup")
     rounds.finish_tournament(t, people["organiser"])
     FinalPlace.objects.all().delete()
+    standings_before = LiveState.objects.get(tournament=t).standings_version
     call_command("rebuild_final_places", t.slug, stdout=__import__("io").StringIO())
     assert FinalPlace.objects.filter(tournament=t).count() == 8
+    assert LiveState.objects.get(tournament=t).standings_version > standings_before  # the season pages' ETag moves
     out = __import__("io").StringIO()
     call_command("rebuild_final_places", stdout=out)
     assert "Recorded the final places of 1 finished tournaments." in out.getvalue()
