@@ -9,6 +9,7 @@ import subprocess
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
 from openpyxl import load_workbook
 
 from scoring.models import Membership, Player, PublicNames, Season, Tournament
@@ -192,3 +193,13 @@ def test_a_renamed_person_changes_the_etag(client, english):
     anna.save()
     response = client.get("/seasons/s1/", HTTP_IF_NONE_MATCH=etag)
     assert response.status_code == 200 and "Anna van Dam" in response.content.decode()
+
+
+def test_the_tournament_page_links_to_its_seasons(client):
+    t = TournamentFactory(slug="linked-cup")
+    for name, slug in (("Winter 2026", "winter-2026"), ("Club ranking", "club-ranking")):
+        Season.objects.create(name=name, slug=slug).tournaments.add(t)
+    html = client.get(reverse("scoring:tournament_detail", args=[t.slug])).content.decode()
+    assert '<a href="/seasons/club-ranking/">Club ranking</a>, <a href="/seasons/winter-2026/">Winter 2026</a>' in html
+    alone = TournamentFactory(slug="alone-cup")
+    assert "/seasons/" not in client.get(reverse("scoring:tournament_detail", args=[alone.slug])).content.decode().split("<main")[-1]

@@ -180,8 +180,8 @@ def tournament_list(request):
 @tournament_view()
 def tournament_detail(request, *, tournament):
     """A tournament's home: the current round (its tables, how many results are in), "find my
-    table" (by team or player name), standings links, every round (drafts only for organisers)
-    and, for organisers, the organiser's actions."""
+    table" (by team or player name), standings links, the seasons it counts for, every round
+    (drafts only for organisers) and, for organisers, the organiser's actions."""
     rounds = list(rounds_with_progress(tournament, _visible_rounds(request, tournament)))
     context = tournament_context(
         request, tournament,
@@ -192,6 +192,7 @@ def tournament_detail(request, *, tournament):
         entrant_count=ENTRANT_PAGES[tournament.adapter.entrants]["count"](tournament),
         tiebreaks=tiebreak_descriptions(tournament),
         placement=stored_placement(tournament.placement),
+        seasons=list(tournament.seasons.order_by("name").only("slug", "name")),
     )
     return render(request, "tournaments/detail.html", context)
 
