@@ -492,6 +492,7 @@ SPECTACULAR_SETTINGS = {
         "RoundStatusEnum": "scoring.models.rounds.Round.Status",
         "ResultStatusEnum": "scoring.models.results.ResultContainer.Status",
         "TournamentStatusEnum": "scoring.models.tournaments.Tournament.Status",
+        "PublicNamesEnum": "scoring.models.persons.PublicNames",
     },
 }
 

@@ -73,8 +73,13 @@ def _services_missing() -> list[str]:
 
 
 def pytest_collection_modifyitems(config, items):
-    """Tests marked ``services`` are skipped without PostgreSQL and Redis, except under
+    """Tests that use the browser run last: Playwright's sync API keeps an event loop running in
+    the main thread from the first browser test to the end of the session (the ``browser``
+    fixture), and a test after it that runs a coroutine itself (``async_to_sync``,
+    ``asyncio.run``: the event streams, the load scenario's phones) would find that loop.
+    Tests marked ``services`` are skipped without PostgreSQL and Redis, except under
     ``REQUIRE_SERVICES=1`` (set by ``.ci/run``), where a missing service fails them loudly."""
+    items[:] = sorted(items, key=lambda item: "browser" in getattr(item, "fixturenames", ()))
     marked = [item for item in items if item.get_closest_marker("services")]
     if not marked:
         return

@@ -12,7 +12,7 @@ from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_fiel
 from rest_framework import serializers
 
 from scoring.kinds import KINDS as RESULT_KINDS
-from scoring.models import ResultContainer, Round, Tournament
+from scoring.models import PublicNames, ResultContainer, Round, Tournament
 
 KINDS = [(key, key) for key in RESULT_KINDS]
 ENTRANTS = [("teams", "teams"), ("players", "players")]
@@ -109,7 +109,7 @@ class TournamentSerializer(TournamentSummarySerializer):
     round_minutes = serializers.IntegerField(help_text="The round clock's time when it is started, in minutes.")
     clock_warning_minutes = serializers.IntegerField(
         help_text="The clock's warning shows this many minutes before time is up (0: none).")
-    public_names = serializers.ChoiceField(choices=["full", "short"], help_text="Players' names in public answers: "
+    public_names = serializers.ChoiceField(choices=PublicNames.choices, help_text="Players' names in public answers: "
                                            "`full` or `short` (first name and initial), unless a player chose otherwise.")
     clock = serializers.URLField(help_text="The current round's clock.")
     announcements = serializers.URLField(help_text="The announcements shown now.")

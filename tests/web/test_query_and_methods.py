@@ -37,6 +37,8 @@ WRITE_VIEWS = {
     "link_action", "member_invite", "member_link", "member_password", "invitation_revoke",
     # people across tournaments (issue 26): the review list's decisions, "Not the same person"
     "persons_decide", "person_split",
+    # seasons (issue 26): a season made or changed by its managers
+    "season_create", "season_edit",
     # the hall (issue 23): the round clock's buttons, announcements
     "round_clock", "announcements", "announcement_withdraw",
     # the hall (issue 23): time's up, zones, closing from the board, claims and calls for a referee

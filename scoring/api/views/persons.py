@@ -23,6 +23,7 @@ from rest_framework.response import Response
 from scoring.api.serializers import ErrorSerializer
 from scoring.api.views.members import OrganiserView
 from scoring.errors import ServiceError
+from scoring.models import PublicNames
 from scoring.participants import persons
 
 ERRORS = {
@@ -35,7 +36,7 @@ ERRORS = {
                                                       "federation numbers, one person twice in a tournament, an "
                                                       "entry that is its person's only one)."),
 }
-PUBLIC_NAME = ["", "full", "short"]
+PUBLIC_NAME = PublicNames.choices  # and "" (allow_blank): the tournament's setting
 
 
 class EntrySerializer(serializers.Serializer):
@@ -43,21 +44,21 @@ class EntrySerializer(serializers.Serializer):
     name = serializers.CharField(help_text="The full name as entered (organisers only).")
     person_id = serializers.IntegerField(allow_null=True, help_text="The same person in every tournament.")
     federation_number = serializers.CharField(allow_blank=True, help_text="Personal data: organisers only.")
-    public_name = serializers.ChoiceField(choices=PUBLIC_NAME, help_text="The entry's own setting (empty: the "
+    public_name = serializers.ChoiceField(choices=PUBLIC_NAME, allow_blank=True, help_text="The entry's own setting (empty: the "
                                                                          "tournament's `public_names`).")
 
 
 class EntryPatchSerializer(serializers.Serializer):
     federation_number = serializers.CharField(required=False, allow_blank=True, max_length=60)
-    public_name = serializers.ChoiceField(required=False, choices=PUBLIC_NAME)
+    public_name = serializers.ChoiceField(required=False, choices=PUBLIC_NAME, allow_blank=True)
 
 
 class PublicNamesSerializer(serializers.Serializer):
-    public_names = serializers.ChoiceField(choices=["full", "short"], help_text="`full`: names as entered; `short`: "
+    public_names = serializers.ChoiceField(choices=PublicNames.choices, help_text="`full`: names as entered; `short`: "
                                                                                 "first name and initial.")
 
 
-class PersonSerializer(serializers.Serializer):
+class ReviewPersonSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     name = serializers.CharField()
     federation_number = serializers.CharField(allow_null=True)
@@ -65,8 +66,8 @@ class PersonSerializer(serializers.Serializer):
 
 
 class CandidateSerializer(serializers.Serializer):
-    here = PersonSerializer(help_text="The person entered in this tournament.")
-    other = PersonSerializer(help_text="The look-alike (any tournament).")
+    here = ReviewPersonSerializer(help_text="The person entered in this tournament.")
+    other = ReviewPersonSerializer(help_text="The look-alike (any tournament).")
     reason = serializers.ChoiceField(choices=["same", "similar", "initial"], help_text="`same`: same normalised "
                                      "name; `similar`: difflib ratio >= 0.85; `initial`: same first name and "
                                      "last-name initial.")
