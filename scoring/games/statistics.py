@@ -26,8 +26,9 @@ class PlayedResult:
     four-player seat 0..3); ``seat``: the player's own seat key (Tai Pan ``"N"``, ``"E"``, ``"S"``,
     ``"W"``; four-player games the side key); ``totals``: the result's totals per side;
     ``points``: the side's ranking points (Tai Pan match points) once finished, else ``None``;
-    ``finished``: finished or confirmed; ``label``: how the result is named in a chart
-    (``"R2"``)."""
+    ``finished``: finished or confirmed; ``label``: how the result is named under its bar in a
+    chart, short (``"R2"``); ``group``: what it belongs to, named once under its bars and in full
+    in the chart's table and tooltips (the tournament's name; ``""``: none)."""
 
     records: Sequence[dict[str, Any]]
     scores: Sequence[Sequence[int]]
@@ -37,6 +38,7 @@ class PlayedResult:
     points: int | None = None
     finished: bool = False
     label: str = ""
+    group: str = ""
 
 
 @dataclass(frozen=True)
@@ -52,13 +54,21 @@ class Statistic:
 @dataclass(frozen=True)
 class Series:
     """A chart's data: ``key``, ``title`` (lazily translated), ``kind`` (``"line"`` or ``"bars"``),
-    ``labels`` and ``values`` (one per point or bar, same length)."""
+    ``labels`` and ``values`` (one per point or bar, same length); ``groups``: empty, or one per
+    label: the group a bar belongs to (a tournament's name), drawn once under a run of bars with
+    the same group; the bar's full name is ``"<group> <label>"``."""
 
     key: str
     title: Any
     kind: str
     labels: list[str] = field(default_factory=list)
     values: list[int | float] = field(default_factory=list)
+    groups: list[str] = field(default_factory=list)
+
+    def full_labels(self) -> list[str]:
+        """Each point's or bar's full name: ``"<group> <label>"`` (``label`` without a group)."""
+        groups = self.groups or [""] * len(self.labels)
+        return [f"{group} {label}" if group else label for group, label in zip(groups, self.labels, strict=True)]
 
 
 @dataclass(frozen=True)

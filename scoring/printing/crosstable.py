@@ -42,7 +42,7 @@ def crosstable_pdf(tournament: Tournament) -> bytes:
         if i:
             flow.append(Spacer(1, 5 * mm))
         flow.append(_block_table(table, block, last=block[-1] == len(table.rounds) - 1 if block else True, st=st))
-    return build(flow, f"{tournament.name} - {_('cross table')}", landscape(A4))
+    return build(flow, f"{tournament.name} - {_('Cross table')}", landscape(A4))
 
 
 def _heading(table: CrossTable) -> str:

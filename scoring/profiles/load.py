@@ -126,7 +126,7 @@ def _team_line(entry: Entry, match: Match, stats: dict) -> None:
         stats[t.game].append(PlayedResult(
             [h.record for h in hands], [(h.ns, h.ew) for h in hands], 0 if ns else 1, seat, (match.total_ns, match.total_ew),
             (match.points_ns if ns else match.points_ew) if match.is_finished else None, match.is_finished,
-            f"{t.name[:12]} R{match.round.number}"))
+            f"R{match.round.number}", t.name))
     entry.results.append(line)
 
 
@@ -149,7 +149,7 @@ def _table_line(entry: Entry, table: Table, stats: dict) -> None:
         deals = list(table.deals.all())
         stats[t.game].append(PlayedResult(
             [d.record for d in deals], [tuple(d.net) for d in deals], mine.seat, adapter.sides[mine.seat], totals,
-            None, table.is_finished, f"{t.name[:12]} R{table.round.number}"))
+            None, table.is_finished, f"R{table.round.number}", t.name))
     entry.results.append(line)
 
 

@@ -57,7 +57,9 @@ class Cell:
     ``result_id``: the match's or table's id (``None`` for a bye). ``opponents``: the other
     entrants' row numbers (Tai Pan: one; four-player: three, in seat order) and
     ``opponent_ids`` their ids. ``side``: Tai Pan ``"NS"``/``"EW"``; four-player the seat's
-    label (``seat``: 0..3). Once played: ``outcome`` (Tai Pan ``W``/``D``/``L``),
+    label (``seat``: 0..3); ``side_key``: the same side as the game's side key, not translated
+    (Tai Pan ``"NS"``/``"EW"``; four-player the adapter's ``sides[seat]``, e.g. ``"E"`` or
+    ``"0"``; empty for a bye). Once played: ``outcome`` (Tai Pan ``W``/``D``/``L``),
     ``points`` (Tai Pan match points; four-player placement points or ``None`` without them),
     ``scored`` and ``conceded`` (Tai Pan totals of the match; four-player: ``scored`` is the
     table total, ``conceded`` ``None``), ``place`` (four-player, 1..4, ties share).
@@ -71,6 +73,7 @@ class Cell:
     opponents: list[int] = field(default_factory=list)
     opponent_ids: list[int] = field(default_factory=list)
     side: str = ""
+    side_key: str = ""
     seat: int | None = None
     outcome: str = ""
     points: int | Fraction | None = None
@@ -245,7 +248,7 @@ def _match_cells(match: tuple, numbers: dict[int, int]) -> list[tuple[int, Cell]
     for me, other, side, scored, conceded, points in ((ns, ew, "NS", total_ns, total_ew, points_ns),
                                                       (ew, ns, "EW", total_ew, total_ns, points_ew)):
         cell = Cell(round=rnd, state=PLAYED if counted else PENDING, table=table, result_id=pk,
-                    opponents=[numbers[other]] if other in numbers else [], opponent_ids=[other], side=side)
+                    opponents=[numbers[other]] if other in numbers else [], opponent_ids=[other], side=side, side_key=side)
         if counted:
             cell.outcome = DRAW if winner is None else WIN if winner == me else LOSS
             cell.points, cell.scored, cell.conceded = points, scored, conceded
@@ -292,7 +295,7 @@ def _player_table(tournament: Tournament, name_of: NameOf) -> CrossTable:
     tables: dict[int, list] = {}
     for seat in seats:
         tables.setdefault(seat[0], []).append(seat)
-    labels = tournament.adapter.side_labels()
+    labels = list(zip(tournament.adapter.sides, tournament.adapter.side_labels(), strict=True))
     placement = stored_placement(tournament.placement)
     for table_seats in tables.values():
         for player_id, cell in _table_cells(table_seats, numbers, labels, placement):
@@ -302,8 +305,9 @@ def _player_table(tournament: Tournament, name_of: NameOf) -> CrossTable:
                       legend=_("Each round: the table, the seat, the place at the table and the table's points."))
 
 
-def _table_cells(seats: list[tuple], numbers: dict[int, int], labels: list[str], placement) -> list[tuple[int, Cell]]:
-    """Every seated player's cell of one table (its :data:`SEAT_COLUMNS` rows in seat order).
+def _table_cells(seats: list[tuple], numbers: dict[int, int], labels: list[tuple[str, str]], placement) -> list[tuple[int, Cell]]:
+    """Every seated player's cell of one table (its :data:`SEAT_COLUMNS` rows in seat order);
+    ``labels``: ``(side key, label)`` per seat.
     Places and placement points only for a counted table of four."""
     counted = len(seats) == 4 and all(s[6] for s in seats)
     results = table_points(placement, [s[5] or 0 for s in seats]) if counted else None
@@ -312,7 +316,8 @@ def _table_cells(seats: list[tuple], numbers: dict[int, int], labels: list[str],
         others = [s[4] for s in seats if s[4] != player_id]
         cell = Cell(round=rnd, state=PLAYED if counted else PENDING, table=number, result_id=table_id,
                     opponents=[numbers[o] for o in others if o in numbers], opponent_ids=others,
-                    side=labels[seat] if seat < len(labels) else str(seat), seat=seat)
+                    side=labels[seat][1] if seat < len(labels) else str(seat),
+                    side_key=labels[seat][0] if seat < len(labels) else str(seat), seat=seat)
         if results is not None:
             cell.place, cell.scored = results[i].place, total or 0
             cell.points = results[i].points if placement.enabled else None

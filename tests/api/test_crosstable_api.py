@@ -21,6 +21,7 @@ from tests.factories import (
     MembershipFactory,
     PlayerFactory,
     RoundFactory,
+    TableFactory,
     TeamFactory,
     TournamentFactory,
     play,
@@ -66,6 +67,7 @@ def test_cross_table_is_public_with_public_names(world):
     assert (first["state"], first["opponents"], first["side"], first["outcome"], first["points"], first["scored"],
             first["conceded"], first["text"]) == ("played", [2], "NS", "W", 2, 800, 0, "2 NS W 800-0")
     assert south["cells"][0]["text"] == "1 EW L 0-800"
+    assert (first["side_key"], south["cells"][0]["side_key"]) == ("NS", "EW")
     second = north["cells"][1]
     assert (second["state"], second["side"], second["outcome"], second["scored"], second["text"]) == (
         "pending", "EW", "", None, "2 EW")
@@ -104,3 +106,23 @@ def test_a_round_not_played_is_a_cell_of_state_none(world):
     row = next(r for r in data["rows"] if r["entrant_id"] == idle.pk)
     assert [c["state"] for c in row["cells"]] == ["none", "none"]
     assert [c["round"] for c in row["cells"]] == [1, 2]
+
+
+@pytest.mark.parametrize(("game", "keys"), [("sichuan", ["E", "S", "W", "N"]), ("tiengow", ["0", "1", "2", "3"])])
+def test_a_four_player_cell_has_a_stable_side_key_next_to_the_localised_label(game, keys):
+    # Issue 26, tester: "side" is the seat's label in the request's language ("Oost"); "side_key"
+    # is the game's side key (the tournament's "sides": docs/api.md) and "seat" its index.
+    t = TournamentFactory(game=game)
+    table = TableFactory(round=RoundFactory(tournament=t, number=1), number=1)
+    seats = {s.player_id: s.seat for s in table.seats.all()}
+    r = APIClient().get(api_url("crosstable", t.slug), HTTP_ACCEPT_LANGUAGE="nl")
+    data = r.json()
+    validator("CrossTable").validate(data)
+    cells = {row["entrant_id"]: row["cells"][0] for row in data["rows"]}
+    assert {seats[pk]: (c["seat"], c["side_key"]) for pk, c in cells.items()} == {i: (i, keys[i]) for i in range(4)}
+    dutch = {"sichuan": "Oost", "tiengow": "Plaats 1"}[game]
+    east = next(c for c in cells.values() if c["seat"] == 0)
+    assert (east["side"], east["side_key"]) == (dutch, keys[0])
+    english = APIClient().get(api_url("crosstable", t.slug), HTTP_ACCEPT_LANGUAGE="en").json()
+    east = next(row["cells"][0] for row in english["rows"] if row["cells"][0]["seat"] == 0)
+    assert (east["side"], east["side_key"]) == ({"sichuan": "East", "tiengow": "Seat 1"}[game], keys[0])

@@ -21,3 +21,21 @@ def test_all_zero_still_draws_a_base_line_and_many_bars_drop_their_texts():
     chart = bar_chart(Series("k", "T", "bars", ["x"] * 20, [0] * 20))
     assert chart["zero_y"] == 102.0 and all(b["h"] == 0 for b in chart["bars"])
     assert not chart["show_labels"] and not chart["show_values"]
+
+
+def test_long_texts_are_cut_with_an_ellipsis_and_kept_whole_in_the_table():
+    # 5.2 units a character: a room of 30 holds 5 characters, so 6 or more lose their tail to "…".
+    from scoring.web.charts import fit
+    assert fit("R12", 30) == "R12" and fit("Stadstoernooi", 30) == "Stad…" and fit("abc", 5) == ""
+    # 6 bars from two tournaments: slots of 292 / 6 = 48.67; groups of 4 and 2 slots.
+    series = Series("k", "T", "bars", ["R1", "R2", "R3", "R4", "R1", "R3"], [2, 2, 2, 0, 0, 2],
+                    ["NSKT demo", "NSKT demo", "NSKT demo", "NSKT demo", "Stadstoernooi Amsterdam 2026", "Stadstoernooi Amsterdam 2026"])
+    chart = bar_chart(series)
+    assert [b["label"] for b in chart["bars"]] == ["R1", "R2", "R3", "R4", "R1", "R3"]
+    assert chart["bars"][4]["full"] == "Stadstoernooi Amsterdam 2026 R1"
+    first, second = chart["groups"]
+    # The first run spans 4 slots (4 .. 198.67; its rule 1 unit in from each edge); the second 2
+    # slots, 97.33 wide, room 97.33 - 2 = 95.33 units -> 18 characters: 17 of the name and "…".
+    assert (first["text"], first["x1"], first["x2"]) == ("NSKT demo", 5.0, 197.7)
+    assert second["text"] == "Stadstoernooi Ams…" and second["full"] == "Stadstoernooi Amsterdam 2026"
+    assert chart["height"] == 131 and chart["rows"][4] == ("Stadstoernooi Amsterdam 2026 R1", 0)

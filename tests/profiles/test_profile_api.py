@@ -32,6 +32,10 @@ def test_the_api_gives_the_profile_numbers_and_validates():
     assert result["url"].endswith(api_url("match-detail", t.slug, match.pk))
     (game,) = data["statistics"]
     assert {i["key"]: i["value"] for i in game["items"]} == profile(anna).games[0].statistics.as_dict()
+    # The chart's labels are full names: the whole tournament name and the round (the page draws
+    # only "R1" under the bar and the name once under the tournament's bars).
+    points = next(c for c in game["charts"] if c["key"] == "match_points")
+    assert (points["labels"], points["values"]) == ([f"{t.name} R1"], [2])
     # A conditional read like every other: the same answer again is 304 without a body.
     again = APIClient().get(api_url("person-detail", anna.pk), HTTP_IF_NONE_MATCH=r["ETag"])
     assert again.status_code == 304 and again.content == b""

@@ -25,14 +25,14 @@ def test_taipan_statistics_by_hand():
     one = [_hand({"N": "tai_pan"}, "N", None, {"NS": 75, "EW": 25}), _hand({"N": "grand_tai_pan"}, "E", None, {"NS": 30, "EW": 70}),
            _hand({"S": "tai_pan"}, "S", "NS")]
     two = [_hand({"W": "tai_pan"}, "W", "EW"), _hand({}, "N", None, {"NS": 55, "EW": 45}), _hand({}, "N", "NS")]
-    results = [PlayedResult(one, [(175, 25), (-170, 70), (300, 0)], 0, "N", (305, 95), 2, True, "A R1"),
-               PlayedResult(two, [(0, 300), (55, 45), (200, 0)], 1, "W", (255, 345), None, False, "B R1")]
+    results = [PlayedResult(one, [(175, 25), (-170, 70), (300, 0)], 0, "N", (305, 95), 2, True, "R1", "A"),
+               PlayedResult(two, [(0, 300), (55, 45), (200, 0)], 1, "W", (255, 345), None, False, "R1", "B")]
     stats = registry.get("taipan").player_statistics(results)
     assert stats.as_dict() == {"hands": 6, "tai_pan_calls": 2, "tai_pan_made": 2, "grand_tai_pan_calls": 1,
                                "grand_tai_pan_made": 0, "double_victories": 2, "average_card_points": 50.0,
                                "matches": 1, "match_points": 2}
     charts = {s.key: s for s in stats.charts}
-    assert (charts["match_points"].labels, charts["match_points"].values) == (["A R1"], [2])
+    assert (charts["match_points"].labels, charts["match_points"].groups, charts["match_points"].values) == (["R1"], ["A"], [2])
     assert charts["calls"].values == [2, 2, 1, 0]
 
 

@@ -215,7 +215,7 @@ def test_four_player_cells():
     assert east.number == 1 and east.totals == {"total": 6}
     cell = east.cells[0]
     others = sorted(ct.row_of(seats[s]).number for s in (1, 2, 3))
-    assert (cell.table, cell.seat, cell.side, cell.place, cell.scored) == (1, 0, "East", 1, 6)
+    assert (cell.table, cell.seat, cell.side, cell.side_key, cell.place, cell.scored) == (1, 0, "East", "E", 1, 6)
     assert sorted(cell.opponents) == others == [2, 3, 4]
     assert cell.text() == "T1 East 1st 6"
     for s in (1, 2, 3):

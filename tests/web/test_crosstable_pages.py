@@ -104,6 +104,18 @@ def test_pdf(client, world):
     assert "Cross table" in text and "800-0" in text and "Anna V." in text and "Anna de Vries" not in text
 
 
+def test_pdf_footer_and_title_are_in_the_reader_s_language(client, world):
+    # Issue 26, tester: the Dutch PDF's footer read "... cross table · 1" (an untranslated msgid).
+    t, _people = world
+    client.cookies["django_language"] = "nl"
+    with translation.override("nl"):
+        r = client.get(reverse("scoring:crosstable_pdf", args=[t.slug]))
+    reader = PdfReader(io.BytesIO(r.content))
+    text = " ".join(page.extract_text() for page in reader.pages)
+    assert f"{t.name} - Kruistabel · 1" in text and "cross table" not in text.lower()
+    assert reader.metadata.title == f"{t.name} - Kruistabel"
+
+
 def test_pdf_of_many_rounds_and_teams_repeats_its_head(client):
     """Forty teams over fifteen rounds: more rounds than fit beside the names, so the rounds are
     split in blocks; every page carries the head."""

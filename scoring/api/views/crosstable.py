@@ -34,7 +34,11 @@ class CellSerializer(serializers.Serializer):
     result_id = serializers.IntegerField(allow_null=True, help_text="The match's or table's id.")
     opponents = serializers.ListField(child=serializers.IntegerField(), help_text="The opponents' row numbers.")
     opponent_ids = serializers.ListField(child=serializers.IntegerField(), help_text="The opponents' team or player ids.")
-    side = serializers.CharField(allow_blank=True, help_text="Tai Pan `NS`/`EW`; four-player the seat's label.")
+    side = serializers.CharField(allow_blank=True, help_text="Tai Pan `NS`/`EW`; four-player the seat's label, in the "
+                                                             "request's language (\"Oost\").")
+    side_key = serializers.CharField(allow_blank=True, help_text="The side as the game's side key, never translated (the "
+                                                                 "tournament's `sides`): Tai Pan `NS`/`EW`; four-player "
+                                                                 "`E`/`S`/`W`/`N`, Tien Gow `0`..`3`.")
     seat = serializers.IntegerField(allow_null=True, help_text="Four-player: the seat, 0 to 3.")
     outcome = serializers.CharField(allow_blank=True, help_text="Tai Pan `W`, `D` or `L` once played.")
     points = serializers.FloatField(allow_null=True, help_text="Tai Pan match points; four-player placement points.")
@@ -67,7 +71,7 @@ class CrossTableSerializer(serializers.Serializer):
 
 
 #: The API's cell of a round the entrant did not play.
-NO_CELL = {"state": "none", "table": None, "result_id": None, "opponents": [], "opponent_ids": [], "side": "",
+NO_CELL = {"state": "none", "table": None, "result_id": None, "opponents": [], "opponent_ids": [], "side": "", "side_key": "",
            "seat": None, "outcome": "", "points": None, "scored": None, "conceded": None, "place": None,
            "forfeit": "", "text": ""}
 
@@ -76,7 +80,7 @@ def _cell(cell, number: int) -> dict:
     if cell is None:
         return {"round": number, **NO_CELL}
     data = {k: getattr(cell, k) for k in ("round", "state", "table", "result_id", "opponents", "opponent_ids", "side",
-                                          "seat", "outcome", "scored", "conceded", "place", "forfeit")}
+                                          "side_key", "seat", "outcome", "scored", "conceded", "place", "forfeit")}
     return {**data, "points": as_number(cell.points), "text": cell.text()}
 
 

@@ -34,7 +34,7 @@ def person_data(request, data: Profile, *, federation_number: bool) -> dict[str,
     statistics = [{
         "game": g.key, "label": str(g.label), "tournaments": g.tournaments,
         "items": [{"key": i.key, "label": str(i.label), "value": i.value} for i in g.statistics.items],
-        "charts": [{"key": s.key, "title": str(s.title), "kind": s.kind, "labels": s.labels, "values": s.values}
+        "charts": [{"key": s.key, "title": str(s.title), "kind": s.kind, "labels": s.full_labels(), "values": s.values}
                    for s in g.statistics.charts],
     } for g in data.games]
     out = {"id": data.person.pk, "name": data.name, "page": absolute(reverse("scoring:person_profile", args=[data.person.pk])),

@@ -275,7 +275,7 @@ class TaiPan(GameAdapter):
         match, chronologically (summed: ``match_points``)."""
         hands = made_dv = card_sum = card_hands = 0
         calls = {"tai_pan": [0, 0], "grand_tai_pan": [0, 0]}
-        labels, points = [], []
+        labels, groups, points = [], [], []
         for result in results:
             team = TEAMS[result.side]
             for record in result.records:
@@ -291,6 +291,7 @@ class TaiPan(GameAdapter):
                     card_sum, card_hands = card_sum + cp[team], card_hands + 1
             if result.finished and result.points is not None:
                 labels.append(result.label)
+                groups.append(result.group)
                 points.append(result.points)
         items = [
             Statistic("hands", _("Hands played"), hands),
@@ -305,7 +306,7 @@ class TaiPan(GameAdapter):
             Statistic("match_points", _("Match points"), sum(points)),
         ]
         charts = [
-            Series("match_points", _("Match points per match"), "bars", labels, points),
+            Series("match_points", _("Match points per match"), "bars", labels, points, groups),
             Series("calls", _("Calls made and succeeded"), "bars",
                    [str(_("TP called")), str(_("TP made")), str(_("GTP called")), str(_("GTP made"))],
                    [*calls["tai_pan"], *calls["grand_tai_pan"]]),
