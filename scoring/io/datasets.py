@@ -12,6 +12,7 @@ Numbers stay numbers (a negative total is a number, not text).
 from __future__ import annotations
 
 import io
+import re
 from collections.abc import Callable
 
 import tablib
@@ -71,6 +72,18 @@ def export_csv(dataset: tablib.Dataset) -> str:
     return safe.export("csv")
 
 
+#: Characters a worksheet title cannot hold (Excel; openpyxl raises ``ValueError`` on them).
+SHEET_TITLE_FORBIDDEN = re.compile(r"[\\/?*\[\]:]")
+
+
+def sheet_title(title, fallback: str = "Sheet") -> str:
+    """``title`` as a valid worksheet title: ``\\ / ? * [ ] :`` become ``-``, at most 31
+    characters, no leading/trailing apostrophe; ``fallback`` when nothing is left.
+    ``"Seizoen 2025/26"`` -> ``"Seizoen 2025-26"``."""
+    text = SHEET_TITLE_FORBIDDEN.sub("-", str(_plain(title) or ""))[:31].strip().strip("'")
+    return text or fallback
+
+
 def export_xlsx(dataset: tablib.Dataset) -> bytes:
     """The dataset as an XLSX workbook (one sheet, bold frozen header row). Text is always a
     string cell, never a formula: formula-like text is kept exactly and marked quote-prefixed
@@ -82,7 +95,7 @@ def export_xlsx(dataset: tablib.Dataset) -> bytes:
 
     wb = Workbook()
     ws = wb.active
-    ws.title = (dataset.title or "Sheet")[:31]
+    ws.title = sheet_title(dataset.title)
     bold = Font(bold=True)
     rows = ([list(dataset.headers)] if dataset.headers else []) + [list(r) for r in dataset]
     for r, row in enumerate(rows, start=1):

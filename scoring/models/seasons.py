@@ -29,7 +29,7 @@ class Season(models.Model):
     ``points_table`` (``[p1, p2, ...]``: points for place 1, 2, ...). Places beyond the table earn
     ``participation`` points. ``best_n``: how many of a person's results count (``None``: all).
     Managed by ``created_by`` and the ``managers`` (:func:`scoring.policy.can_manage_season`).
-    A tournament may be in several seasons.
+    A tournament may be in several seasons. ``version``: optimistic concurrency (see the field).
     """
 
     name = models.CharField(_("name"), max_length=200)
@@ -50,6 +50,9 @@ class Season(models.Model):
                                       verbose_name=_("co-managers"))
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
+    #: Increases on every save through :func:`scoring.seasons.manage.save_season`; the edit form
+    #: (and optionally the API) carries it and a stale one is refused (:mod:`scoring.locking`).
+    version = models.PositiveIntegerField(default=0)
 
     class Meta:
         ordering = ["-created_at", "name"]

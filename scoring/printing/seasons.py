@@ -5,6 +5,7 @@ tournament) marked with an asterisk."""
 from __future__ import annotations
 
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from reportlab.lib import colors
 from reportlab.lib.pagesizes import A4, landscape
 from reportlab.lib.units import mm
@@ -46,7 +47,8 @@ def season_pdf(ranking: Ranking) -> bytes:
         ("VALIGN", (0, 0), (-1, -1), "MIDDLE"), ("LINEBELOW", (0, 0), (-1, 0), 0.8, colors.black),
         ("ROWBACKGROUNDS", (0, 1), (-1, -1), [colors.white, colors.HexColor("#f2f2f2")]),
     ]))
-    best = (_("best %(n)d results count") % {"n": season.best_n}) if season.best_n else _("every result counts")
+    best = (ngettext("the best result counts", "the best %(n)s results count", season.best_n) % {"n": season.best_n}
+            if season.best_n else _("every result counts"))  # the page's wording (templates/seasons/detail.html)
     flow = [para(season.name, st["title"]), para(_("Season ranking") + f" · {season.get_preset_display()} · {best}", st["h2"]),
             Spacer(1, 2 * mm), table, Spacer(1, 2 * mm),
             para(_("(x): not counted (outside the best results). *: provisional, the tournament is still running."), st["small"])]

@@ -101,8 +101,8 @@ def test_export_is_formula_safe_and_public(client, english):
     season([t1])
     text = client.get("/seasons/s1/export/?format=csv").content.decode("utf-8-sig")
     rows = list(csv.reader(io.StringIO(text)))
-    assert rows[0] == ["Rank", "Name", "Counted points", "Cup: points", "Cup: place"]
-    assert rows[1] == ["1", '\'=HYPERLINK("http://x","y")', "25", "25", "1"]
+    assert rows[0] == ["Rank", "Name", "Counted points", "Cup: points", "Cup: place", "Cup: counted"]
+    assert rows[1] == ["1", '\'=HYPERLINK("http://x","y")', "25", "25", "1", "yes"]
     assert "F-1" not in text
     xlsx = load_workbook(io.BytesIO(client.get("/seasons/s1/export/?format=xlsx").content)).active
     cell = xlsx.cell(row=2, column=2)
@@ -152,7 +152,8 @@ def test_create_and_edit_with_role_checks(client, english):
     assert client.get("/seasons/season-26/edit/").status_code == 403
     assert client.post("/seasons/season-26/edit/", {**data, "name": "X"}).status_code == 403
     client.force_login(other)
-    response = client.post("/seasons/season-26/edit/", {**data, "name": "Season 2026", "slug": "season-26", "best_n": "3"})
+    response = client.post("/seasons/season-26/edit/", {**data, "name": "Season 2026", "slug": "season-26", "best_n": "3",
+                                                            "version": "0"})
     s.refresh_from_db()
     assert response.status_code == 302 and s.name == "Season 2026" and s.best_n == 3
     # Mine stays although the co-manager does not organise it.

@@ -29,6 +29,7 @@ WRITE_ERRORS = {
     401: OpenApiResponse(ErrorSerializer, description="No credentials, or an unknown token."),
     403: OpenApiResponse(ErrorSerializer, description="Not a manager of this season (create: organises no tournament)."),
     404: OpenApiResponse(ErrorSerializer, description="No such season."),
+    409: OpenApiResponse(ErrorSerializer, description="`stale_version`: the season changed since the `version` sent."),
 }
 
 
@@ -50,6 +51,7 @@ class SeasonSerializer(serializers.Serializer):
     participation = serializers.IntegerField(help_text="Points for a place beyond the table.")
     best_n = serializers.IntegerField(allow_null=True, help_text="How many results count; null: all.")
     tournaments = SeasonTournamentSerializer(many=True)
+    version = serializers.IntegerField(help_text="Increases on every change; send it back with a PATCH.")
 
 
 class SeasonWriteSerializer(serializers.Serializer):
@@ -62,9 +64,12 @@ class SeasonWriteSerializer(serializers.Serializer):
     participation = serializers.IntegerField(min_value=0, required=False)
     best_n = serializers.IntegerField(min_value=1, required=False, allow_null=True)
     tournaments = serializers.ListField(child=serializers.CharField(), required=False,
-                                        help_text="Tournament slugs (replaces the list); new ones must be organised by the caller.")
+                                        help_text="Tournament slugs (replaces the list); new ones must be organised by the caller; "
+                                                  "one already in the season stays unless the caller organises it.")
     managers = serializers.ListField(child=serializers.CharField(), required=False,
                                      help_text="Co-managers' usernames (replaces the list).")
+    version = serializers.IntegerField(min_value=0, required=False,
+                                       help_text="PATCH: the `version` the change was built from; a stale one is a 409.")
 
 
 class SeasonResultSerializer(serializers.Serializer):
@@ -101,7 +106,7 @@ def season_data(season: Season) -> dict:
                     "provisional": t.status == t.Status.RUNNING} for t in ordered]
     return {"slug": season.slug, "name": season.name, "description": season.description, "preset": season.preset,
             "points_table": table, "participation": season.participation, "best_n": season.best_n,
-            "tournaments": tournaments}
+            "tournaments": tournaments, "version": season.version}
 
 
 def ranking_data(season: Season) -> dict:
@@ -125,8 +130,10 @@ class SeasonWriteMixin:
             raise exceptions.NotAuthenticated()
         serializer = SeasonWriteSerializer(data=self.request.data, partial=season is not None)
         serializer.is_valid(raise_exception=True)
+        data = dict(serializer.validated_data)
+        version = data.pop("version", None) if season is not None else None
         try:
-            return save_season(season, actor, dict(serializer.validated_data))
+            return save_season(season, actor, data, expected_version=version)
         except ValidationError as exc:
             raise exceptions.ValidationError(exc.message_dict) from None
 

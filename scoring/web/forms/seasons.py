@@ -3,6 +3,7 @@ checks and the save are :func:`scoring.seasons.manage.save_season`, shared with 
 from __future__ import annotations
 
 from django import forms
+from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 
 from scoring import policy
@@ -29,14 +30,19 @@ class SeasonForm(forms.Form):
     managers = forms.CharField(label=_("co-managers"), required=False,
                                help_text=_("Usernames separated by spaces; they may edit the season too."))
 
-    def __init__(self, *args, user, season: Season | None = None, **kwargs):
-        if season is not None and not args:
-            kwargs.setdefault("initial", {
+    version = forms.IntegerField(widget=forms.HiddenInput, required=False)
+
+    def __init__(self, data=None, *args, user, season: Season | None = None, **kwargs):
+        if season is not None and data is None:
+            kwargs.setdefault("initial", {"version": season.version,
                 "name": season.name, "slug": season.slug, "description": season.description, "preset": season.preset,
                 "points_table": ", ".join(str(p) for p in season.points_table), "participation": season.participation,
                 "best_n": season.best_n, "tournaments": list(season.tournaments.values_list("pk", flat=True)),
                 "managers": " ".join(season.managers.values_list("username", flat=True))})
-        super().__init__(*args, **kwargs)
+        super().__init__(data, *args, **kwargs)
+        for field in self.fields.values():
+            if field.label:  # explicit labels are not capitalised by Django (only model verbose names are)
+                field.label = capfirst(field.label)
         mine = policy.organised_tournaments(user)
         choices = Tournament.objects.filter(pk__in=mine.values("pk"))
         if season is not None:

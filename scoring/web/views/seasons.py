@@ -33,7 +33,9 @@ from django.utils.translation import gettext as _t
 from django.views.decorators.http import require_http_methods, require_safe
 
 from scoring import policy
+from scoring.errors import StaleVersion
 from scoring.io.season_export import season_dataset
+from scoring.locking import parse_version
 from scoring.models import Person, Season, Tournament
 from scoring.printing.seasons import cell_text
 from scoring.printing.seasons import season_pdf as build_season_pdf
@@ -149,10 +151,14 @@ def season_export(request, slug):
 
 
 def _form_page(request, season: Season | None):
-    form = SeasonForm(request.POST or None, user=request.user, season=season)
+    """The create/edit form; an edit carries the season's version (a stale one is a form error)."""
+    form = SeasonForm(request.POST if request.method == "POST" else None, user=request.user, season=season)
     if request.method == "POST" and form.is_valid():
         try:
-            season = save_season(season, request.user, form.data_for_service())
+            version = None if season is None else parse_version(form.cleaned_data.get("version"))
+            season = save_season(season, request.user, form.data_for_service(), expected_version=version)
+        except StaleVersion as exc:
+            form.add_error(None, exc.message)
         except ValidationError as exc:
             for field, errors in exc.message_dict.items():
                 for error in errors:
