@@ -168,3 +168,12 @@ def test_not_the_same_person_is_not_offered_on_an_entry_with_a_number(world):
         persons.split(solo, user, numbered.pk)
     assert web.post(f"/t/solo/players/{numbered.pk}/split/").status_code == 302
     assert Player.objects.get(pk=numbered.pk).person_id == sanne.person_id
+
+
+def test_import_pages_name_the_number_columns():
+    teams, players = TournamentFactory(slug="tt"), TournamentFactory(slug="pp", game="sichuan")
+    web = Client()
+    web.force_login(organiser_of(teams, players))
+    teams_page = web.get("/t/tt/teams/import/").content.decode()
+    assert "number1" in teams_page and "number2" in teams_page
+    assert "federation_number" in web.get("/t/pp/players/import/").content.decode()
