@@ -3,8 +3,12 @@
 Every path that creates or edits a :class:`~scoring.models.Player` ends here, so that the entry
 points to a :class:`~scoring.models.Person`:
 
-- with a federation number: the person with that number (created when there is none);
+- with a federation number: the person with that number (created when there is none), refused
+  when that person's name does not look like the entry's (:func:`name_mismatches`);
 - without: a new person. Names are never matched automatically.
+
+A person keeps the name of the entry that made it: linking another entry never renames it.
+Federation numbers are shown by one rule (:func:`visible_numbers`).
 
 Two entries of one tournament with the same federation number are refused
 (:func:`number_clash`, a validation error next to the field). Changing an entry's number
@@ -27,6 +31,7 @@ from dataclasses import dataclass, field
 from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from scoring import policy
 from scoring.errors import NotAllowed, ServiceError
@@ -90,7 +95,8 @@ def visible_numbers(actor, numbers: Iterable[str | None]) -> set[str]:
                .values_list("federation_number", flat=True))
 
 
-NAME_MISMATCH = "This federation number belongs to someone with another name; check the number."
+#: The refusal for a number whose person has another name (translated where it is shown).
+NAME_MISMATCH = gettext_noop("This federation number belongs to someone with another name; check the number.")
 
 
 def name_mismatches(pairs: Iterable[tuple[str, str]]) -> set[str]:
@@ -322,6 +328,7 @@ def update_entry(tournament: Tournament, actor, player_id: int, *, federation_nu
     (:class:`ServiceError` on ``federation_number``), an unknown public-name setting."""
     _require(actor, tournament)
     player = Player.objects.select_for_update(of=("self",)).select_related("person").get(tournament=tournament, pk=player_id)
+    was = player.federation_number
     if public_name is not None:
         if public_name not in ("", *PublicNames.values):
             raise ServiceError(_("Choose full, short or empty."), field="public_name")
@@ -335,7 +342,6 @@ def update_entry(tournament: Tournament, actor, player_id: int, *, federation_nu
             raise ServiceError(_("%(name)s already has this federation number in this tournament.") % {"name": clash.name},
                                field="federation_number")
         player.federation_number = number
-    was = Player.objects.filter(pk=player.pk).values_list("federation_number", flat=True).get()
     player.save(update_fields=["public_name", "federation_number", "updated_at"])
     return link(player, was=was)
 

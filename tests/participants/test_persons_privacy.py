@@ -15,7 +15,7 @@ from scoring.participants import persons
 from scoring.participants.entrants import clean_number
 from scoring.web.forms.organiser import PlayerForm, TeamForm
 from tests.api.conftest import api_url, client_for, issue_token
-from tests.factories import MembershipFactory, TeamFactory, TournamentFactory, UserFactory
+from tests.factories import MembershipFactory, TournamentFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
 MISMATCH = "This federation number belongs to someone with another name; check the number."
