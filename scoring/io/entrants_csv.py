@@ -225,6 +225,8 @@ def column_label(report: ImportReport, key: str) -> str:
 
 
 NUMBER_COLUMNS = ("federation_number", "number1", "number2")
+#: The name column each number column belongs to.
+NAME_OF_NUMBER = {"federation_number": "name", "number1": "player1", "number2": "player2"}
 
 
 def _number_errors(form: forms.Form, taken: dict[str, int], line: int) -> list[tuple[str, str]]:
@@ -235,7 +237,10 @@ def _number_errors(form: forms.Form, taken: dict[str, int], line: int) -> list[t
         number = form.cleaned_data.get(key) if hasattr(form, "cleaned_data") else None
         if not number:
             continue
-        if number in taken:
+        error = persons.number_error(number, form.cleaned_data.get(NAME_OF_NUMBER[key]) or "")
+        if error:
+            errors.append((key, error))
+        elif number in taken:
             earlier = taken[number]
             errors.append((key, _t("The federation number {number} is already used in this tournament.").format(number=number)
                            if not earlier else

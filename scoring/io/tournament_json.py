@@ -419,6 +419,10 @@ def load_tournament(text: str | bytes, *, slug: str | None = None, organiser: st
             tournament = _create(plan, slug, members, warnings)
     except IntegrityError as exc:
         raise ImportRefused([("$", f"the tournament could not be saved ({exc})")]) from None
+    except ImportRefused:
+        raise
+    except ServiceError as exc:  # a federation number of someone with another name (persons.attach)
+        raise ImportRefused([("$", str(exc))]) from None
     except RuleViolation as exc:  # the records were checked above; this is a safety net
         raise ImportRefused([("$", str(violation_message(v))) for v in exc.violations]) from None
     return Imported(tournament, warnings)

@@ -123,9 +123,9 @@ def round_field(low: int = 1, **kwargs) -> WholeNumberField:
 
 
 def clean_number(value: str | None) -> str:
-    """A federation (or student) number as stored: spaces removed, letters upper case
-    (``" nl 123 "`` -> ``"NL123"``); empty for none."""
-    return "".join((value or "").split()).upper()
+    """A federation (or student) number as stored: letters and digits only, upper case
+    (``" nl 123 "``, ``"nl-123"``, ``"NL.123"`` -> ``"NL123"``); empty for none."""
+    return "".join(c for c in (value or "") if c.isalnum()).upper()
 
 
 class FederationNumberField(TextField):

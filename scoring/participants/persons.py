@@ -3,8 +3,12 @@
 Every path that creates or edits a :class:`~scoring.models.Player` ends here, so that the entry
 points to a :class:`~scoring.models.Person`:
 
-- with a federation number: the person with that number (created when there is none);
+- with a federation number: the person with that number (created when there is none), refused
+  when that person's name does not look like the entry's (:func:`name_mismatches`);
 - without: a new person. Names are never matched automatically.
+
+A person keeps the name of the entry that made it: linking another entry never renames it.
+Federation numbers are shown by one rule (:func:`visible_numbers`).
 
 Two entries of one tournament with the same federation number are refused
 (:func:`number_clash`, a validation error next to the field). Changing an entry's number
@@ -27,6 +31,7 @@ from dataclasses import dataclass, field
 from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from scoring import policy
 from scoring.errors import NotAllowed, ServiceError
@@ -62,6 +67,59 @@ def first_and_initial(normalised: str) -> tuple[str, str] | None:
     return (words[0], words[-1][0]) if len(words) >= 2 else None
 
 
+def looks_alike(a: str, b: str) -> bool:
+    """True when names ``a`` and ``b`` look alike by the review list's test (:func:`candidates`):
+    the same normalised name, a ``difflib`` ratio of at least :data:`SIMILARITY`, or the same
+    first name and last-name initial."""
+    na, nb = normalise_name(a), normalise_name(b)
+    if na == nb:
+        return True
+    if difflib.SequenceMatcher(None, na, nb, autojunk=False).ratio() >= SIMILARITY:
+        return True
+    first = first_and_initial(na)
+    return first is not None and first == first_and_initial(nb)
+
+
+def visible_numbers(actor, numbers: Iterable[str | None]) -> set[str]:
+    """Of ``numbers``, the federation numbers ``actor`` may see: staff see all; an organiser sees
+    a number only when an entry of a tournament they organise carries it
+    (``Player.federation_number``); everyone else none. One query (none for staff or nobody).
+    The one rule for the review list, the entries API and the people API (docs/players.md)."""
+    wanted = {n for n in numbers if n}
+    user = policy.user_of(actor) if actor is not None else None
+    if not wanted or user is None:
+        return set()
+    if getattr(user, "is_staff", False) or getattr(user, "is_superuser", False):
+        return wanted
+    return set(Player.objects.filter(federation_number__in=wanted, tournament__in=policy.organised_tournaments(user))
+               .values_list("federation_number", flat=True))
+
+
+#: The refusal for a number whose person has another name (translated where it is shown).
+NAME_MISMATCH = gettext_noop("This federation number belongs to someone with another name; check the number.")
+
+
+def name_mismatches(pairs: Iterable[tuple[str, str]]) -> set[str]:
+    """Of ``pairs`` ``(number, name)`` (numbers cleaned), the numbers whose person has a name that
+    does not look like ``name`` (:func:`looks_alike`): typing someone else's number is refused
+    (message :data:`NAME_MISMATCH`). One query."""
+    pairs = [(n, name) for n, name in pairs if n]
+    if not pairs:
+        return set()
+    owners = dict(Person.objects.filter(federation_number__in={n for n, _name in pairs})
+                  .values_list("federation_number", "name"))
+    return {n for n, name in pairs if n in owners and not looks_alike(owners[n], name)}
+
+
+def number_error(number: str | None, name: str, player: Player | None = None) -> str | None:
+    """The form/CSV error for giving ``name`` federation number ``number`` (:data:`NAME_MISMATCH`),
+    or ``None``; ``player``: the entry being edited (its own person's number is never refused)."""
+    number = clean_number(number)
+    if not number or not name or (player is not None and player.pk and player.federation_number == number):
+        return None
+    return _(NAME_MISMATCH) if name_mismatches([(number, name)]) else None
+
+
 # --- linking entries to persons --------------------------------------------------------------
 
 def number_clash(tournament: Tournament | None, number: str, exclude_pk: int | None = None) -> Player | None:
@@ -95,6 +153,8 @@ def attach(players: list[Player]) -> list[Player]:
     share one person. Queries: one for the known numbers, one bulk insert for the new persons."""
     for p in players:
         p.federation_number = clean_number(p.federation_number)
+    if name_mismatches((p.federation_number, p.name) for p in players):
+        raise ServiceError(_(NAME_MISMATCH), field="federation_number")
     numbers = {p.federation_number for p in players if p.federation_number}
     known = {pr.federation_number: pr for pr in Person.objects.filter(federation_number__in=numbers)} if numbers else {}
     new: list[Person] = []
@@ -113,16 +173,22 @@ def attach(players: list[Player]) -> list[Player]:
     return players
 
 
-def link(player: Player) -> Player:
+def link(player: Player, was: str | None = None) -> Player:
     """Link a saved or new entry to its person after a create or an edit, and save that link.
 
     With a number: the person with that number; when nobody has it, the entry's own person if
     that has no number yet (with all its entries: joins the organiser made are kept), else a new
     person. Without: the entry's own person kept when it has no number (its name follows the
-    entry's), else a new person. A person left without entries is deleted."""
+    entry's), else a new person; when ``was`` (the entry's number before the edit) is empty too,
+    the entry keeps the person it was joined to ("Same person" leaves the joined entry without
+    the other's number). A person reached by number never takes the entry's name. Refused
+    (:class:`ServiceError` on ``federation_number``): a number whose person has a name that does
+    not look like the entry's (:func:`name_mismatches`). A person left without entries is deleted."""
     player.federation_number = clean_number(player.federation_number)
     old = player.person if player.person_id else None
     number = player.federation_number
+    if number and not (old is not None and old.federation_number == number) and name_mismatches([(number, player.name)]):
+        raise ServiceError(_(NAME_MISMATCH), field="federation_number")
     if number and old is not None and not old.federation_number and not Person.objects.filter(federation_number=number).exists():
         # A new number for a person without one: the person (with entries joined by the organiser
         # in other tournaments) takes it, and so do all its entries.
@@ -132,11 +198,14 @@ def link(player: Player) -> Player:
         person = old
     elif number:
         person = old if old is not None and old.federation_number == number else _person_with_number(number, player.name)
-    elif old is not None and not old.federation_number:
+    elif old is not None and (not old.federation_number or was == ""):
         person = old
     else:
         person = Person.objects.create(name=player.name)
-    if person.name != player.name:
+    if person.name != player.name and not person.federation_number and \
+            not Player.objects.filter(person=person).exclude(pk=player.pk).exists():
+        # Only a person of this one entry follows its name; a person reached by number, or with
+        # entries elsewhere, keeps the name it has (docs/players.md).
         person.name = player.name
         person.save(update_fields=["name", "updated_at"])
     player.person = person
@@ -207,7 +276,9 @@ def same_person(tournament: Tournament, actor, source_id: int, target_id: int) -
     number = target.federation_number or source.federation_number
     if number and not target.federation_number and Player.objects.filter(person=source).exclude(tournament=tournament).exists():
         raise ServiceError(_("The person's entries in other tournaments carry a federation number: give this entry that number instead."))
-    Player.objects.filter(pk__in=[p.pk for p in moving]).update(person=target, federation_number=number or "")
+    # The entries keep their own number: the other's number is not copied onto them (it stays
+    # hidden from this tournament's organisers, :func:`visible_numbers`).
+    Player.objects.filter(pk__in=[p.pk for p in moving]).update(person=target)
     drop_empty([source.pk])
     if number and not target.federation_number:
         target.federation_number = number
@@ -257,6 +328,7 @@ def update_entry(tournament: Tournament, actor, player_id: int, *, federation_nu
     (:class:`ServiceError` on ``federation_number``), an unknown public-name setting."""
     _require(actor, tournament)
     player = Player.objects.select_for_update(of=("self",)).select_related("person").get(tournament=tournament, pk=player_id)
+    was = player.federation_number
     if public_name is not None:
         if public_name not in ("", *PublicNames.values):
             raise ServiceError(_("Choose full, short or empty."), field="public_name")
@@ -271,7 +343,7 @@ def update_entry(tournament: Tournament, actor, player_id: int, *, federation_nu
                                field="federation_number")
         player.federation_number = number
     player.save(update_fields=["public_name", "federation_number", "updated_at"])
-    return link(player)
+    return link(player, was=was)
 
 
 @transaction.atomic
@@ -347,6 +419,18 @@ def _matches(me: _Row, rows: list[_Row], skip) -> list[tuple[_Row, str, float]]:
             matcher.set_seq1(row.norm)
             out.append((row, "initial", matcher.ratio()))
     return out
+
+
+def hide_numbers(found: list[Candidate], actor) -> list[Candidate]:
+    """``found`` with each federation number ``actor`` may not see (:func:`visible_numbers`)
+    replaced by ``None``; ``has_number`` on each side tells that there is one. One query."""
+    shown = visible_numbers(actor, [side["federation_number"] for c in found for side in (c.here, c.other)])
+    for c in found:
+        for side in (c.here, c.other):
+            side["has_number"] = bool(side["federation_number"])
+            if side["federation_number"] not in shown:
+                side["federation_number"] = None
+    return found
 
 
 def candidates(tournament: Tournament) -> list[Candidate]:

@@ -20,11 +20,11 @@ from django.db.models import Prefetch, Q
 from django.urls import reverse
 from django.utils.translation import gettext as _t
 
-from scoring import policy
 from scoring.games.statistics import PlayedResult, Statistics
 from scoring.kinds import MATCHES, TABLES
 from scoring.models import Deal, Hand, Match, Person, Player, ResultContainer, Round, Table, TableSeat, Team, Tournament
 from scoring.participants.names import person_public_name, public_name
+from scoring.participants.persons import visible_numbers
 from scoring.standings.ranks import entry_ranks
 
 Status = ResultContainer.Status
@@ -218,6 +218,7 @@ def _games(entries: list[Entry], stats: dict[str, list[PlayedResult]]) -> list[G
 
 
 def may_see_federation_number(actor, person: Person, entries: list[Entry]) -> bool:
-    """True for an organiser of one of the person's tournaments (the API adds the number for them;
-    anonymous callers and everyone else never see it)."""
-    return any(policy.can_organise(actor, e.tournament) for e in entries)
+    """True for staff and for an organiser of a tournament whose entry carries the person's
+    number (:func:`scoring.participants.persons.visible_numbers`; the API adds the number for
+    them; anonymous callers and everyone else never see it)."""
+    return bool(person.federation_number) and person.federation_number in visible_numbers(actor, [person.federation_number])

@@ -91,7 +91,7 @@ def test_federation_export_for_the_organiser(world):
     data = r.json()
     validator("FederationExport").validate(data)
     north = data["rows"][0]
-    assert north["players"] == [{"name": "Anna de Vries", "federation_number": "NL-1"},
+    assert north["players"] == [{"name": "Anna de Vries", "federation_number": "NL1"},
                                 {"name": "Bram Jansen", "federation_number": ""}]
     assert (north["rank"], north["name"], north["totals"]["match_points"]) == (1, "North", 2)
     assert north["rounds"] == [{"round": 1, "opponent": "South", "result": "W 800-0"},

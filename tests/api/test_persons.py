@@ -64,7 +64,7 @@ def test_different_people_are_not_offered_again(api_world):
 def test_entries_patch_numbers_and_settings(api_world):
     c = api_world.client("organiser")
     first, second = api_world.sc.players.order_by("pk")[:2]
-    known = persons.create_player(api_world.elsewhere, "Iemand", federation_number="NL9")
+    known = persons.create_player(api_world.elsewhere, first.name, federation_number="NL9")
     r = c.patch(api_url("entry-detail", "sc", first.pk), {"federation_number": " nl 9 ", "public_name": "short"}, format="json")
     assert r.status_code == 200, r.content
     assert r.json()["federation_number"] == "NL9" and r.json()["person_id"] == known.person_id

@@ -61,7 +61,9 @@ class PublicNamesSerializer(serializers.Serializer):
 class ReviewPersonSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     name = serializers.CharField()
-    federation_number = serializers.CharField(allow_null=True)
+    federation_number = serializers.CharField(allow_null=True, help_text="Only for an organiser of a tournament "
+                                              "whose entry carries this number (else null; see `has_number`).")
+    has_number = serializers.BooleanField(help_text="The person has a federation number.")
     tournaments = serializers.ListField(child=serializers.CharField(), help_text="Slugs of the tournaments played.")
 
 
@@ -83,9 +85,16 @@ class PersonIdSerializer(serializers.Serializer):
     person_id = serializers.IntegerField()
 
 
-def _entry(p) -> dict:
-    return {"id": p.pk, "name": p.name, "person_id": p.person_id, "federation_number": p.federation_number,
-            "public_name": p.public_name}
+def _entry(p, shown: set[str]) -> dict:
+    return {"id": p.pk, "name": p.name, "person_id": p.person_id,
+            "federation_number": p.federation_number if p.federation_number in shown else "", "public_name": p.public_name}
+
+
+def _entries(actor, players) -> list[dict]:
+    """The entries with the numbers ``actor`` may see (:func:`persons.visible_numbers`)."""
+    players = list(players)
+    shown = persons.visible_numbers(actor, [p.federation_number for p in players])
+    return [_entry(p, shown) for p in players]
 
 
 class PersonsView(OrganiserView):
@@ -109,7 +118,7 @@ class EntryListView(PersonsView):
                    summary="The entries with their person and federation number (organisers only)")
     def get(self, request, slug):
         t = self.tournament(slug)
-        return Response(EntrySerializer([_entry(p) for p in t.players.order_by("name", "pk")], many=True).data)
+        return Response(EntrySerializer(_entries(self.actor(), t.players.order_by("name", "pk")), many=True).data)
 
 
 class EntryView(PersonsView):
@@ -122,7 +131,7 @@ class EntryView(PersonsView):
         data = self.valid(EntryPatchSerializer)
         player = self.call(persons.update_entry, t, self.actor(), pk, federation_number=data.get("federation_number"),
                            public_name=data.get("public_name"))
-        return Response(EntrySerializer(_entry(player)).data)
+        return Response(EntrySerializer(_entries(self.actor(), [player])[0]).data)
 
 
 class EntrySplitView(PersonsView):
@@ -154,7 +163,7 @@ class ReviewView(PersonsView):
     def get(self, request, slug):
         t = self.tournament(slug)
         rows = [{"here": _person(c.here, c.here_played), "other": _person(c.other, c.other_played), "reason": c.reason,
-                 "ratio": round(c.ratio, 3)} for c in persons.candidates(t)]
+                 "ratio": round(c.ratio, 3)} for c in persons.hide_numbers(persons.candidates(t), self.actor())]
         return Response(CandidateSerializer(rows, many=True).data)
 
 

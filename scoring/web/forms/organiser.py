@@ -134,6 +134,11 @@ class TeamForm(forms.ModelForm):
             self.add_error("second_player_name", _("The two players must be different people."))
         if data.get("first_player_number") and data.get("first_player_number") == data.get("second_player_number"):
             self.add_error("second_player_number", _("The two players have the same federation number."))
+        for prefix in ("first", "second"):
+            current = getattr(self.instance, f"{prefix}_player", None) if self.instance.pk else None
+            error = persons.number_error(data.get(f"{prefix}_player_number"), data.get(f"{prefix}_player_name") or "", current)
+            if error and f"{prefix}_player_number" not in self.errors:
+                self.add_error(f"{prefix}_player_number", error)
         joined, withdrawn = data.get("joined_round"), data.get("withdrawn_after_round")
         if joined and withdrawn is not None and withdrawn and withdrawn < joined:
             self.add_error("withdrawn_after_round", _("A team cannot withdraw before the round it joins."))
@@ -150,11 +155,12 @@ class TeamForm(forms.ModelForm):
             player.affiliation = team.affiliation
             player.public_name = self.cleaned_data.get(f"{prefix}_player_public") or ""
             player.federation_number = self.cleaned_data.get(f"{prefix}_player_number") or ""
+        was = dict(Player.objects.filter(pk__in=[p.pk for p in players if p.pk]).values_list("pk", "federation_number"))
         if team.pk:  # clear both numbers first: two players may swap them
             Player.objects.filter(pk__in=[p.pk for p in players]).update(federation_number="")
         for player in players:
             player.save()
-            persons.link(player)
+            persons.link(player, was=was.get(player.pk))
         team.first_player, team.second_player = players
         team.save()
         return team
@@ -300,8 +306,9 @@ class PlayerForm(forms.ModelForm):
     @transaction.atomic
     def save(self, commit: bool = True) -> Player:
         """Save the entry and link it to its person (:func:`scoring.participants.persons.link`)."""
+        was = self.initial.get("federation_number") if self.instance.pk else None
         player = super().save(commit=True)
-        return persons.link(player)
+        return persons.link(player, was=was)
 
     def clean_name(self):
         name = self.cleaned_data.get("name") or ""
@@ -315,6 +322,9 @@ class PlayerForm(forms.ModelForm):
         joined, withdrawn = data.get("joined_round"), self.instance.withdrawn_after_round
         if joined is not None and withdrawn is not None and joined > withdrawn + 1:
             self.add_error("joined_round", gettext("This player is withdrawn after round {number}; they cannot join later than round {last}.").format(number=withdrawn, last=withdrawn + 1))
+        error = persons.number_error(data.get("federation_number"), data.get("name") or "", self.instance)
+        if error and "federation_number" not in self.errors:
+            self.add_error("federation_number", error)
         return data
 
 

@@ -245,11 +245,11 @@ IMPORT_PAGES = {
     "teams": {"title": _("Import teams (CSV)"), "list_url": "scoring:team_list", "example_url": "scoring:teams_import_example",
               "import_url": "scoring:teams_import",
               "done": _("%(count)d teams imported."),
-              "columns": _("Columns: name, player1, player2 (required), affiliation, seed, joined_round, rating (optional).")},
+              "columns": _("Columns: name, player1, player2 (required), affiliation, seed, joined_round, rating, number1, number2 (optional; number1 and number2: the players' federation numbers).")},
     "players": {"title": _("Import players (CSV)"), "list_url": "scoring:players", "example_url": "scoring:players_import_example",
                 "import_url": "scoring:players_import",
                 "done": _("%(count)d players imported."),
-                "columns": _("Columns: name (required), affiliation, seed, joined_round, substitute (yes or no), rating (optional).")},
+                "columns": _("Columns: name (required), affiliation, seed, joined_round, substitute (yes or no), rating, federation_number (optional).")},
 }
 
 

@@ -23,7 +23,7 @@ from scoring.web.decorators import tournament_view
 def review(request, *, tournament):
     """The look-alike pairs of this tournament's people and people of any tournament, with the
     tournaments each played (:func:`scoring.participants.persons.candidates`)."""
-    pairs = persons.candidates(tournament)
+    pairs = persons.hide_numbers(persons.candidates(tournament), request.user)
     return render(request, "persons/review.html", tournament_context(request, tournament, pairs=pairs))
 
 
