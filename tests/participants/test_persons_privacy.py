@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 from django.test import Client
+from django.utils.translation import gettext
 
 from scoring.errors import ServiceError
 from scoring.io import entrants_csv, tournament_json
@@ -18,7 +19,8 @@ from tests.api.conftest import api_url, client_for, issue_token
 from tests.factories import MembershipFactory, TournamentFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
-MISMATCH = "This federation number belongs to someone with another name; check the number."
+# As the pages say it (Dutch by default): the refusal of a number of someone with another name.
+MISMATCH = gettext("This federation number belongs to someone with another name; check the number.")
 
 
 def organiser_of(*tournaments, **extra):
@@ -59,7 +61,7 @@ def test_review_page_and_api_hide_the_other_sides_number(world):
     web.force_login(away_org)
     page = web.get("/t/away/people/").content.decode()
     assert "Sanne Willems" in page and "NL1001" not in page
-    assert "has a federation number" in page
+    assert gettext("has a federation number") in page
     rows = _api(away_org).get(api_url("people-review", "away")).json()
     assert len(rows) == 1 and rows[0]["other"]["name"] == "Sanne Willems"
     assert rows[0]["other"]["federation_number"] is None and rows[0]["other"]["has_number"] is True
