@@ -77,10 +77,16 @@ SHEET_TITLE_FORBIDDEN = re.compile(r"[\\/?*\[\]:]")
 
 
 def sheet_title(title, fallback: str = "Sheet") -> str:
-    """``title`` as a valid worksheet title: ``\\ / ? * [ ] :`` become ``-``, at most 31
-    characters, no leading/trailing apostrophe; ``fallback`` when nothing is left.
+    """``title`` as a valid worksheet title: ``\\ / ? * [ ] :`` become ``-``, control characters
+    are dropped, at most 31 characters (UTF-16 units, as Excel counts), no leading/trailing
+    apostrophe, never Excel's reserved ``History``; ``fallback`` when nothing is left.
     ``"Seizoen 2025/26"`` -> ``"Seizoen 2025-26"``."""
-    text = SHEET_TITLE_FORBIDDEN.sub("-", str(_plain(title) or ""))[:31].strip().strip("'")
+    text = SHEET_TITLE_FORBIDDEN.sub("-", "".join(c for c in str(_plain(title) or "") if c.isprintable()))
+    while len(text.encode("utf-16-le")) > 62:
+        text = text[:-1]
+    text = text.strip().strip("'")
+    if text.lower() == "history":
+        text += "-"
     return text or fallback
 
 

@@ -18,8 +18,9 @@ from scoring.seasons.ranking import Ranking
 from scoring.standings.placement import as_number
 
 
-def season_dataset(ranking: Ranking, *, full: bool = False) -> tablib.Dataset:
-    """The ranking as a tablib Dataset (``full``: full names and federation numbers)."""
+def season_dataset(ranking: Ranking, *, full: bool = False, numbers_shown: set[str] | frozenset = frozenset()) -> tablib.Dataset:
+    """The ranking as a tablib Dataset (``full``: full names and a federation-number column
+    holding the numbers of ``numbers_shown``, the others empty)."""
     headers = [_t("Rank"), _t("Full name") if full else _t("Name")]
     headers += [_t("Federation number")] if full else []
     headers.append(_t("Counted points"))
@@ -29,7 +30,7 @@ def season_dataset(ranking: Ranking, *, full: bool = False) -> tablib.Dataset:
     ds = tablib.Dataset(headers=headers, title=sheet_title(ranking.season.name, _t("Season")))
     for row in ranking.rows:
         line = [row.rank, row.full_name if full else row.name]
-        line += [row.federation_number] if full else []
+        line += [row.federation_number if row.federation_number in numbers_shown else ""] if full else []
         line.append(as_number(row.total))
         for cell in row.cells:
             final = cell is not None and not cell.provisional

@@ -123,9 +123,10 @@ def round_field(low: int = 1, **kwargs) -> WholeNumberField:
 
 
 def clean_number(value: str | None) -> str:
-    """A federation (or student) number as stored: letters and digits only, upper case
-    (``" nl 123 "``, ``"nl-123"``, ``"NL.123"`` -> ``"NL123"``); empty for none."""
-    return "".join(c for c in (value or "") if c.isalnum()).upper()
+    """A federation (or student) number as stored: ASCII letters and digits only, upper case,
+    after Unicode compatibility normalisation (``" nl 123 "``, ``"nl-123"``, ``"NL.123"``,
+    full-width ``"ＮＬ１２３"`` -> ``"NL123"``); empty for none."""
+    return "".join(c for c in unicodedata.normalize("NFKC", value or "") if c.isascii() and c.isalnum()).upper()
 
 
 class FederationNumberField(TextField):

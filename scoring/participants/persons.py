@@ -181,13 +181,19 @@ def link(player: Player, was: str | None = None) -> Player:
     person. Without: the entry's own person kept when it has no number (its name follows the
     entry's), else a new person; when ``was`` (the entry's number before the edit) is empty too,
     the entry keeps the person it was joined to ("Same person" leaves the joined entry without
-    the other's number). A person reached by number never takes the entry's name. Refused
+    the other's number). A person with entries elsewhere never takes the entry's name. Refused
     (:class:`ServiceError` on ``federation_number``): a number whose person has a name that does
-    not look like the entry's (:func:`name_mismatches`). A person left without entries is deleted."""
+    not look like the entry's (:func:`name_mismatches`), also when an entry keeps its number under
+    a new name and the person has other entries. A person left without entries is deleted."""
     player.federation_number = clean_number(player.federation_number)
     old = player.person if player.person_id else None
     number = player.federation_number
-    if number and not (old is not None and old.federation_number == number) and name_mismatches([(number, player.name)]):
+    if number and old is not None and old.federation_number == number:
+        # Keeping the number under another name: refused when the person has entries elsewhere
+        # (renaming an entry must not carry someone else's results to another name).
+        if not looks_alike(player.name, old.name) and Player.objects.filter(person=old).exclude(pk=player.pk).exists():
+            raise ServiceError(_(NAME_MISMATCH), field="federation_number")
+    elif number and name_mismatches([(number, player.name)]):
         raise ServiceError(_(NAME_MISMATCH), field="federation_number")
     if number and old is not None and not old.federation_number and not Person.objects.filter(federation_number=number).exists():
         # A new number for a person without one: the person (with entries joined by the organiser
@@ -202,10 +208,9 @@ def link(player: Player, was: str | None = None) -> Player:
         person = old
     else:
         person = Person.objects.create(name=player.name)
-    if person.name != player.name and not person.federation_number and \
-            not Player.objects.filter(person=person).exclude(pk=player.pk).exists():
-        # Only a person of this one entry follows its name; a person reached by number, or with
-        # entries elsewhere, keeps the name it has (docs/players.md).
+    if person.name != player.name and not Player.objects.filter(person=person).exclude(pk=player.pk).exists():
+        # Only a person of this one entry follows its name; a person with entries elsewhere (one
+        # reached by number among them) keeps the name it has (docs/players.md).
         person.name = player.name
         person.save(update_fields=["name", "updated_at"])
     player.person = person

@@ -148,7 +148,7 @@ def test_json_import_refuses_the_number_of_someone_with_another_name(world):
 
 # --- 3, 5, 6 ----------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("raw", ["nl-2002", "nl 2002", "NL.2002", " NL2002 ", "nl/20 02"])
+@pytest.mark.parametrize("raw", ["nl-2002", "nl 2002", "NL.2002", " NL2002 ", "nl/20 02", "ＮＬ２００２"])
 def test_numbers_keep_letters_and_digits_only(raw):
     assert clean_number(raw) == "NL2002"
 
@@ -179,3 +179,23 @@ def test_import_pages_name_the_number_columns():
     teams_page = web.get("/t/tt/teams/import/").content.decode()
     assert "number1" in teams_page and "number2" in teams_page
     assert "federation_number" in web.get("/t/pp/players/import/").content.decode()
+
+
+def test_renaming_an_entry_cannot_carry_someone_elses_number(world):
+    """Second test round: an entry took Sanne's number under a look-alike name (allowed), then was
+    renamed to someone else keeping the number. The rename is refused; Sanne's person keeps her
+    name and gains no results of another name."""
+    home, away, sanne, look, home_org, away_org = world
+    look.federation_number = "NL1001"
+    persons.link(look)
+    assert look.person_id == sanne.person_id  # a look-alike: joined
+    look.name = "Mallory Evil"
+    with pytest.raises(ServiceError) as refused:
+        persons.link(look, was="NL1001")
+    assert refused.value.field == "federation_number"
+    assert Person.objects.get(pk=sanne.person_id).name == "Sanne Willems"
+    # A person of one entry only follows a rename, number and all.
+    solo = persons.create_player(home, "Piet Puck", federation_number="NL77")
+    solo.name = "Piet Pukkel"
+    persons.link(solo, was="NL77")
+    assert Person.objects.get(pk=solo.person_id).name == "Piet Pukkel"

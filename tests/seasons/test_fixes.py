@@ -180,3 +180,29 @@ def test_points_table_errors(text, message, settings):
         save_season(None, user, {"name": "S", "preset": "custom", "points_table": text})
     assert err.value.message_dict["points_table"] == [message]
     assert parse_table("10, 8, 8, 0") == [10, 8, 8, 0]
+
+
+def test_full_export_shows_a_number_only_to_who_entered_it(client, english):
+    """Second test round: the managers' full export showed every federation number. Now the
+    number rule of the review list holds (staff, or an organiser of a tournament whose entry
+    carries the number): a co-manager who entered nobody sees full names, no numbers."""
+    from scoring.models import Player
+
+    anna = person("Anna de Vries", number="NL1")
+    cup = finished_with_places({anna: 1}, name="Cup")
+    Player.objects.filter(tournament=cup, person=anna).update(federation_number="NL1")
+    creator, co = _organiser(cup), UserFactory(username="co-manager")
+    s = season([cup], created_by=creator)
+    s.managers.add(co)
+
+    def rows(user):
+        client.force_login(user)
+        return list(csv.reader(io.StringIO(client.get("/seasons/s1/export/?format=csv&full=1").content.decode("utf-8-sig"))))
+
+    assert rows(creator)[1][1:3] == ["Anna de Vries", "NL1"]
+    assert rows(co)[1][1:3] == ["Anna de Vries", ""]
+
+
+@pytest.mark.parametrize(("name", "title"), [("Sei\tzoen\x01", "Seizoen"), ("History", "History-"), ("😀" * 20, "😀" * 15)])
+def test_sheet_titles_without_control_characters_reserved_names_or_too_many_units(name, title):
+    assert sheet_title(name) == title

@@ -113,10 +113,13 @@ def test_full_export_for_managers_only(client, english):
     anna = person("Anna de Vries", number="NL-7")
     t1 = finished_with_places({anna: 1}, name="Cup")
     Tournament.objects.filter(pk=t1.pk).update(public_names=PublicNames.SHORT)
+    Player.objects.filter(tournament=t1, person=anna).update(federation_number="NL-7")
     s = season([t1])
     assert client.get("/seasons/s1/export/?full=1").status_code in (302, 403)
     manager = UserFactory()
     s.managers.add(manager)
+    # The manager organises the tournament whose entry carries the number: they see it.
+    MembershipFactory(tournament=t1, user=manager, role=Membership.Role.ORGANISER)
     client.force_login(manager)
     text = client.get("/seasons/s1/export/?format=csv&full=1").content.decode("utf-8-sig")
     rows = list(csv.reader(io.StringIO(text)))

@@ -37,6 +37,7 @@ from scoring.errors import StaleVersion
 from scoring.io.season_export import season_dataset
 from scoring.locking import parse_version
 from scoring.models import Person, Season, Tournament
+from scoring.participants import persons
 from scoring.printing.seasons import cell_text
 from scoring.printing.seasons import season_pdf as build_season_pdf
 from scoring.seasons.manage import save_season
@@ -138,7 +139,8 @@ def season_pdf(request, slug):
 @require_safe
 def season_export(request, slug):
     """The federation export (:mod:`scoring.io.season_export`) as CSV or XLSX (``?format=``):
-    public names for everyone; ``?full=1``: full names and federation numbers, managers only."""
+    public names for everyone; ``?full=1``: full names, managers only, and the federation numbers
+    the user may see (:func:`scoring.participants.persons.visible_numbers`)."""
     season = _season(slug)
     full = request.GET.get("full") == "1"
     if full and not policy.can_manage_season(request.user, season):
@@ -147,7 +149,11 @@ def season_export(request, slug):
     if fmt not in EXPORT_FORMATS:
         raise Http404(_t("Unknown export format."))
     name = f"{slugify(season.slug)}-ranking" + ("-full" if full else "")
-    return export_response(season_dataset(ranking(season), full=full), fmt, name)
+    result = ranking(season)
+    # A federation number only for whoever may see it (one rule, docs/players.md "Privacy"):
+    # staff, or an organiser of a tournament whose entry carries it.
+    shown = persons.visible_numbers(request.user, [row.federation_number for row in result.rows]) if full else set()
+    return export_response(season_dataset(result, full=full, numbers_shown=shown), fmt, name)
 
 
 def _form_page(request, season: Season | None):
