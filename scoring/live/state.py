@@ -133,6 +133,9 @@ def _publish_pending() -> None:
         except Exception as exc:  # noqa: BLE001 - a push never breaks the write that committed
             log.warning("live counters not read for the push (%s)", exc)
             versions = {}
+            # A dropped database connection (a restart, a network cut) is closed here, so that
+            # the request's next query opens a new one instead of failing on the dead one.
+            connection.close_if_unusable_or_obsolete()
         push.publish(tournament_id, sorted(topics), versions)
 
 
