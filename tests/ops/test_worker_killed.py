@@ -32,7 +32,7 @@ from tests.factories import MatchFactory, RoundFactory, TournamentFactory
 pytestmark = [pytest.mark.services, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
 ROOT = Path(__file__).resolve().parent.parent.parent
-TABLES = 120  # about 70 ms per score sheet: several seconds of work to interrupt
+TABLES = 300  # a few ms to 70 ms per score sheet: seconds of work to interrupt on a fast machine too
 
 
 def own_redis_url() -> str:
@@ -106,8 +106,10 @@ def test_a_killed_worker_leaves_a_running_job_that_another_worker_completes(own_
         first.wait(timeout=10)
         left = TaskState.objects.get(key=key)
         print(f"\nkilled worker left: status={left.status} progress={left.progress}/{left.total}")
-        assert left.status == "running" and 0 < left.progress < TABLES and left.total == TABLES
-        assert running.progress < TABLES
+        # Progress is written at most once a second (the last step always): a fast worker may have
+        # laid out every sheet and be joining the parts when it is killed; the job is still running.
+        assert left.status == "running" and 0 < left.progress <= TABLES and left.total == TABLES
+        assert running.progress <= TABLES
         assert redis.Redis.from_url(own_broker).hlen("unacked") == 1  # the message was never acknowledged
         # A new worker takes the message over after the visibility timeout and builds the pack.
         second = start_worker("rescuer", own_broker, log)
