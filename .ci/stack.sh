@@ -93,8 +93,12 @@ done
 curl -fsS -o /dev/null --cacert "$CA" "$URL/" || { cat "$LOG"; echo "no answer at $URL"; exit 1; }
 echo "stack up at $URL (${SECONDS}s)"
 
-# The worker is asked while the demo tournament, an imported one and a token are made (one Django start).
-bash deploy/serve.sh run "$VENV/bin/celery" -A nskt inspect ping -t 10 >"$WORK/ping.log" 2>&1 &
+# The worker is asked while the demo tournament, an imported one and a token are made (one Django start);
+# asked again until it answers (a worker still starting when the web answers first), for up to 2 minutes.
+( for _ in $(seq 1 10); do
+    bash deploy/serve.sh run "$VENV/bin/celery" -A nskt inspect ping -t 10 >"$WORK/ping.log" 2>&1 && exit 0
+    sleep 2
+  done; exit 1 ) &
 PING_PID=$!
 TOKEN=$(bash deploy/serve.sh manage shell -c "from django.core.management import call_command
 call_command('load_demo', in_production=True, stdout=open('/dev/null', 'w'))
