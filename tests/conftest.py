@@ -148,3 +148,17 @@ def pytest_generate_tests(metafunc):
     marker = metafunc.definition.get_closest_marker("every_game")
     if marker is not None and "game" in metafunc.fixturenames:
         metafunc.parametrize("game", games_under_test(metafunc.module, **marker.kwargs))
+
+
+@pytest.fixture
+def english_everywhere(settings):
+    """English as the site's language and the active one, with a fresh cache before and after
+    (cached pages and regions are per language): for tests that read English texts."""
+    from django.core.cache import cache
+    from django.utils import translation
+
+    settings.LANGUAGE_CODE = "en"
+    cache.clear()
+    with translation.override("en"):
+        yield
+    cache.clear()

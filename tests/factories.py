@@ -178,6 +178,15 @@ class TableFactory(factory.django.DjangoModelFactory):
         TableSeat.objects.bulk_create(TableSeat(table=obj, seat=i, player=p) for i, p in enumerate(players))
 
 
+def organiser_of(*tournaments: Tournament, **user_fields):
+    """A new user (``user_fields`` for :class:`UserFactory`) who organises every one of
+    ``tournaments``."""
+    user = UserFactory(**user_fields)
+    for t in tournaments:
+        MembershipFactory(tournament=t, user=user, role=Membership.Role.ORGANISER)
+    return user
+
+
 def staff(tournament: Tournament, *, referees: int = 2, organisers: int = 1) -> dict:
     """Members of ``tournament``: ``{"organiser": user, "referees": [users], "outsider": user}``
     (the outsider has no role in it)."""

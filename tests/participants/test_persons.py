@@ -14,16 +14,9 @@ from scoring.io import demo, entrants_csv, tournament_json
 from scoring.models import AuditEntry, DistinctPersons, Membership, Person, Player, Team
 from scoring.participants import persons
 from scoring.web.forms.organiser import PlayerForm, TeamForm
-from tests.factories import MembershipFactory, PlayerFactory, TeamFactory, TournamentFactory, UserFactory
+from tests.factories import MembershipFactory, PlayerFactory, TeamFactory, TournamentFactory, UserFactory, organiser_of
 
 pytestmark = pytest.mark.django_db
-
-
-def organiser_of(*tournaments):
-    user = UserFactory()
-    for t in tournaments:
-        MembershipFactory(tournament=t, user=user, role=Membership.Role.ORGANISER)
-    return user
 
 
 # --- names ----------------------------------------------------------------------------------

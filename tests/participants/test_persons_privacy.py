@@ -11,23 +11,16 @@ from django.utils.translation import gettext
 
 from scoring.errors import ServiceError
 from scoring.io import entrants_csv, tournament_json
-from scoring.models import Membership, Person, Player
+from scoring.models import Person, Player
 from scoring.participants import persons
 from scoring.participants.entrants import clean_number
 from scoring.web.forms.organiser import PlayerForm, TeamForm
 from tests.api.conftest import api_url, client_for, issue_token
-from tests.factories import MembershipFactory, TournamentFactory, UserFactory
+from tests.factories import TournamentFactory, UserFactory, organiser_of
 
 pytestmark = pytest.mark.django_db
 # As the pages say it (Dutch by default): the refusal of a number of someone with another name.
 MISMATCH = gettext("This federation number belongs to someone with another name; check the number.")
-
-
-def organiser_of(*tournaments, **extra):
-    user = UserFactory(**extra)
-    for t in tournaments:
-        MembershipFactory(tournament=t, user=user, role=Membership.Role.ORGANISER)
-    return user
 
 
 @pytest.fixture

@@ -2,8 +2,6 @@
 from __future__ import annotations
 
 import pytest
-from django.core.cache import cache
-from django.utils import translation
 
 from tests.factories import (
     DEALS,
@@ -20,12 +18,8 @@ from tests.factories import (
 
 
 @pytest.fixture(autouse=True)
-def _english(settings):
-    settings.LANGUAGE_CODE = "en"
-    cache.clear()
-    with translation.override("en"):
-        yield
-    cache.clear()
+def _english(english_everywhere):
+    """English texts and a fresh cache (:func:`tests.conftest.english_everywhere`)."""
 
 
 def taipan_entry(person, *, n: int = 1, confirm: bool = True, **tournament_kwargs):

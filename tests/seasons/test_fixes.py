@@ -14,28 +14,21 @@ from openpyxl import load_workbook
 
 from scoring.errors import StaleVersion
 from scoring.io.datasets import sheet_title
-from scoring.models import Membership, Season
+from scoring.models import Season
 from scoring.seasons import manage
 from scoring.seasons.manage import parse_table, save_season
 from tests.api.conftest import client_for, issue_token
-from tests.factories import MembershipFactory, TournamentFactory, UserFactory
+from tests.factories import TournamentFactory, UserFactory, organiser_of
 from tests.seasons.helpers import finished_with_places, person, season
 
 pytestmark = pytest.mark.django_db
-
-
-def _organiser(*tournaments):
-    user = UserFactory()
-    for t in tournaments:
-        MembershipFactory(tournament=t, user=user, role=Membership.Role.ORGANISER)
-    return user
 
 
 def _managed_season():
     """A season of two tournaments: ``mine`` organised by its creator, ``theirs`` by someone else;
     a co-manager ``co`` who organises neither."""
     mine, theirs = TournamentFactory(name="Mine", slug="mine"), TournamentFactory(name="Theirs", slug="theirs")
-    creator, _other = _organiser(mine), _organiser(theirs)
+    creator, _other = organiser_of(mine), organiser_of(theirs)
     co = UserFactory(username="co")
     s = season([mine, theirs], name="Seizoen 2025/26", slug="s-25", description="Two cups", preset="custom",
                points_table=[10, 8, 6], participation=1, best_n=3, created_by=creator)
@@ -112,7 +105,7 @@ def test_a_co_manager_cannot_remove_a_tournament_they_do_not_organise(client, en
 def test_creating_a_taken_slug_in_a_race_is_a_slug_error(monkeypatch):
     """The check before the insert passed (another creation was not yet committed): the unique
     index refuses the insert, and the service answers a slug error, not a crash."""
-    user = _organiser(TournamentFactory())
+    user = organiser_of(TournamentFactory())
     season([], name="Cup", slug="cup")
     real = manage._clean
 
@@ -175,7 +168,7 @@ def test_points_table_errors(text, message, settings):
     settings.LANGUAGE_CODE = "en"
     with pytest.raises(ValidationError):
         parse_table(text)
-    user = _organiser(TournamentFactory())
+    user = organiser_of(TournamentFactory())
     with pytest.raises(ValidationError) as err:
         save_season(None, user, {"name": "S", "preset": "custom", "points_table": text})
     assert err.value.message_dict["points_table"] == [message]
@@ -191,7 +184,7 @@ def test_full_export_shows_a_number_only_to_who_entered_it(client, english):
     anna = person("Anna de Vries", number="NL1")
     cup = finished_with_places({anna: 1}, name="Cup")
     Player.objects.filter(tournament=cup, person=anna).update(federation_number="NL1")
-    creator, co = _organiser(cup), UserFactory(username="co-manager")
+    creator, co = organiser_of(cup), UserFactory(username="co-manager")
     s = season([cup], created_by=creator)
     s.managers.add(co)
 

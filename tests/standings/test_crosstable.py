@@ -14,7 +14,6 @@ import pytest
 from django.core.cache import cache
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
-from django.utils import translation
 
 from scoring.draw import noshow
 from scoring.io.demo import load_demo
@@ -41,12 +40,8 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture(autouse=True)
-def english(settings):
-    settings.LANGUAGE_CODE = "en"
-    cache.clear()
-    with translation.override("en"):
-        yield
-    cache.clear()
+def english(english_everywhere):
+    """English texts and a fresh cache (:func:`tests.conftest.english_everywhere`)."""
 
 
 def public(t):

@@ -38,12 +38,8 @@ EVIL = '=HYPERLINK("http://x","y")'
 
 
 @pytest.fixture(autouse=True)
-def english(settings):
-    settings.LANGUAGE_CODE = "en"
-    cache.clear()
-    with translation.override("en"):
-        yield
-    cache.clear()
+def english(english_everywhere):
+    """English texts and a fresh cache (:func:`tests.conftest.english_everywhere`)."""
 
 
 @pytest.fixture
