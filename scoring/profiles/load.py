@@ -8,7 +8,7 @@ What the public sees (the page is public, and so is the API's answer): names thr
 :func:`~scoring.participants.names.person_public_name`: privacy wins); draft rounds left out; with
 blind confirmation a result that is not confirmed yet shows no score and is left out of the
 statistics (:func:`hidden`). The federation number is never part of the profile; the API adds it
-for the organisers of one of the person's tournaments (:func:`may_see_federation_number`).
+for staff and the organisers whose entry carries the number (:func:`may_see_federation_number`).
 """
 from __future__ import annotations
 
@@ -217,7 +217,7 @@ def _games(entries: list[Entry], stats: dict[str, list[PlayedResult]]) -> list[G
             for game, count in counts.items()]
 
 
-def may_see_federation_number(actor, person: Person, entries: list[Entry]) -> bool:
+def may_see_federation_number(actor, person: Person) -> bool:
     """True for staff and for an organiser of a tournament whose entry carries the person's
     number (:func:`scoring.participants.persons.visible_numbers`; the API adds the number for
     them; anonymous callers and everyone else never see it)."""

@@ -54,5 +54,5 @@ class PersonView(ApiView):
     def get(self, request, pk):
         person = get_object_or_404(Person, pk=pk)
         data = profile(person)
-        allowed = may_see_federation_number(self.actor(), person, data.entries)
+        allowed = may_see_federation_number(self.actor(), person)
         return Response(PersonSerializer(person_data(request, data, federation_number=allowed)).data)
