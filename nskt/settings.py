@@ -183,7 +183,11 @@ DATABASES = {
     "default": dj_database_url.config(
         default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
         conn_max_age=int(os.environ.get("CONN_MAX_AGE", "60")),
-        conn_health_checks=True,
+        # No "SELECT 1" before every request's first query (a round trip per request, a tenth of a
+        # web worker's time in the hall's load scenario): a read on a connection that died is run
+        # once more, and a write checks its connection first
+        # (scoring.web.unavailable.DatabaseUnavailableMiddleware).
+        conn_health_checks=False,
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
@@ -279,8 +283,14 @@ def redis_cache(url: str) -> dict:
 
 if REDIS_URL:
     CACHES = redis_cache(REDIS_URL)
+    # Each process's own memory in front of Redis for values under content keys (the standings
+    # of a state, the phones' shared live regions: scoring.caching), kept LOCAL_CACHE_SECONDS.
+    CACHES["local"] = {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "nskt-local",
+                       "OPTIONS": {"MAX_ENTRIES": int(os.environ.get("LOCAL_CACHE_ENTRIES", "500"))}}
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
+LOCAL_CACHE_SECONDS = int(os.environ.get("LOCAL_CACHE_SECONDS", "60"))
 
 # Live pages (issue 25, scoring.live, docs/operations.md "Live pages"): the pages follow their
 # tournament's server-sent events at /events/<slug>/ (the events process, nskt.asgi) and poll only

@@ -6,6 +6,9 @@ server restart, and likewise a lock timeout or deadlock the database gave up on)
 the view, its template or an inner middleware:
 
 - the connections are closed (the next query opens a new one);
+- before a write (any method but ``GET``, ``HEAD``, ``OPTIONS``) every persistent connection is
+  checked (:func:`check_before_write`) and a dead one closed, so a write never meets a
+  connection that died between two requests (a database restart); reads skip that round trip;
 - a safe request (``GET``, ``HEAD``, ``OPTIONS``) is run once more, whole; its answer counts if
   the second run succeeds;
 - a write, or a read that fails twice, is answered ``503 Service Unavailable`` with
@@ -70,12 +73,33 @@ def reset_connections() -> None:
     """Close every open database connection outside a transaction (a broken one cannot be
     reused; the next query connects again). Errors of closing a dead connection are ignored."""
     for conn in connections.all(initialized_only=True):
-        if conn.in_atomic_block:
+        if not conn.in_atomic_block:
+            reset_connection(conn)
+
+
+def check_before_write() -> None:
+    """Close every persistent connection that no longer answers (Django's ``is_usable``: a
+    ``SELECT 1``), so that a write starts on a live one. Called before each write only: reads do
+    without the check (a read on a dead connection is run once more,
+    :class:`DatabaseUnavailableMiddleware`), which spares every page and poll a round trip
+    (``CONN_HEALTH_CHECKS`` is off in ``nskt.settings``)."""
+    for conn in connections.all(initialized_only=True):
+        if conn.connection is None or conn.in_atomic_block:
             continue
         try:
-            conn.close()
-        except Exception:  # noqa: BLE001 - the connection is gone either way
-            log.debug("closing a failed database connection", exc_info=True)
+            usable = conn.is_usable()
+        except Exception:  # noqa: BLE001 - a connection that cannot even answer is not usable
+            usable = False
+        if not usable:
+            reset_connection(conn)
+
+
+def reset_connection(conn) -> None:
+    """Close ``conn``, ignoring the errors of closing a dead connection."""
+    try:
+        conn.close()
+    except Exception:  # noqa: BLE001 - the connection is gone either way
+        log.debug("closing a failed database connection", exc_info=True)
 
 
 def unavailable(request):
@@ -107,6 +131,8 @@ class DatabaseUnavailableMiddleware:
         self.get_response = get_response
 
     def __call__(self, request):
+        if request.method not in SAFE_METHODS:
+            check_before_write()
         response = self.get_response(request)
         failure = getattr(request, MARK, None)
         if failure is None:

@@ -74,3 +74,34 @@ def test_a_write_on_a_dropped_connection_is_503_or_stored_once():
         assert retry.status_code == 201 and retry.json()["totals"] == [175, 25], n
         assert list(Hand.objects.filter(match=match).values_list("ns", "ew")) == [(175, 25)], n
     assert (503, 0) in seen and seen <= {(503, 0), (201, 1)}
+
+
+def _terminate_backend() -> None:
+    """Terminate the server process of the test's open connection from a second connection (a
+    database restart between two requests)."""
+    connection.ensure_connection()
+    pid = connection.connection.info.backend_pid
+    params = connection.get_connection_params()
+    with psycopg.connect(**{k: v for k, v in params.items() if k != "cursor_factory"}, autocommit=True) as other:
+        other.execute("SELECT pg_terminate_backend(%s)", [pid])
+
+
+def test_a_write_after_the_connection_died_between_requests_is_stored():
+    """Reads run without a health check (CONN_HEALTH_CHECKS off); a write checks its connection
+    first, so a connection that died between two requests costs the write nothing: 201, stored
+    once (not a 503 asking the referee to try again)."""
+    match, referee = _match()
+    _terminate_backend()
+    r = _api(referee).post(api_url("match-records", match.round.tournament.slug, match.pk),
+                           {"version": 0, "record": TAI_PAN_HAND}, format="json", HTTP_IDEMPOTENCY_KEY="after-restart")
+    assert r.status_code == 201 and r.json()["totals"] == [175, 25]
+    assert list(Hand.objects.filter(match=match).values_list("ns", "ew")) == [(175, 25)]
+
+
+def test_a_read_after_the_connection_died_between_requests_is_answered():
+    match, _referee = _match()
+    url = api_url("tournament-detail", match.round.tournament.slug)
+    expected = APIClient().get(url).json()
+    _terminate_backend()
+    r = APIClient(raise_request_exception=False).get(url)
+    assert r.status_code == 200 and r.json() == expected
