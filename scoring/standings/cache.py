@@ -29,18 +29,16 @@ from __future__ import annotations
 
 import hashlib
 import json
-import logging
 from collections.abc import Callable
 from typing import TypeVar
 
-from django.core.cache import cache
 from django.db.models import Count, Max, OuterRef, Subquery, Sum
 
+from scoring import caching
 from scoring.models import Player, Round, Team, Tournament
 from scoring.queries import CompiledQuery
 from scoring.standings.counting import SETTLED, counted_q
 
-log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 #: Seconds a stored standings table is kept (a new result makes a new key anyway).
@@ -105,22 +103,13 @@ def state_key(tournament: Tournament, kind: str, through_round: int | None = Non
     return f"standings:{tournament.pk}:{kind}:{scope}:{digest}"
 
 
-_MISSING = object()
-
-
 def get_or_compute(key: str, compute: Callable[[], T]) -> T:
-    """The value stored under ``key``, else ``compute()`` stored under it. A cache that fails to
-    answer is a miss and a failed store is ignored (logged), so the caller always gets the value."""
-    try:
-        value = cache.get(key, _MISSING)
-    except Exception as exc:  # noqa: BLE001 - a broken cache must never break a page
-        log.warning("standings cache unavailable (%s): computing in the request", exc)
-        return compute()
-    if value is not _MISSING:
+    """The value stored under ``key`` (the process's memory, then the shared cache:
+    :mod:`scoring.caching`), else ``compute()`` stored under it. A cache that fails to answer is a
+    miss and a failed store is ignored (logged), so the caller always gets the value."""
+    value = caching.get(key)
+    if value is not caching.MISSING:
         return value
     value = compute()
-    try:
-        cache.set(key, value, TIMEOUT)
-    except Exception as exc:  # noqa: BLE001
-        log.warning("standings not stored in the cache (%s)", exc)
+    caching.set(key, value, TIMEOUT)
     return value

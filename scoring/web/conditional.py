@@ -14,7 +14,8 @@ A page's ETag is a digest of what the page shows, read cheaply before the view r
   screen), the language, the CSRF cookie (the page embeds a token made from it), the htmx request
   headers (a partial), and the code (templates, translations and static files change on deploys).
 
-A 304 costs two queries (the tournament, then the page's counters, joined by primary keys), no
+A 304 costs one or two queries (the tournament with its counters, then a round's or a result's
+state by primary keys), no
 session write and no rendering, whatever the number of teams (``benchmarks/bench_conditional.py``).
 The state queries are built by the ORM once per process and run again with each request's ids
 (:class:`scoring.queries.CompiledQuery`).
@@ -46,23 +47,22 @@ the next phone asking for the same state gets it without rendering. A region is 
 rendering used nothing of the visitor's own: no CSRF token (``get_token``) and no CSP nonce;
 otherwise it is rendered for each. A new state is a new key, so a kept region is never stale; a
 cache that fails is a miss (in-process memory without Redis, so each gunicorn worker keeps its own;
-Redis in production shares them).
+Redis in production shares them, with each process's memory in front: :mod:`scoring.caching`).
 """
 from __future__ import annotations
 
 import hashlib
 import json
-import logging
 from collections.abc import Callable
 from functools import cache, wraps
 
 from django.contrib import messages
-from django.core.cache import cache as django_cache
 from django.http import HttpResponse
 from django.shortcuts import render
 from django.utils.cache import get_conditional_response, patch_cache_control, patch_vary_headers, quote_etag
 from django.utils.translation import get_language
 
+from scoring import caching
 from scoring.kinds import KINDS, ResultKind, kind_for
 from scoring.live import state as live_state
 from scoring.models import LiveState, Round, Tournament
@@ -74,8 +74,6 @@ from scoring.web.links import held_links
 VARYING_HEADERS = ("HX-Request", "HX-Target", "HX-Trigger", "HX-Boosted")
 #: Seconds a shared live region is kept (a new state makes a new key anyway).
 FRAGMENT_TIMEOUT = 5 * 60
-
-log = logging.getLogger(__name__)
 
 
 @cache
@@ -143,18 +141,12 @@ def _personal_marks(request) -> tuple:
 
 
 def _cache_get(key: str):
-    try:
-        return django_cache.get(key)
-    except Exception as exc:  # noqa: BLE001 - a broken cache must never break a page
-        log.warning("live region cache unavailable (%s)", exc)
-        return None
+    value = caching.get(key)
+    return None if value is caching.MISSING else value
 
 
 def _cache_set(key: str, value) -> None:
-    try:
-        django_cache.set(key, value, FRAGMENT_TIMEOUT)
-    except Exception as exc:  # noqa: BLE001
-        log.warning("live region not stored in the cache (%s)", exc)
+    caching.set(key, value, FRAGMENT_TIMEOUT)
 
 
 def _render_shared(request, key: str | None, render_view: Callable) -> HttpResponse:
@@ -239,7 +231,12 @@ ROUND_COUNTERS, TOURNAMENT_COUNTERS = CompiledQuery(_round_counters), CompiledQu
 
 def tournament_counters(tournament: Tournament) -> dict:
     """The tournament's counters by name (:data:`scoring.live.state.TOURNAMENT_FIELDS`; ``None``
-    each before the first change), one query by primary key."""
+    each before the first change): the ones read with the tournament when it was loaded with
+    ``select_related("live")`` (:func:`scoring.web.decorators.tournament_view`: no query, and the
+    same snapshot as the tournament's fields), else one query by primary key."""
+    if Tournament.live.is_cached(tournament):
+        live = Tournament.live.related.get_cached_value(tournament)
+        return {name: getattr(live, name) if live is not None else None for name in live_state.TOURNAMENT_FIELDS}
     rows = TOURNAMENT_COUNTERS.rows([tournament.pk])
     return dict(zip(live_state.TOURNAMENT_FIELDS, rows[0] if rows else (None,) * len(live_state.TOURNAMENT_FIELDS), strict=True))
 

@@ -42,7 +42,9 @@ def tournament_view(perm: Perm | None = None, *, entrants: bool = False) -> Call
     def decorator(view: Callable) -> Callable:
         @wraps(view)
         def wrapped(request, slug, *args, **kwargs):
-            tournament = get_object_or_404(Tournament, slug=slug)
+            # With its live counters (scoring.models.LiveState) in the same query: a polled page's
+            # state then needs no query of its own (scoring.web.conditional.tournament_counters).
+            tournament = get_object_or_404(Tournament.objects.select_related("live"), slug=slug)
             try:
                 request.actor = actor_for(request, tournament)
             except TooManyRequests as exc:

@@ -17,6 +17,7 @@ and NS wins (docs/tournaments.md: match points win 2, loss 0)."""
 from __future__ import annotations
 
 import uuid
+from collections import defaultdict
 
 import pytest
 from django.core.cache import caches
@@ -24,6 +25,7 @@ from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from scoring import caching
 from scoring.models import Round, Tournament
 from scoring.results import sheet
 from scoring.standings import cache as standings_cache
@@ -264,7 +266,7 @@ def test_through_round(setup):
 @pytest.mark.parametrize("broken", [BrokenCache(), BrokenCache(get_fails=False)], ids=["get-and-set-fail", "set-fails"])
 def test_a_broken_cache_is_a_miss_and_the_page_answers(setup, monkeypatch, client, broken):
     t, m1 = setup["t"], setup["m1"]
-    monkeypatch.setattr(standings_cache, "cache", broken)
+    monkeypatch.setattr(caching, "caches", defaultdict(lambda: broken))
     finish(m1, setup["ref"])
     sheet.confirm(m1, setup["ref2"], expected_version=m1.version)  # confirming never touches the cache
     assert m1.status == m1.Status.CONFIRMED
@@ -389,6 +391,6 @@ def test_player_standings_with_a_broken_cache_and_fixed_queries(monkeypatch, cli
             assert client.get(reverse("scoring:standings", args=[rnd.tournament.slug])).status_code == 200
         pages.append(len(ctx.captured_queries))
     assert pages[0] == pages[1]
-    monkeypatch.setattr(standings_cache, "cache", BrokenCache())
+    monkeypatch.setattr(caching, "caches", defaultdict(BrokenCache))
     assert player_standings(big.tournament) == players.standings(big.tournament)
     assert client.get(reverse("scoring:player_standings", args=[big.tournament.slug])).status_code == 200
