@@ -52,9 +52,9 @@ def confirmation_rate(tables: int, *, share: float = BUSY_SHARE, window: float =
 # --------------------------------------------------------------------------- pushed events
 
 #: The least seconds between two refreshes of a page on pushed events, as the pages' regions
-#: declare them (``data-live-delay``: standings 8, a round's tables 3, a match 0), for pages that
+#: declare them (``data-live-delay``: standings 30, a round's tables 20, a match 0), for pages that
 #: do not say (:func:`live_region`).
-DEFAULT_DELAYS = {"standings": 8.0, "round": 3.0, "match": 0.0}
+DEFAULT_DELAYS = {"standings": 30.0, "round": 20.0, "match": 0.0}
 
 
 def page_topics(kind: str, round_number: int = 1, match: int | None = None) -> frozenset[str]:

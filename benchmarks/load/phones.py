@@ -8,8 +8,8 @@ open, in one asyncio process (httpx; httpx-sse for the event streams), started b
 - ``LOAD_MODE=push``: each phone holds one server-sent events connection to the tournament's
   ``/events/<slug>/`` (at ``LOAD_EVENTS_BASE``, default ``LOAD_BASE_URL``) and refreshes its region (the same conditional GET) when an event's topics
   match the ones its page's live region declares (``data-live-topics``; else
-  :func:`hallkit.page_topics`), at most once every ``data-live-delay`` seconds (standings 8, round
-  3, match 0; ``LOAD_PUSH_COALESCE`` overrides) as the pages' script coalesces
+  :func:`hallkit.page_topics`), at most once every ``data-live-delay`` seconds (standings 30, round
+  20, match 0; ``LOAD_PUSH_COALESCE`` overrides) as the pages' script coalesces
   (:class:`hallkit.Coalescer`); it never polls. A
   dropped stream is opened again after 1-3 s.
 

@@ -43,7 +43,7 @@
 # answers), LOAD_REFEREE_WAIT ("15,30" seconds between two hands), LOAD_READER_WAIT ("15,45"
 # seconds between two pages of a reader), LOAD_SPAWN_RATE (users started per second, 50),
 # LOAD_LOGIN_SPREAD (30), LOAD_WARMUP_MAX (120), LOAD_COST (0 skips the CPU per request figures),
-# LOAD_OUT (directory to keep the CSV and JSON files and logs in), LOAD_REDIS (a Redis database as
+# LOAD_CLIENT_NICE (the load generators' nice value, -5; 0: as the server), LOAD_OUT (directory to keep the CSV and JSON files and logs in), LOAD_REDIS (a Redis database as
 # production has it (REDIS_URL), e.g. redis://127.0.0.1:6379/15: the gunicorn workers then share
 # the standings and the rendered live regions, and the event server hears the changes there; the
 # database is emptied before and after the run, so give one nothing else uses; unset: each worker
@@ -232,11 +232,19 @@ CADDYEOF
   echo "caddy up on $BASE_URL ($ENCODE; /events/ to the event server) (pid $CADDY_PID)"
 fi
 
+# The load generators stand for 2,000 phones and 150 people with devices of their own; on this
+# machine they share the server's cores. They run ahead of the server in the CPU's queue
+# (LOAD_CLIENT_NICE, default -5: nice(1); unprivileged, they run at the normal priority) so a
+# phone's figure is the server's answer time, not the time the simulator waited for a core.
+CLIENT_NICE=""
+if [ "${LOAD_CLIENT_NICE:--5}" != 0 ] && nice -n "${LOAD_CLIENT_NICE:--5}" true 2>/dev/null; then
+  CLIENT_NICE="nice -n ${LOAD_CLIENT_NICE:--5}"
+fi
 LOAD_PLAN="$WORK/plan.json" LOAD_MODE="$MODE" LOAD_PHONES="$PHONES" LOAD_BASE_URL="$BASE_URL" \
   LOAD_EVENTS_BASE="$EVENTS_BASE" LOAD_COMPRESSED="$COMPRESSED" LOAD_PHONES_READY="$WORK/phones.ready" \
   LOAD_MEASURE_MARK="$WORK/measure.mark" LOAD_MEASURE="$DURATION" LOAD_PHONES_OUT="$WORK/phones.json" \
   LOAD_WARMUP_MAX="${LOAD_WARMUP_MAX:-120}" \
-  timeout -k 10 $((${LOAD_WARMUP_MAX:-120} + DURATION + 150)) $PY benchmarks/load/phones.py >"$WORK/phones.log" 2>&1 &
+  timeout -k 10 $((${LOAD_WARMUP_MAX:-120} + DURATION + 150)) $CLIENT_NICE $PY benchmarks/load/phones.py >"$WORK/phones.log" 2>&1 &
 PHONES_PID=$!
 
 USERS=$((REFEREES + READERS + CONFIRMERS))
@@ -250,7 +258,7 @@ LOAD_PLAN="$WORK/plan.json" LOAD_EVENTS="$WORK/events.jsonl" LOAD_REFEREES="$REF
   LOAD_CONFIRMERS="$CONFIRMERS" LOAD_PHONES_READY="$WORK/phones.ready" LOAD_POLLS="$WORK/polls.json" \
   LOAD_LOGIN_SPREAD="$LOGIN_SPREAD" LOAD_WARMUP_MAX="$WARMUP_MAX" LOAD_MEASURE="$DURATION" \
   LOAD_WARMUP_STATS="$WORK/warmup_stats.csv" LOAD_MEASURE_MARK="$WORK/measure.mark" \
-  timeout -k 10 $((WARMUP_MAX + DURATION + 90)) .venv/bin/locust -f benchmarks/load/locustfile.py --headless \
+  timeout -k 10 $((WARMUP_MAX + DURATION + 90)) $CLIENT_NICE .venv/bin/locust -f benchmarks/load/locustfile.py --headless \
   -u "$USERS" -r "${LOAD_SPAWN_RATE:-50}" -t "$((WARMUP_MAX + DURATION + 30))s" --host "$BASE_URL" \
   --csv "$WORK/stats" --only-summary --stop-timeout 10 --loglevel WARNING >"$WORK/locust.log" 2>&1 &
 LOCUST_PID=$!

@@ -40,12 +40,12 @@ def expect(attrs: dict, topics: str, delay: str, poll: str = "12", events: str |
 def test_standings_and_projector(client, world):
     url = reverse("scoring:standings", args=["tp"])
     for path in (url, url + "?projector=1"):
-        expect(region(client.get(path).content.decode(), 'id="live"'), "standings tournament", "8")
+        expect(region(client.get(path).content.decode(), 'id="live"'), "standings tournament", "30")
 
 
 def test_round_page_and_result_page(client, world):
     html = client.get(reverse("scoring:round_pairings", args=["tp", 1])).content.decode()
-    expect(region(html, 'id="live"'), "tournament entrants round:1", "3")
+    expect(region(html, 'id="live"'), "tournament entrants round:1", "20")
     html = client.get(reverse("scoring:match_detail", args=["tp", world.match.pk])).content.decode()
     expect(region(html, 'id="live"'), f"tournament result:{world.match.pk}", "0", poll="10")
 
@@ -76,7 +76,7 @@ def test_my_tables_follows_each_tournament(client, world):
 def test_without_events_the_regions_poll(client, world, settings):
     settings.LIVE_EVENTS = False
     html = client.get(reverse("scoring:standings", args=["tp"])).content.decode()
-    expect(region(html, 'id="live"'), "standings tournament", "8", events=None)
+    expect(region(html, 'id="live"'), "standings tournament", "30", events=None)
 
 
 def test_the_tag_escapes_and_adds_round_and_result(world):

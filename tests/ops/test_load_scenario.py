@@ -444,8 +444,8 @@ def test_topics_of_pages_and_events():
     assert not hallkit.topics_match({"standings", "tournament"}, {"round:1", "result:4"})
     assert hallkit.topics_match({"result:*"}, {"result:4"}) and not hallkit.topics_match({"result:*"}, {"round:1"})
     region = ('<main><div id="live" class="live" hx-get="/t/x/standings/" hx-trigger="live-refresh" '
-              'data-live-topics="standings tournament" data-live-poll="15" data-live-delay="8" hx-select="#live">')
-    assert hallkit.live_region(region) == ({"standings", "tournament"}, 8.0)
+              'data-live-topics="standings tournament" data-live-poll="15" data-live-delay="30" hx-select="#live">')
+    assert hallkit.live_region(region) == ({"standings", "tournament"}, 30.0)
     assert hallkit.live_region('<div id="live" class="live" hx-get="/x/" hx-trigger="every 10s">') == (None, None)
     assert hallkit.live_region("<p>no region</p>") == (None, None)
 
