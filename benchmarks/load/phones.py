@@ -167,8 +167,9 @@ async def follow(hall: Hall, index: int, kind: str, page: loadkit.LivePage, topi
     most one every ``delay`` seconds."""
     loop = asyncio.get_running_loop()
     coalescer = hallkit.Coalescer(delay, jitter=delay / 2, rng=random.Random(index))
-    # As static/js/live.js asks: only the events naming the page's topics are sent.
-    url = f"{hall.cfg.events_url}?topics={quote(' '.join(sorted(topics)))}"
+    # As static/js/live.js asks: only the events naming the page's topics are sent, at most one
+    # per the region's delay (merged on the server).
+    url = f"{hall.cfg.events_url}?topics={quote(' '.join(sorted(topics)))}" + (f"&delay={delay:g}" if delay > 0 else "")
 
     in_flight = False
 

@@ -1,10 +1,15 @@
 """Sending what changed to the open pages (server-sent events).
 
 :func:`publish` is called by :mod:`scoring.live.state` after the transaction that changed the
-tournament has committed. It sends one message to the tournament's group on the channel layer
-(Django Channels: Redis pub/sub when ``REDIS_URL`` is set, in-process memory otherwise); the
-events process (:mod:`scoring.live.events`, ``nskt.asgi``) hands it to every page following that
-tournament. A message nobody listens to costs one Redis ``PUBLISH``.
+tournament has committed. It sends one message to the tournament's groups on the channel layer
+(Django Channels: Redis pub/sub when ``REDIS_URL`` is set, in-process memory otherwise) that
+concern its topics (:func:`event_groups`): the tournament's group (streams that asked for no
+topics), one group per topic (``standings``, ``result:12``) and one per topic family
+(``result:*``). The events process (:mod:`scoring.live.events`, ``nskt.asgi``) joins each stream
+to the groups of the topics it asked for, so an event reaches only the streams that want it:
+a hand saved at one table wakes the few phones following that table, not every open page of the
+hall. A stream in two groups of one event gets it once (the message's ``id``). A message nobody
+listens to costs one Redis ``PUBLISH`` per group.
 
 A web process (gunicorn, sync) sends through one background event loop of its own (one thread,
 one Redis connection, started on the first publish), so a request never waits for Redis and
@@ -18,7 +23,9 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import re
 import threading
+import uuid
 from collections.abc import Iterable, Mapping
 
 from asgiref.sync import async_to_sync
@@ -32,14 +39,46 @@ SEND_TIMEOUT = 2.0
 EVENT_TYPE = "live.event"
 
 
-def group_name(tournament_id: int) -> str:
-    """The channel-layer group of the pages following tournament ``tournament_id``."""
-    return f"live.t{int(tournament_id)}"
+#: A topic that has a group of its own: a word, or a word, ``:`` and a word (``round:3``), or a
+#: family (``result:*``); channel-layer group names allow letters, digits, ``-``, ``_`` and ``.``.
+_GROUPED = re.compile(r"^[A-Za-z0-9_-]{1,40}(?::(?:[A-Za-z0-9_-]{1,40}|\*))?$")
+
+
+def group_name(tournament_id: int, topic: str | None = None) -> str:
+    """The channel-layer group of the pages following tournament ``tournament_id``: every event
+    (``topic`` ``None``), or the events naming ``topic`` (a topic :func:`has_group` accepts;
+    ``result:*``: every ``result:<id>``). Raises ``ValueError`` for any other topic."""
+    base = f"live.t{int(tournament_id)}"
+    if topic is None:
+        return base
+    if not has_group(topic):
+        raise ValueError(f"no group for the topic {topic!r}")
+    return f"{base}.{topic.replace(':', '.').replace('*', '_all')}"
+
+
+def has_group(topic: str) -> bool:
+    """Whether ``topic`` (as a stream may ask for it) has a group of its own (:data:`_GROUPED`);
+    a stream asking for another (``res*``) follows the tournament's group and filters."""
+    return bool(_GROUPED.match(topic))
+
+
+def event_groups(tournament_id: int, topics: Iterable[str]) -> list[str]:
+    """The groups an event naming ``topics`` goes to: the tournament's, each topic's and each
+    topic family's (``result:12`` -> ``result:*``), without repeats."""
+    groups = [group_name(tournament_id)]
+    for topic in topics:
+        if not has_group(topic) or topic.endswith("*"):
+            continue
+        groups.append(group_name(tournament_id, topic))
+        if ":" in topic:
+            groups.append(group_name(tournament_id, topic.split(":", 1)[0] + ":*"))
+    return list(dict.fromkeys(groups))
 
 
 def event_message(topics: Iterable[str], versions: Mapping[str, int] | None) -> dict:
-    """The channel-layer message for ``topics`` (sorted, unique) and ``versions`` (topic -> int)."""
-    return {"type": EVENT_TYPE, "topics": sorted(set(topics)),
+    """The channel-layer message for ``topics`` (sorted, unique) and ``versions`` (topic -> int),
+    with an ``id`` of its own (a stream in several of its groups sends it once)."""
+    return {"type": EVENT_TYPE, "id": uuid.uuid4().hex, "topics": sorted(set(topics)),
             "versions": {str(k): int(v) for k, v in (versions or {}).items()}}
 
 
@@ -61,14 +100,14 @@ class _Sender:
                 self._loop, self._pid = loop, os.getpid()
             return self._loop
 
-    def submit(self, layer, group: str, message: dict) -> None:
-        """Send ``message`` to ``group`` without waiting; failures are logged."""
-        future = asyncio.run_coroutine_threadsafe(_send(layer, group, message), self.loop())
+    def submit(self, layer, groups: list[str], message: dict) -> None:
+        """Send ``message`` to ``groups`` without waiting; failures are logged."""
+        future = asyncio.run_coroutine_threadsafe(_send(layer, groups, message), self.loop())
         future.add_done_callback(_log_failure)
 
 
-async def _send(layer, group: str, message: dict) -> None:
-    await asyncio.wait_for(layer.group_send(group, message), SEND_TIMEOUT)
+async def _send(layer, groups: list[str], message: dict) -> None:
+    await asyncio.wait_for(asyncio.gather(*(layer.group_send(group, message) for group in groups)), SEND_TIMEOUT)
 
 
 def _log_failure(future) -> None:
@@ -100,9 +139,10 @@ def publish(tournament_id: int, topics: Iterable[str], versions: Mapping[str, in
         if layer is None:
             return
         message = event_message(topics, versions)
+        groups = event_groups(tournament_id, message["topics"])
         if _in_process(layer):
-            async_to_sync(_send)(layer, group_name(tournament_id), message)
+            async_to_sync(_send)(layer, groups, message)
         else:
-            _sender.submit(layer, group_name(tournament_id), message)
+            _sender.submit(layer, groups, message)
     except Exception as error:  # noqa: BLE001 - a push must never break the write that made it
         log.warning("live push not sent (pages fall back to polling): %r", error)

@@ -5,7 +5,8 @@
 
    - pushed: the page follows its tournament's server-sent events (data-live-events, one
      EventSource per URL, normally one per page, asking with ?topics= for the topics of the
-     regions that follow it, so other events are not sent); an event whose topics match the region's
+     regions that follow it, so other events are not sent, and with ?delay= for their least
+     delay, so the server sends at most one (merged) event per that many seconds); an event whose topics match the region's
      refreshes it, at most once every data-live-delay seconds (many results confirmed in a busy
      minute make one refresh of the standings, not one each), after a random wait of up to half
      that delay (so that a hall of phones does not ask in the same instant);
@@ -104,10 +105,30 @@
     return Object.keys(all).sort().join(" ");
   }
 
+  function leastDelay(url) {
+    // The least data-live-delay (seconds) of the regions following this stream: the stream sends
+    // at most one event per that many seconds, merging the ones between (?delay=,
+    // scoring/live/events.py); none of these regions refreshes more often anyway.
+    var least = null;
+    regions().forEach(function (el) {
+      if (el.getAttribute("data-live-events") !== url) return;
+      var d = seconds(el, "data-live-delay") / 1000;
+      if (least === null || d < least) least = d;
+    });
+    return least || 0;
+  }
+
+  function streamQuery(url) {
+    var topics = wantedTopics(url), delay = leastDelay(url), parts = [];
+    if (topics) parts.push("topics=" + encodeURIComponent(topics));
+    if (delay > 0) parts.push("delay=" + delay);
+    return parts.join("&");
+  }
+
   function open(url) {
     var s = sources[url] = sources[url] || {opened: false};
-    s.topics = wantedTopics(url);
-    var es = s.es = new window.EventSource(s.topics ? url + "?topics=" + encodeURIComponent(s.topics) : url);
+    s.query = streamQuery(url);
+    var es = s.es = new window.EventSource(s.query ? url + "?" + s.query : url);
     es.onmessage = function (event) { received(url, event); };
     es.onopen = function () {
       if (s.opened) {  // reconnected: what changed meanwhile was not sent
@@ -131,8 +152,8 @@
       if (!url) return;
       var s = sources[url];
       if (!s) { open(url); return; }
-      if (s.es && s.es.readyState !== 2 && wantedTopics(url) !== s.topics) {
-        s.es.close();  // a region with other topics appeared (htmx): one stream with them all
+      if (s.es && s.es.readyState !== 2 && streamQuery(url) !== s.query) {
+        s.es.close();  // a region with other topics or delay appeared (htmx): one stream for them all
         open(url);
       }
     });

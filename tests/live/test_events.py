@@ -96,6 +96,99 @@ def test_a_stream_asking_for_topics_gets_only_the_events_naming_one():
     async_to_sync(scenario)()
 
 
+def test_a_stream_with_a_delay_sends_at_most_one_event_per_delay_merging_the_others():
+    t = TournamentFactory(slug="delay")
+
+    async def scenario():
+        comm, _start, _first = await opened("delay", b"topics=standings+round%3A1&delay=0.6")
+        await sync_to_async(push.publish)(t.pk, ["standings"], {"standings": 1})
+        began = time.monotonic()
+        assert data_of(await comm.receive_output(2)) == {"topics": ["standings"], "versions": {"standings": 1}}
+        # Within the delay: held, then one event with both topics and the highest versions.
+        await sync_to_async(push.publish)(t.pk, ["standings"], {"standings": 2, "tournament": 5})
+        await sync_to_async(push.publish)(t.pk, ["round:1", "result:3"], {"standings": 3})
+        await sync_to_async(push.publish)(t.pk, ["result:4"], {"standings": 9})  # not asked for: not merged
+        assert await comm.receive_nothing(0.3)
+        merged = await comm.receive_output(2)
+        assert time.monotonic() - began >= 0.55
+        assert data_of(merged) == {"topics": ["result:3", "round:1", "standings"],
+                                   "versions": {"standings": 3, "tournament": 5}}
+        # A delay with nothing held closes the window: the next event goes at once.
+        assert await comm.receive_nothing(0.8)
+        await sync_to_async(push.publish)(t.pk, ["standings"], {"standings": 10})
+        quick = time.monotonic()
+        assert data_of(await comm.receive_output(2))["versions"] == {"standings": 10}
+        assert time.monotonic() - quick < 0.3
+        await comm.send_input({"type": "http.disconnect"})
+        await comm.wait(2)
+
+    async_to_sync(scenario)()
+
+
+def test_a_stream_joins_the_groups_of_its_topics_and_gets_an_event_once():
+    t = TournamentFactory(slug="groups")
+    layer = get_channel_layer()
+
+    async def scenario():
+        comm, _start, _first = await opened("groups", b"topics=standings+tournament+result%3A*")
+        joined = {g for g, members in layer.groups.items() if members and g.split('.')[:2] == push.group_name(t.pk).split('.')}
+        assert joined == {push.group_name(t.pk, "standings"), push.group_name(t.pk, "tournament"),
+                          push.group_name(t.pk, "result:*")}
+        # An event naming two of the stream's topics reaches it through two groups: sent once.
+        await sync_to_async(push.publish)(t.pk, ["standings", "tournament"], {"standings": 2})
+        assert data_of(await comm.receive_output(2))["topics"] == ["standings", "tournament"]
+        assert await comm.receive_nothing(0.3)
+        await sync_to_async(push.publish)(t.pk, ["result:8", "board:1"], {})
+        assert data_of(await comm.receive_output(2))["topics"] == ["board:1", "result:8"]
+        await sync_to_async(push.publish)(t.pk, ["board:1", "round:1"], {})  # none of its topics
+        assert await comm.receive_nothing(0.3)
+        await comm.send_input({"type": "http.disconnect"})
+        await comm.wait(2)
+        assert not any(members for g, members in layer.groups.items() if g.split('.')[:2] == push.group_name(t.pk).split('.'))
+
+    async_to_sync(scenario)()
+
+
+def test_a_stream_asking_for_another_prefix_follows_the_tournament_and_filters():
+    t = TournamentFactory(slug="prefix")
+    layer = get_channel_layer()
+
+    async def scenario():
+        comm, _start, _first = await opened("prefix", b"topics=res*")
+        assert {g for g, members in layer.groups.items() if members and g.split('.')[:2] == push.group_name(t.pk).split('.')} == {
+            push.group_name(t.pk)}
+        await sync_to_async(push.publish)(t.pk, ["round:1"], {})
+        assert await comm.receive_nothing(0.2)
+        await sync_to_async(push.publish)(t.pk, ["result:5"], {})
+        assert data_of(await comm.receive_output(2))["topics"] == ["result:5"]
+        await comm.send_input({"type": "http.disconnect"})
+        await comm.wait(2)
+
+    async_to_sync(scenario)()
+
+
+def test_the_groups_of_an_event_and_of_a_stream():
+    from scoring.live.events import requested_topics, stream_groups
+
+    assert push.event_groups(3, ["result:12", "standings", "result:12", "a b"]) == [
+        "live.t3", "live.t3.result.12", "live.t3.result._all", "live.t3.standings"]
+    assert stream_groups(3, requested_topics(b"")) == ["live.t3"]
+    assert stream_groups(3, requested_topics(b"topics=round%3A1+result%3A*")) == ["live.t3.round.1", "live.t3.result._all"]
+    assert stream_groups(3, requested_topics(b"topics=standings+x%2Fy")) == ["live.t3"]  # no group for x/y
+    with pytest.raises(ValueError):
+        push.group_name(3, "a.b")
+
+
+@pytest.mark.parametrize(("query", "delay"), [
+    (b"", 0.0), (b"delay=20", 20.0), (b"delay=2.5&topics=x", 2.5), (b"delay=-3", 0.0), (b"delay=abc", 0.0),
+    (b"delay=nan", 0.0), (b"delay=100000", 300.0), (b"delay=inf", 300.0),
+])
+def test_requested_delay(query, delay):
+    from scoring.live.events import requested_delay
+
+    assert requested_delay(query) == delay
+
+
 @pytest.mark.parametrize(("query", "topics", "sent"), [
     (b"", ["round:1"], True),                                  # no topics asked: every event
     (b"topics=", ["round:1"], True),
