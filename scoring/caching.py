@@ -66,3 +66,22 @@ def _store(level, key: str, value: Any, timeout: int) -> None:
         level.set(key, value, timeout)
     except Exception as exc:  # noqa: BLE001
         log.warning("value not stored in the cache (%s)", exc)
+
+
+def claim(key: str, seconds: int) -> bool:
+    """Claim the filling of ``key`` for ``seconds`` in the shared cache (an atomic ``add``: Redis
+    ``SET NX``): True for the first process to ask, or when the cache fails (each renders then);
+    False while another process holds the claim."""
+    try:
+        return bool(caches["default"].add(f"claim:{key}", 1, seconds))
+    except Exception as exc:  # noqa: BLE001 - a broken cache must never break a page
+        log.warning("cache unavailable (%s)", exc)
+        return True
+
+
+def release(key: str) -> None:
+    """Give up the claim on ``key`` (its value will not be kept: the next asker renders)."""
+    try:
+        caches["default"].delete(f"claim:{key}")
+    except Exception as exc:  # noqa: BLE001
+        log.warning("cache unavailable (%s)", exc)

@@ -31,7 +31,7 @@
 # (loadctl.py cost). Exits 1 if a hand was lost or duplicated.
 #
 # Variables: LOAD_MODE (poll or push, poll), LOAD_TEAMS (300), LOAD_PORT (8765), LOAD_WORKERS
-# (gunicorn workers, 4), LOAD_REFEREES (50), LOAD_CONFIRMERS (2), LOAD_CONFIRM_SHARE (0.9),
+# (gunicorn workers, 2 per CPU + 1 as a production install has them: 5 on 2 cores), LOAD_REFEREES (50), LOAD_CONFIRMERS (2), LOAD_CONFIRM_SHARE (0.9),
 # LOAD_READERS (100), LOAD_PHONES (1000), LOAD_PHONE_WAIT (seconds between two polls, 10),
 # LOAD_PHONE_PAGES (which pages the phones keep open, with weights, "standings:1,round:1,match:1"),
 # LOAD_PHONE_VIEW (added to a standings phone's URL, {team} replaced by its team's pk; empty),
@@ -53,7 +53,7 @@ cd "$(dirname "$0")/../.."
 PY=.venv/bin/python
 DURATION=${1:-60}
 PORT=${LOAD_PORT:-8765}
-WORKERS=${LOAD_WORKERS:-4}
+WORKERS=${LOAD_WORKERS:-$(( $(nproc) * 2 + 1 ))}  # as deploy/install.sh sets WEB_CONCURRENCY
 REFEREES=${LOAD_REFEREES:-50}
 READERS=${LOAD_READERS:-100}
 CONFIRMERS=${LOAD_CONFIRMERS:-2}

@@ -53,6 +53,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import time
 from collections.abc import Callable
 from functools import cache, wraps
 
@@ -74,6 +75,11 @@ from scoring.web.links import held_links
 VARYING_HEADERS = ("HX-Request", "HX-Target", "HX-Trigger", "HX-Boosted")
 #: Seconds a shared live region is kept (a new state makes a new key anyway).
 FRAGMENT_TIMEOUT = 5 * 60
+#: Seconds a process's claim to render a shared region lasts; seconds another request waits for
+#: that rendering, and between two looks (:func:`_render_shared`).
+CLAIM_SECONDS, CLAIM_WAIT, CLAIM_POLL = 5, 0.3, 0.01
+#: What is kept under a region's key when its rendering used something of the visitor's own.
+OWN = ("own",)
 
 
 @cache
@@ -151,19 +157,47 @@ def _cache_set(key: str, value) -> None:
 
 def _render_shared(request, key: str | None, render_view: Callable) -> HttpResponse:
     """The kept region under ``key`` if there is one, else ``render_view()``, kept under ``key``
-    when it is a plain 200 whose rendering used no token nor nonce of the visitor."""
+    when it is a plain 200 whose rendering used no token nor nonce of the visitor.
+
+    One process renders a region, the others wait for it: a hall of phones woken by one event
+    asks for the same new region at once, and every worker that missed it would render it again.
+    The first to miss claims the key (:func:`scoring.caching.claim`) and renders; a request that
+    finds the key claimed waits up to :data:`CLAIM_WAIT` seconds for the region to be kept, and
+    renders it itself after that (a renderer that failed or was slow). A region whose rendering
+    turned out to be the visitor's own is marked so (:data:`OWN`): the next askers render theirs
+    without waiting."""
     if key is None:
         return render_view()
     kept = _cache_get(key)
-    if kept is not None:
+    if kept is None and not caching.claim(key, CLAIM_SECONDS):
+        kept = _kept_by_another(key)
+    if kept is not None and kept != OWN:
         content_type, content = kept
         return HttpResponse(content, content_type=content_type)
+    if kept == OWN:
+        return render_view()
     before = _personal_marks(request)
     response = render_view()
     if (response.status_code == 200 and not response.streaming and not response.cookies
             and not any(before) and not any(_personal_marks(request))):
         _cache_set(key, (response["Content-Type"], response.content))
+    elif not any(before) and response.status_code == 200:
+        _cache_set(key, OWN)
+    else:
+        caching.release(key)
     return response
+
+
+def _kept_by_another(key: str):
+    """The region another process is rendering under ``key`` once it is kept, or ``None`` after
+    :data:`CLAIM_WAIT` seconds."""
+    deadline = time.monotonic() + CLAIM_WAIT
+    while time.monotonic() < deadline:
+        time.sleep(CLAIM_POLL)
+        kept = _cache_get(key)
+        if kept is not None:
+            return kept
+    return None
 
 
 def _varying(response: HttpResponse) -> HttpResponse:

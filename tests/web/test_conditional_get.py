@@ -249,3 +249,47 @@ def test_a_region_that_uses_the_visitors_token_or_nonce_is_not_kept():
         request = factory.get("/")
         conditional._render_shared(request, "live:test-nonce", with_nonce(request))
     assert calls == ["plain", "token", "nonce", "token", "nonce"]
+
+
+def test_a_region_another_process_is_rendering_is_waited_for_not_rendered_again():
+    """A hall of phones woken by one event: the first worker to miss the region claims it and
+    renders; another finds the claim and takes the region once it is kept."""
+    import threading
+
+    from scoring import caching
+
+    cache.clear()
+    calls = []
+
+    def view():
+        calls.append("rendered")
+        return HttpResponse("<div id=live>mine</div>")
+
+    assert caching.claim("live:test-claimed", 5)  # another worker is rendering it
+    threading.Timer(0.05, lambda: caching.set("live:test-claimed", ("text/html; charset=utf-8", b"<div id=live>theirs</div>"), 60)).start()
+    response = conditional._render_shared(RequestFactory().get("/"), "live:test-claimed", view)
+    assert response.content == b"<div id=live>theirs</div>" and calls == []
+
+
+def test_a_claim_never_fulfilled_is_rendered_after_the_wait(monkeypatch):
+    import time
+
+    from scoring import caching
+
+    cache.clear()
+    monkeypatch.setattr(conditional, "CLAIM_WAIT", 0.05)
+    assert caching.claim("live:test-stuck", 5)  # a worker that claimed it and died
+    start = time.monotonic()
+    response = conditional._render_shared(RequestFactory().get("/"), "live:test-stuck",
+                                          lambda: HttpResponse("<div id=live>here</div>"))
+    assert response.content == b"<div id=live>here</div>" and time.monotonic() - start >= 0.05
+    assert not caching.claim("live:test-stuck", 5)  # still claimed (until it expires); kept now:
+    assert conditional._cache_get("live:test-stuck") == ("text/html; charset=utf-8", b"<div id=live>here</div>")
+
+
+def test_a_claim_is_released_when_the_answer_is_not_kept():
+    from scoring import caching
+
+    cache.clear()
+    conditional._render_shared(RequestFactory().get("/"), "live:test-404", lambda: HttpResponse(status=404))
+    assert caching.claim("live:test-404", 5)  # free again: the next asker renders at once
