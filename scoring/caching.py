@@ -28,6 +28,9 @@ log = logging.getLogger(__name__)
 LOCAL = "local"
 #: What :func:`get` returns for a key kept nowhere.
 MISSING = object()
+#: What :func:`get` returns when the shared cache failed to answer (a miss that should not be
+#: stored either: the store would wait for the same timeout again).
+UNAVAILABLE = object()
 
 
 def _levels() -> list:
@@ -37,14 +40,17 @@ def _levels() -> list:
 
 def get(key: str) -> Any:
     """The value under ``key`` from the process's memory, else from the shared cache (then kept
-    in the process for ``settings.LOCAL_CACHE_SECONDS``); :data:`MISSING` when neither has it.
-    A cache that fails is a miss (logged)."""
+    in the process for ``settings.LOCAL_CACHE_SECONDS``); :data:`MISSING` when neither has it,
+    :data:`UNAVAILABLE` when the shared cache failed to answer (logged; callers then neither
+    claim nor store)."""
     levels = _levels()
     for depth, level in enumerate(levels):
         try:
             value = level.get(key, MISSING)
         except Exception as exc:  # noqa: BLE001 - a broken cache must never break a page
             log.warning("cache unavailable (%s)", exc)
+            if level is levels[-1]:
+                return UNAVAILABLE
             continue
         if value is not MISSING:
             if depth:

@@ -106,8 +106,11 @@ def state_key(tournament: Tournament, kind: str, through_round: int | None = Non
 def get_or_compute(key: str, compute: Callable[[], T]) -> T:
     """The value stored under ``key`` (the process's memory, then the shared cache:
     :mod:`scoring.caching`), else ``compute()`` stored under it. A cache that fails to answer is a
-    miss and a failed store is ignored (logged), so the caller always gets the value."""
+    miss (computed, not stored: the store would wait for the same timeout) and a failed store is
+    ignored (logged), so the caller always gets the value."""
     value = caching.get(key)
+    if value is caching.UNAVAILABLE:
+        return compute()
     if value is not caching.MISSING:
         return value
     value = compute()

@@ -148,7 +148,7 @@ def _personal_marks(request) -> tuple:
 
 def _cache_get(key: str):
     value = caching.get(key)
-    return None if value is caching.MISSING else value
+    return None if value is caching.MISSING or value is caching.UNAVAILABLE else value
 
 
 def _cache_set(key: str, value) -> None:
@@ -168,7 +168,10 @@ def _render_shared(request, key: str | None, render_view: Callable) -> HttpRespo
     without waiting."""
     if key is None:
         return render_view()
-    kept = _cache_get(key)
+    kept = caching.get(key)
+    if kept is caching.UNAVAILABLE:  # the shared cache is down: render, claim and keep nothing
+        return render_view()
+    kept = None if kept is caching.MISSING else kept
     if kept is None and not caching.claim(key, CLAIM_SECONDS):
         kept = _kept_by_another(key)
     if kept is not None and kept != OWN:

@@ -63,8 +63,25 @@ class Broken:
 
 def test_a_broken_cache_is_a_miss_and_a_failed_store_is_ignored(settings, monkeypatch):
     monkeypatch.setattr(caching, "caches", defaultdict(Broken))
-    assert caching.get("k4") is caching.MISSING
+    assert caching.get("k4") is caching.UNAVAILABLE
     caching.set("k4", 1, 10)  # no error
+    assert caching.claim("k4", 5)  # each process renders for itself
+
+
+def test_a_standings_table_is_not_stored_when_the_cache_failed_to_answer(monkeypatch):
+    """The store would wait for the same timeout again (a hung Redis: one second each)."""
+    from scoring.standings import cache as standings_cache
+
+    stores = []
+
+    class Hung(Broken):
+        def set(self, *args, **kwargs):
+            stores.append(args)
+            raise ConnectionError("down")
+
+    monkeypatch.setattr(caching, "caches", defaultdict(Hung))
+    assert standings_cache.get_or_compute("standings:1", lambda: ["row"]) == ["row"]
+    assert stores == []
 
 
 def test_without_a_local_alias_only_the_default_cache_is_used(settings):
