@@ -5,7 +5,8 @@ The answer is ``text/event-stream``: first a ``retry:`` line (milliseconds befor
 reconnects, ``settings.LIVE_RETRY_MS``), then one event per :func:`scoring.live.push.publish` of
 the tournament, its data a JSON object ``{"topics": [...], "versions": {...}}``, and a comment
 line (``: beat``) every ``settings.LIVE_HEARTBEAT_SECONDS`` so that proxies and phones keep the
-connection. An unknown slug is answered 404 (the browser then stops trying and the page polls).
+connection. An unknown slug is answered 404, and a channel layer that cannot be reached (Redis
+down) 503 with one log line (the browser then stops trying and the page polls).
 The stream ends when the client goes away. Nothing in it is private: it says only which parts of
 the public pages changed.
 
@@ -30,7 +31,9 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import contextlib
 import json
+import logging
 from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
@@ -40,6 +43,8 @@ from django.conf import settings
 
 from scoring.live.push import EVENT_TYPE, group_name, has_group
 from scoring.models import Tournament
+
+log = logging.getLogger(__name__)
 
 HEADERS = [
     (b"Content-Type", b"text/event-stream; charset=utf-8"),
@@ -54,12 +59,17 @@ def tournament_id(slug: str) -> int | None:
     return Tournament.objects.filter(slug=slug).values_list("pk", flat=True).first()
 
 
+#: The most topics a stream may name; a stream naming more gets every event.
+MAX_TOPICS = 50
+
+
 def requested_topics(query_string: bytes) -> tuple[frozenset[str], tuple[str, ...]] | None:
     """The ``topics`` of the stream's query string as (exact topics, prefixes of ``*`` topics), or
-    ``None`` when it names none (every event is sent). At most 50 topics of 80 characters are read."""
+    ``None`` when it names none or more than :data:`MAX_TOPICS` (every event is sent). Topics longer
+than 80 characters are left out."""
     values = parse_qs(query_string.decode("latin-1")).get("topics", [])
-    words = [w for v in values for w in v.replace(",", " ").split() if len(w) <= 80][:50]
-    if not words:
+    words = [w for v in values for w in v.replace(",", " ").split() if len(w) <= 80]
+    if not words or len(words) > MAX_TOPICS:  # more than a page asks for: every event
         return None
     exact = frozenset(w for w in words if not w.endswith("*"))
     return exact, tuple(w[:-1] for w in words if w.endswith("*"))
@@ -156,8 +166,19 @@ class TournamentEvents(AsyncHttpConsumer):
         self.delay = requested_delay(self.scope.get("query_string", b""))
         self.groups = tuple(stream_groups(pk, self.topics))
         self.seen = collections.deque(maxlen=32)
-        for group in self.groups:
-            await self.channel_layer.group_add(group, self.channel_name)
+        joined = []
+        try:
+            for group in self.groups:
+                await self.channel_layer.group_add(group, self.channel_name)
+                joined.append(group)
+        except Exception as exc:  # noqa: BLE001 - Redis down: the page polls (its fallback)
+            log.warning("event stream refused, the channel layer is unavailable: %r", exc)
+            for group in joined:
+                with contextlib.suppress(Exception):
+                    await self.channel_layer.group_discard(group, self.channel_name)
+            self.group, self.groups = None, ()
+            await self.send_response(503, b"", headers=[(b"Content-Type", b"text/plain"), (b"Retry-After", b"60")])
+            return
         await self.send_headers(headers=HEADERS)
         await self.send_body(f"retry: {int(settings.LIVE_RETRY_MS)}\n\n".encode(), more_body=True)
         self.beat = asyncio.ensure_future(self._heartbeat(float(settings.LIVE_HEARTBEAT_SECONDS)))

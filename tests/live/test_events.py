@@ -179,6 +179,30 @@ def test_the_groups_of_an_event_and_of_a_stream():
         push.group_name(3, "a.b")
 
 
+def test_a_channel_layer_that_cannot_be_reached_is_a_503_with_one_log_line(monkeypatch, caplog):
+    TournamentFactory(slug="nolayer")
+    layer = get_channel_layer()
+
+    async def refused(*args, **kwargs):
+        raise ConnectionError("Error 111 connecting to 127.0.0.1:6379. Connection refused.")
+
+    monkeypatch.setattr(layer, "group_add", refused)
+
+    async def scenario():
+        comm = stream("nolayer", b"topics=standings&delay=30")
+        await comm.send_input({"type": "http.request", "body": b"", "more_body": False})
+        start = await comm.receive_output(2)
+        assert start["status"] == 503 and dict(start["headers"])[b"Retry-After"] == b"60"
+        await comm.receive_output(2)  # the empty body
+        await comm.wait(2)  # the consumer stopped
+
+    with caplog.at_level(logging.WARNING, logger="scoring.live.events"):
+        async_to_sync(scenario)()
+    assert [r.message for r in caplog.records if r.name == "scoring.live.events"] == [
+        "event stream refused, the channel layer is unavailable: ConnectionError('Error 111 connecting to 127.0.0.1:6379. "
+        "Connection refused.')"]
+
+
 @pytest.mark.parametrize(("query", "delay"), [
     (b"", 0.0), (b"delay=20", 20.0), (b"delay=2.5&topics=x", 2.5), (b"delay=-3", 0.0), (b"delay=abc", 0.0),
     (b"delay=nan", 0.0), (b"delay=100000", 300.0), (b"delay=inf", 300.0),
@@ -197,6 +221,7 @@ def test_requested_delay(query, delay):
     (b"topics=round%3A1", ["round:10"], False),                # exact, not a prefix
     (b"topics=round%3A*", ["round:10"], True),
     (b"topics=result%3A*&topics=hall", ["hall"], True),        # repeated parameter
+    (b"topics=" + b"+".join(b"round%%3A%d" % i for i in range(60)), ["standings"], True),  # over 50: every event
 ])
 def test_requested_topics_decide_what_a_stream_is_sent(query, topics, sent):
     from scoring.live.events import requested_topics, wanted
