@@ -162,3 +162,17 @@ def english_everywhere(settings):
     with translation.override("en"):
         yield
     cache.clear()
+
+
+@pytest.fixture(autouse=True)
+def _fresh_process_cache():
+    """Each test starts with an empty process cache (``scoring.caching``'s ``local`` alias, there
+    only with ``REDIS_URL``: the services suite), as a new web process would; the tests that empty
+    the shared cache then find nothing kept in the process either."""
+    from django.conf import settings
+
+    if "local" in settings.CACHES:
+        from django.core.cache import caches
+
+        caches["local"].clear()
+    yield

@@ -180,7 +180,11 @@ def _render_shared(request, key: str | None, render_view: Callable) -> HttpRespo
     if kept == OWN:
         return render_view()
     before = _personal_marks(request)
-    response = render_view()
+    try:
+        response = render_view()
+    except BaseException:  # a 404 raised in the view, say: the next asker renders at once
+        caching.release(key)
+        raise
     if (response.status_code == 200 and not response.streaming and not response.cookies
             and not any(before) and not any(_personal_marks(request))):
         _cache_set(key, (response["Content-Type"], response.content))

@@ -293,3 +293,18 @@ def test_a_claim_is_released_when_the_answer_is_not_kept():
     cache.clear()
     conditional._render_shared(RequestFactory().get("/"), "live:test-404", lambda: HttpResponse(status=404))
     assert caching.claim("live:test-404", 5)  # free again: the next asker renders at once
+
+
+def test_a_claim_is_released_when_the_view_raises():
+    from django.http import Http404
+
+    from scoring import caching
+
+    cache.clear()
+
+    def missing():
+        raise Http404
+
+    with pytest.raises(Http404):
+        conditional._render_shared(RequestFactory().get("/"), "live:test-raises", missing)
+    assert caching.claim("live:test-raises", 5)
