@@ -52,6 +52,12 @@ async def opened(slug: str, query: bytes = b""):
     return comm, start, first
 
 
+def joined_groups(layer, tournament_id: int) -> set[str]:
+    """The in-process layer's groups of tournament ``tournament_id`` that some stream is in."""
+    prefix = push.group_name(tournament_id).split(".")
+    return {g for g, members in layer.groups.items() if members and g.split(".")[:2] == prefix}
+
+
 def data_of(message: dict) -> dict:
     """The JSON data of one server-sent event in a body message."""
     body = message["body"].decode()
@@ -131,8 +137,7 @@ def test_a_stream_joins_the_groups_of_its_topics_and_gets_an_event_once():
 
     async def scenario():
         comm, _start, _first = await opened("groups", b"topics=standings+tournament+result%3A*")
-        joined = {g for g, members in layer.groups.items() if members and g.split('.')[:2] == push.group_name(t.pk).split('.')}
-        assert joined == {push.group_name(t.pk, "standings"), push.group_name(t.pk, "tournament"),
+        assert joined_groups(layer, t.pk) == {push.group_name(t.pk, "standings"), push.group_name(t.pk, "tournament"),
                           push.group_name(t.pk, "result:*")}
         # An event naming two of the stream's topics reaches it through two groups: sent once.
         await sync_to_async(push.publish)(t.pk, ["standings", "tournament"], {"standings": 2})
@@ -144,7 +149,7 @@ def test_a_stream_joins_the_groups_of_its_topics_and_gets_an_event_once():
         assert await comm.receive_nothing(0.3)
         await comm.send_input({"type": "http.disconnect"})
         await comm.wait(2)
-        assert not any(members for g, members in layer.groups.items() if g.split('.')[:2] == push.group_name(t.pk).split('.'))
+        assert joined_groups(layer, t.pk) == set()
 
     async_to_sync(scenario)()
 
@@ -155,8 +160,7 @@ def test_a_stream_asking_for_another_prefix_follows_the_tournament_and_filters()
 
     async def scenario():
         comm, _start, _first = await opened("prefix", b"topics=res*")
-        assert {g for g, members in layer.groups.items() if members and g.split('.')[:2] == push.group_name(t.pk).split('.')} == {
-            push.group_name(t.pk)}
+        assert joined_groups(layer, t.pk) == {push.group_name(t.pk)}
         await sync_to_async(push.publish)(t.pk, ["round:1"], {})
         assert await comm.receive_nothing(0.2)
         await sync_to_async(push.publish)(t.pk, ["result:5"], {})
