@@ -24,3 +24,19 @@ def whole_number(text: str, *, signed: bool = False, max_digits: int = 12) -> in
     if not (digits.isascii() and digits.isdigit() and len(digits) <= max_digits):
         return None
     return int(text)
+
+
+class IdConverter:
+    """The URL path converter ``<id:pk>`` (registered in :meth:`scoring.apps.ScoringConfig.ready`):
+    a database id or number in a path, 1 to 18 ASCII digits, as an int. Django's ``<int:>`` takes
+    any number of digits, and a number beyond a 64-bit integer then fails in the database
+    (SQLite raises ``OverflowError``: a 500) instead of being "not found"; this one does not match
+    it, so the answer is 404."""
+
+    regex = "[0-9]{1,18}"
+
+    def to_python(self, value: str) -> int:
+        return int(value)
+
+    def to_url(self, value) -> str:
+        return str(int(value))
