@@ -101,6 +101,27 @@ def is_entrant(actor) -> bool:
     return isinstance(actor, EntrantActor)
 
 
+def actor_key(actor) -> str | None:
+    """Who ``actor`` is, as a short text that a request can be compared with: ``"user:<id>"`` for
+    a user, ``"link:<id>"`` for a private link (:class:`EntrantActor`), ``None`` for nobody. Used
+    for the API's idempotency keys and for the phone's outbox (a hand waits for whoever entered it)."""
+    if is_entrant(actor):
+        return f"link:{actor.link_id}"
+    if getattr(actor, "is_authenticated", False):
+        return f"user:{actor.pk}"
+    return None
+
+
+def actor_name(actor) -> str:
+    """The name shown for ``actor`` on its own phone: a user's full name (else the username), an
+    entrant's name; ``""`` for nobody."""
+    if is_entrant(actor):
+        return actor.name
+    if getattr(actor, "is_authenticated", False):
+        return actor.get_full_name() or actor.get_username()
+    return ""
+
+
 def user_of(actor):
     """The Django user to record for ``actor`` in a user foreign key, or ``None`` (anonymous,
     :data:`SYSTEM`, an entrant)."""

@@ -41,7 +41,7 @@ from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 
 from scoring.models import IdempotentAnswer
-from scoring.policy import is_entrant
+from scoring.policy import actor_key
 
 log = logging.getLogger(__name__)
 
@@ -82,14 +82,6 @@ def key_of(request) -> str | None:
             {HEADER: _("Send 1 to 255 visible ASCII characters (for example a UUID) as the Idempotency-Key.")})
     return key
 
-
-def actor_key(actor) -> str | None:
-    """``"user:<id>"`` for a user, ``"link:<id>"`` for a private link, ``None`` for nobody."""
-    if is_entrant(actor):
-        return f"link:{actor.link_id}"
-    if getattr(actor, "is_authenticated", False):
-        return f"user:{actor.pk}"
-    return None
 
 
 def fingerprint(request) -> str:

@@ -244,6 +244,7 @@
       if (el.type !== "radio" && el.type !== "checkbox" && !String(el.value).trim()) { return; }
       var pair = labelOf(el);
       if (el.tagName === "SELECT") { pair[1] = el.options[el.selectedIndex] ? el.options[el.selectedIndex].text : el.value; }
+      pair[0] = String(pair[0]).replace(/\s*:\s*$/, "");  // "Card points EW:" is shown as "Card points EW: 30"
       out.push(pair);
     });
     return out;
@@ -271,8 +272,10 @@
     var item = { url: path, page: path, token: fieldValue("submission"), version: fieldValue("version"),
                  chain: fieldValue("chain"), number: parseInt(fieldValue("record_number"), 10) || 1,
                  title: title ? title.textContent.trim() : "", heading: heading ? heading.textContent.trim() : "",
-                 fields: fields, summary: summary() };
-    return outbox.add(item).then(function () {
+                 fields: fields, summary: summary(), owner: fieldValue("entered_as"),
+                 ownerName: (form.querySelector("input[name=entered_as]") || { getAttribute: function () { return ""; } }).getAttribute("data-name") || "" };
+    return outbox.add(item).then(function (kept) {
+      if (kept !== item) { return; }  // the same hand again (a double tap): kept once, the form already moved on
       waitingHere += 1;
       form.reset();
       setField("submission", newToken());

@@ -15,6 +15,11 @@
  *   table, the input breaks the rules, the result is confirmed) marks the hand refused with the
  *   server's message, and the later hands of that table are not sent; refused hands stay, shown
  *   with their input, until the referee discards them (after a confirmation).
+ * - A hand waits for whoever entered it (its ``entered_as``, the banner's data-owner): a page
+ *   opened as someone else (the referee's login ran out and a colleague logged in on the same
+ *   phone) does not send it, and the banner says whom it waits for; the server refuses such a
+ *   hand too (409 "owner"), and it then stays waiting.
+ * - The same hand (its submission token) is kept once, however often Save is tapped.
  * - The banner says "n hands waiting" and lists the refused hands; it is hidden while the outbox
  *   is empty.
  * - It registers the service worker (/sw.js), and a page opened before the worker controlled it
@@ -33,6 +38,7 @@
   var timer = null;
   var loginMessage = "";
   var stopped = false;
+  var owner = root ? root.getAttribute("data-owner") || "" : "";
 
   function text(name) { return root ? root.getAttribute("data-text-" + name) || "" : ""; }
 
@@ -49,8 +55,25 @@
     document.dispatchEvent(new CustomEvent("nskt-outbox", { detail: { kind: kind, item: item, data: data || {} } }));
   }
 
-  /* Keep a hand (the fields entry.js collected); resolves with the stored item. */
+  /* Whether this page may send ``item``: it waits, and it was entered as whoever this page is
+   * opened as (hands kept before owners were recorded: by anyone). */
+  function sendable(item) {
+    return item.state === "waiting" && (!item.owner || item.owner === owner);
+  }
+
+  /* Keep a hand (the fields entry.js collected); resolves with the stored item (the one already
+   * kept when the same hand, its token, was saved before: a double tap). */
+  var adding = {};
   function add(item) {
+    if (!adding[item.token]) {
+      adding[item.token] = all().then(function (items) {
+        var same = items.filter(function (i) { return i.token === item.token; })[0];
+        return same || keep(item);
+      });
+    }
+    return adding[item.token];
+  }
+  function keep(item) {
     item.key = String(Date.now()).padStart(15, "0") + "-" + String(seq++).padStart(4, "0") + "-" + item.token;
     item.state = "waiting";
     item.message = "";
@@ -58,10 +81,11 @@
     return put(item).then(function () { render(); schedule(0); return item; });
   }
 
-  /* The waiting hands of the entry page ``url`` (its path), in order. */
+  /* The waiting hands of the entry page ``url`` (its path) that this page sends (entered as whoever
+   * it is opened as: the next hand's form continues after them), in order. */
   function pending(url) {
     return all().then(function (items) {
-      return items.filter(function (i) { return i.url === url && i.state === "waiting"; });
+      return items.filter(function (i) { return i.url === url && sendable(i); });
     });
   }
 
@@ -95,6 +119,7 @@
   /* Send the waiting hands in order; resolves when done or stopped (no connection). */
   function sendAll(items, token) {
     var blocked = {};
+    var held = {};
     var stop = false;
     stopped = false;
     var chain = Promise.resolve();
@@ -102,11 +127,13 @@
     items.forEach(function (item) {
       chain = chain.then(function () {
         if (stop || item.state !== "waiting") { return null; }
+        if (held[item.url] || !sendable(item)) { held[item.url] = true; return null; }  // someone else's
         if (blocked[item.url]) { item.state = "refused"; item.message = text("blocked"); return put(item); }
         return send(item, token).then(function (res) {
           var data = res.data;
           if (data && data.ok) { loginMessage = ""; return drop(item).then(function () { tell("stored", item, data); }); }
           if (res.status === 401 && data) { loginMessage = data.message || ""; stop = true; return null; }
+          if (res.status === 409 && data && data.code === "owner") { held[item.url] = true; stop = true; return null; }
           if (!data || res.status >= 500) { stop = true; return null; }  // a proxy's page, the CSRF page: later
           item.state = "refused";
           item.message = data.message || "";
@@ -121,7 +148,7 @@
 
   function flushNow() {
     return all().then(function (items) {
-      if (!items.some(function (i) { return i.state === "waiting"; })) { return null; }
+      if (!items.some(sendable)) { return null; }
       return freshToken().then(function (token) { return sendAll(items, token); });
     }).catch(function () { stopped = true; /* no connection: the next try */ });
   }
@@ -138,7 +165,7 @@
   function schedule(delay) {
     window.clearTimeout(timer);
     all().then(function (items) {
-      if (items.some(function (i) { return i.state === "waiting"; })) {
+      if (items.some(sendable)) {
         timer = window.setTimeout(flush, delay === undefined ? RETRY_MS : delay);
       }
     });
@@ -194,6 +221,14 @@
       var login = document.getElementById("outbox-login");
       login.hidden = !(waiting && loginMessage);
       login.querySelector("strong").textContent = loginMessage;
+      var owners = document.getElementById("outbox-owners");
+      var names = [];
+      items.forEach(function (i) {
+        if (i.state === "waiting" && !sendable(i) && names.indexOf(i.ownerName || "?") < 0) { names.push(i.ownerName || "?"); }
+      });
+      owners.textContent = "";
+      names.forEach(function (name) { owners.appendChild(el("li", "", text("owner").split("{name}").join(name))); });
+      owners.hidden = !names.length;
       var list = document.getElementById("outbox-refused-list");
       list.textContent = "";
       refused.forEach(function (item) { list.appendChild(refusedEntry(item)); });

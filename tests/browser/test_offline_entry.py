@@ -130,6 +130,44 @@ def test_a_conflicting_offline_hand_is_shown_for_review(new_page):
     assert hands(match) == [(1, 10, 90)]
 
 
+def test_a_hand_waits_for_whoever_entered_it_and_a_double_tap_keeps_it_once(new_page):
+    """The referee's session ends with a hand waiting (cookies gone, as after a logout or an expired
+    session) and the organiser logs in on the same phone: the hand is not sent under the
+    organiser's name; the banner says whom it waits for. Back as the referee, it is sent by itself,
+    stored once and recorded as the referee's. Save tapped twice offline keeps one hand."""
+    from tests.browser.conftest import login
+
+    t, rnd, (match, _other), people = taipan_world()
+    page = new_page(PHONE, user=people["referee"], mobile=True)
+    url = f"{page.base}/t/nskt/match/{match.pk}/enter/"
+    page.goto(url)
+    page.wait_for_function("() => !!window.nsktOutbox")
+    page.context.set_offline(True)
+    type_hand(page, "1", 75)
+    page.dblclick("#save")
+    page.wait_for_selector("#queued-note", state="visible")
+    page.wait_for_selector("#outbox", state="visible")
+    page.wait_for_timeout(300)
+    assert page.inner_text(COUNT).startswith("1 ")  # one hand, not two
+    page.context.clear_cookies()
+    page.context.set_offline(False)
+    login(page, "org", "pw-Secret-123")
+    page.goto(url)
+    page.wait_for_selector("#outbox-owners", state="visible")
+    assert "scheids" in page.inner_text("#outbox-owners")
+    assert page.input_value("input[name=record_number]") == "1"  # the organiser's form does not chain onto it
+    assert page.input_value("input[name=chain]") == ""
+    page.wait_for_timeout(1500)  # time enough to send, were it sent
+    assert hands(match) == []
+    shot(page, "offline-hand-waits-for-its-referee")
+    page.context.clear_cookies()
+    login(page, "scheids", "pw-Secret-123")
+    page.goto(url)
+    wait_until_sent(page)
+    assert hands(match) == [(1, 75, 25)]
+    assert Hand.objects.get(match=match).entered_by == people["referee"]
+
+
 def test_an_entry_page_opened_once_opens_offline_from_the_cache(new_page):
     t, rnd, (match, _other), people = taipan_world()
     page = new_page(PHONE, user=people["referee"], mobile=True)

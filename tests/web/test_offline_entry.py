@@ -44,8 +44,10 @@ def enter_url(match):
     return reverse("scoring:match_enter", args=[match.round.tournament.slug, match.pk])
 
 
-def post(client, match, version, token, *, chain=(), ns=75, first_out="N", **extra):
+def post(client, match, version, token, *, chain=(), ns=75, first_out="N", entered_as=None, **extra):
     data = hand_data(version, first_out=first_out, ns=ns, ew=100 - ns, submission=token, chain=",".join(chain))
+    if entered_as is not None:
+        data["entered_as"] = entered_as
     return client.post(enter_url(match), data, **JSON, **extra)
 
 
@@ -231,3 +233,35 @@ def test_the_entry_page_and_the_lists_link_the_web_app(client, world):
         assert "{n} hand waiting to be sent" in html and "{n} hands waiting to be sent" in html
     html = client.get(enter_url(match)).content.decode()
     assert 'name="chain" value=""' in html and 'data-heading="Hand {n}"' in html
+
+
+def test_a_hand_entered_as_someone_else_waits_for_them_and_is_not_stored(client, world):
+    """The referee's login ran out on a phone with a hand waiting, and the organiser logged in on
+    it: the hand (entered as the referee) is not stored under the organiser's name (409 "owner",
+    the outbox keeps it waiting); sent by the referee it is stored, and a link holder's hand
+    likewise waits for its link."""
+    t, match, people = world
+    referee, organiser = people["referee"], people["organiser"]
+    client.force_login(organiser)
+    r = post(client, match, match.version, T1, entered_as=f"user:{referee.pk}")
+    assert r.status_code == 409 and r.json()["code"] == "owner"
+    assert hands(match) == []
+    client.force_login(referee)
+    r = post(client, match, match.version, T1, entered_as=f"user:{referee.pk}")
+    assert r.status_code == 201
+    stored = Hand.objects.get(match=match)
+    assert stored.entered_by == referee
+    r = post(client, match, match.version + 1, T2, entered_as="link:1")
+    assert r.status_code == 409 and r.json()["code"] == "owner"
+    assert len(hands(match)) == 1
+
+
+def test_the_entry_form_records_who_it_is_opened_as(client, world):
+    t, match, people = world
+    referee = people["referee"]
+    referee.first_name, referee.last_name = "Vera", "Jacobs"
+    referee.save()
+    client.force_login(referee)
+    html = client.get(enter_url(match)).content.decode()
+    assert f'name="entered_as" value="user:{referee.pk}" data-name="Vera Jacobs"' in html
+    assert f'data-owner="user:{referee.pk}"' in html  # the outbox's banner: whom this page sends for

@@ -17,6 +17,10 @@ the same role checks and version check) and answers with a status code and JSON 
   input breaks the rules, or the service refused it (nothing stored).
 - ``409`` ``{"ok": false, "code": "stale" | "locked", "message": ...}``: the result changed
   since the page (someone else saved, edited, confirmed), or it is finished or confirmed.
+- ``409`` ``{"ok": false, "code": "owner", ...}``: the hand was entered on this phone as someone
+  else (its ``entered_as``, :func:`scoring.policy.actor_key`) than this request is: it is not
+  stored, and the outbox keeps it waiting for that person (a referee's session ran out and a
+  colleague logged in on the same phone).
 - ``401`` ``{"code": "login"}`` (the login ran out: the hand stays waiting) and ``403``
   ``{"code": "forbidden"}`` (this phone may not enter this result).
 """
@@ -38,6 +42,7 @@ from scoring.games.base import RuleViolation
 from scoring.games.entry import more_message, violation_message
 from scoring.locking import parse_version
 from scoring.models import ResultContainer, Tournament
+from scoring.policy import actor_key
 from scoring.results import sheet
 from scoring.results.sheet import Action
 
@@ -90,6 +95,10 @@ def save_hand(request, tournament: Tournament, container: ResultContainer, entry
     """Store the outbox's hand (``entry``: the game's bound entry form) with
     :func:`scoring.results.sheet.add_record` and answer with JSON (the module's docstring lists
     the answers). The caller checked who may enter, as for the form."""
+    entered_as = request.POST.get("entered_as")
+    if entered_as and entered_as != (actor_key(actor) or ""):
+        return answer(409, ok=False, code="owner",
+                      message=_t("This hand was entered on this phone by someone else: it waits until they are logged in again."))
     if not entry.is_valid():
         refused = sheet.refusal(container, Action.ADD, actor)
         if refused is not None:
