@@ -24,6 +24,10 @@
  *   is empty.
  * - It registers the service worker (/sw.js), and a page opened before the worker controlled it
  *   hands the worker its own address and static files to cache, so that it opens offline.
+ * - The entry pages a page links with ``data-offline`` ("My tables": the referee's own tables; a
+ *   team's own page: its table) are fetched into the worker's cache as well, each at most once per
+ *   10 minutes, with the static files an entry page needs (the banner's data-entry-files), so that
+ *   they open and save offline without having been opened before.
  */
 (function () {
   "use strict";
@@ -238,13 +242,37 @@
   }
 
   // ------------------------------------------------------------------ the service worker
+  var PRECACHE_MS = 10 * 60 * 1000;
+
+  /* Hand the worker the entry pages this page links with data-offline, those not fetched for it in
+   * the last PRECACHE_MS (remembered in localStorage). */
+  function cacheLinked(worker) {
+    var now = Date.now();
+    var urls = [];
+    Array.prototype.forEach.call(document.querySelectorAll("a[data-offline][href]"), function (a) {
+      var url = a.pathname;
+      var seen = 0;
+      try { seen = parseInt(window.localStorage.getItem("nskt-offline:" + url), 10) || 0; } catch (err) { seen = now; }
+      if (urls.indexOf(url) < 0 && now - seen > PRECACHE_MS) {
+        urls.push(url);
+        try { window.localStorage.setItem("nskt-offline:" + url, String(now)); } catch (err) { /* private mode */ }
+      }
+    });
+    if (!urls.length) { return; }
+    // and the files of an entry page that this page does not use itself (its script, the tile picker)
+    (root.getAttribute("data-entry-files") || "").split(" ").forEach(function (f) { if (f) { urls.push(f); } });
+    worker.postMessage({ type: "CACHE_URLS", payload: { urlsToCache: urls } });
+  }
+
   function registerWorker() {
     if (!root || !("serviceWorker" in navigator)) { return; }
     var controlled = !!navigator.serviceWorker.controller;
     navigator.serviceWorker.register(root.getAttribute("data-sw-url"), { scope: "/" })
       .then(function () { return navigator.serviceWorker.ready; })
       .then(function (reg) {
-        if (controlled || !reg.active) { return; }
+        if (!reg.active) { return; }
+        cacheLinked(reg.active);
+        if (controlled) { return; }
         var prefix = window.location.origin + root.getAttribute("data-static");
         var urls = [window.location.pathname];
         (performance.getEntriesByType ? performance.getEntriesByType("resource") : []).forEach(function (e) {

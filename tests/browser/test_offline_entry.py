@@ -197,3 +197,32 @@ def test_an_entry_page_opened_once_opens_offline_from_the_cache(new_page):
     page.context.set_offline(False)
     wait_until_sent(page)
     assert hands(match) == [(1, 75, 25)]
+
+
+def test_my_tables_caches_the_entry_pages_of_the_referees_own_tables(new_page):
+    """A referee opens "My tables" online; the entry page of their claimed table was never opened,
+    and opens offline all the same (the worker fetched it); another table's does not."""
+    from scoring.hall import zones
+
+    t, rnd, (match, other), people = taipan_world()
+    zones.claim(rnd, match.table, people["referee"])
+    page = new_page(PHONE, user=people["referee"], mobile=True)
+    page.goto(f"{page.base}/mijn-tafels/")
+    path = f"/t/nskt/match/{match.pk}/enter/"
+    assert page.locator(f"a[data-offline][href='{path}']").count() == 1
+    assert page.locator(f"a[data-offline][href='/t/nskt/match/{other.pk}/enter/']").count() == 0
+    cached = "async (path) => !!(await caches.match(location.origin + path)) && !!navigator.serviceWorker.controller"
+    for _ in range(100):
+        if page.evaluate(cached, path):
+            break
+        page.wait_for_timeout(200)
+    assert page.evaluate(cached, path)
+    page.context.set_offline(True)
+    page.goto(page.base + path)
+    assert page.locator("#entry-form").is_visible()
+    page.wait_for_function("() => !!window.nsktOutbox")
+    type_hand(page, "1", 75)
+    save_offline(page, 1)
+    page.context.set_offline(False)
+    wait_until_sent(page)
+    assert hands(match) == [(1, 75, 25)]
