@@ -73,7 +73,7 @@
       adding[item.token] = all().then(function (items) {
         var same = items.filter(function (i) { return i.token === item.token; })[0];
         return same || keep(item);
-      });
+      }).catch(function (err) { delete adding[item.token]; throw err; });  // not kept: a later tap tries again
     }
     return adding[item.token];
   }
