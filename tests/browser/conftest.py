@@ -87,11 +87,17 @@ def new_page(browser, live_server):
     (logged in as ``user`` when given, through the login form), with ``page.base`` the live
     server's URL; ``mobile`` emulates a phone (``is_mobile``, ``has_touch``: the meta viewport is
     honoured and a page wider than the screen scrolls sideways as on a real phone). Contexts are
-    closed at the end of the test."""
+    closed at the end of the test.
+
+    Service workers are blocked unless a test asks for them (``service_workers="allow"``: the
+    offline tests). The web app's worker fetches pages in the background (an entry page's copy, the
+    entry pages "My tables" links), and such a request still running when the test ends would meet
+    the database being emptied for the next test."""
     contexts = []
 
-    def make(viewport=PHONE, user=None, password="pw-Secret-123", locale="nl-NL", mobile=False):
-        context = browser.new_context(viewport=viewport, locale=locale, is_mobile=mobile, has_touch=mobile)
+    def make(viewport=PHONE, user=None, password="pw-Secret-123", locale="nl-NL", mobile=False, service_workers="block"):
+        context = browser.new_context(viewport=viewport, locale=locale, is_mobile=mobile, has_touch=mobile,
+                                      service_workers=service_workers)
         contexts.append(context)
         page = context.new_page()
         page.set_default_timeout(15_000)

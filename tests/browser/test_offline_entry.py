@@ -72,7 +72,7 @@ def two_hands_offline_then_online(page, url, match):
 
 def test_a_referee_saves_two_hands_offline_and_they_are_sent_by_themselves(new_page):
     t, rnd, (match, _other), people = taipan_world()
-    page = new_page(PHONE, user=people["referee"], mobile=True)
+    page = new_page(PHONE, user=people["referee"], mobile=True, service_workers="allow")
     two_hands_offline_then_online(page, f"{page.base}/t/nskt/match/{match.pk}/enter/", match)
     # "My tables" has no banner either: nothing waits
     page.goto(f"{page.base}/mijn-tafels/")
@@ -81,7 +81,7 @@ def test_a_referee_saves_two_hands_offline_and_they_are_sent_by_themselves(new_p
 
 def test_a_link_holder_saves_two_hands_offline_and_they_are_sent_by_themselves(new_page, private_links_world):
     t, match, other, tokens = private_links_world
-    page = new_page(PHONE, mobile=True)
+    page = new_page(PHONE, mobile=True, service_workers="allow")
     page.goto(f"{page.base}/p/#{tokens['De Draken']}")
     page.wait_for_url("**/t/nskt/mine/")
     two_hands_offline_then_online(page, f"{page.base}/t/nskt/match/{match.pk}/enter/", match)
@@ -89,7 +89,7 @@ def test_a_link_holder_saves_two_hands_offline_and_they_are_sent_by_themselves(n
 
 def test_a_conflicting_offline_hand_is_shown_for_review(new_page):
     t, rnd, (match, _other), people = taipan_world()
-    page = new_page(PHONE, user=people["referee"], mobile=True)
+    page = new_page(PHONE, user=people["referee"], mobile=True, service_workers="allow")
     url = f"{page.base}/t/nskt/match/{match.pk}/enter/"
     page.goto(url)
     page.wait_for_function("() => !!window.nsktOutbox")
@@ -138,7 +138,7 @@ def test_a_hand_waits_for_whoever_entered_it_and_a_double_tap_keeps_it_once(new_
     from tests.browser.conftest import login
 
     t, rnd, (match, _other), people = taipan_world()
-    page = new_page(PHONE, user=people["referee"], mobile=True)
+    page = new_page(PHONE, user=people["referee"], mobile=True, service_workers="allow")
     url = f"{page.base}/t/nskt/match/{match.pk}/enter/"
     page.goto(url)
     page.wait_for_function("() => !!window.nsktOutbox")
@@ -170,7 +170,7 @@ def test_a_hand_waits_for_whoever_entered_it_and_a_double_tap_keeps_it_once(new_
 
 def test_an_entry_page_opened_once_opens_offline_from_the_cache(new_page):
     t, rnd, (match, _other), people = taipan_world()
-    page = new_page(PHONE, user=people["referee"], mobile=True)
+    page = new_page(PHONE, user=people["referee"], mobile=True, service_workers="allow")
     url = f"{page.base}/t/nskt/match/{match.pk}/enter/"
     page.goto(url)
     path = f"/t/nskt/match/{match.pk}/enter/"
@@ -206,7 +206,7 @@ def test_my_tables_caches_the_entry_pages_of_the_referees_own_tables(new_page):
 
     t, rnd, (match, other), people = taipan_world()
     zones.claim(rnd, match.table, people["referee"])
-    page = new_page(PHONE, user=people["referee"], mobile=True)
+    page = new_page(PHONE, user=people["referee"], mobile=True, service_workers="allow")
     page.goto(f"{page.base}/mijn-tafels/")
     path = f"/t/nskt/match/{match.pk}/enter/"
     assert page.locator(f"a[data-offline][href='{path}']").count() == 1
