@@ -273,7 +273,7 @@
                  chain: fieldValue("chain"), number: parseInt(fieldValue("record_number"), 10) || 1,
                  title: title ? title.textContent.trim() : "", heading: heading ? heading.textContent.trim() : "",
                  fields: fields, summary: summary(), owner: fieldValue("entered_as"),
-                 ownerName: (form.querySelector("input[name=entered_as]") || { getAttribute: function () { return ""; } }).getAttribute("data-name") || "" };
+                 ownerName: field("entered_as") ? field("entered_as").getAttribute("data-name") || "" : "" };
     return outbox.add(item).then(function (kept) {
       if (kept !== item) { return; }  // the same hand again (a double tap): kept once, the form already moved on
       waitingHere += 1;

@@ -70,6 +70,18 @@ def two_hands_offline_then_online(page, url, match):
     assert page.locator("#outbox").is_hidden()
 
 
+def referee_offline_on_entry_page(new_page):
+    """A Tai Pan table's entry page opened by the referee ``scheids`` on a phone (the web app's
+    worker allowed), its outbox ready, then the connection gone: (page, url, match, people)."""
+    t, rnd, (match, _other), people = taipan_world()
+    page = new_page(PHONE, user=people["referee"], mobile=True, service_workers="allow")
+    url = f"{page.base}/t/nskt/match/{match.pk}/enter/"
+    page.goto(url)
+    page.wait_for_function("() => !!window.nsktOutbox")
+    page.context.set_offline(True)
+    return page, url, match, people
+
+
 def test_a_referee_saves_two_hands_offline_and_they_are_sent_by_themselves(new_page):
     t, rnd, (match, _other), people = taipan_world()
     page = new_page(PHONE, user=people["referee"], mobile=True, service_workers="allow")
@@ -88,12 +100,7 @@ def test_a_link_holder_saves_two_hands_offline_and_they_are_sent_by_themselves(n
 
 
 def test_a_conflicting_offline_hand_is_shown_for_review(new_page):
-    t, rnd, (match, _other), people = taipan_world()
-    page = new_page(PHONE, user=people["referee"], mobile=True, service_workers="allow")
-    url = f"{page.base}/t/nskt/match/{match.pk}/enter/"
-    page.goto(url)
-    page.wait_for_function("() => !!window.nsktOutbox")
-    page.context.set_offline(True)
+    page, url, match, people = referee_offline_on_entry_page(new_page)
     type_hand(page, "1", 75)
     save_offline(page, 1)
     # meanwhile a colleague saves a hand on the same table through the server
@@ -137,12 +144,7 @@ def test_a_hand_waits_for_whoever_entered_it_and_a_double_tap_keeps_it_once(new_
     stored once and recorded as the referee's. Save tapped twice offline keeps one hand."""
     from tests.browser.conftest import login
 
-    t, rnd, (match, _other), people = taipan_world()
-    page = new_page(PHONE, user=people["referee"], mobile=True, service_workers="allow")
-    url = f"{page.base}/t/nskt/match/{match.pk}/enter/"
-    page.goto(url)
-    page.wait_for_function("() => !!window.nsktOutbox")
-    page.context.set_offline(True)
+    page, url, match, people = referee_offline_on_entry_page(new_page)
     type_hand(page, "1", 75)
     page.dblclick("#save")
     page.wait_for_selector("#queued-note", state="visible")
